@@ -1,0 +1,69 @@
+# frink — one Makefile. `make` builds the CLI; `make test` builds and runs the tests;
+# `make run` generates a story from the embedded default model.
+CC      ?= cc
+OPT     ?= -O2
+CFLAGS  ?= $(OPT) -g
+WERROR  ?=
+CFLAGS  += -std=c17 -Wall -Wextra $(WERROR) -Iinclude -Isrc -D_GNU_SOURCE -pthread -fno-math-errno
+LDLIBS  += -lpcre2-8 -lm -lpthread
+B       ?= build
+
+# Per-ISA kernel files are compiled for their ISA; they only run after a CPU check.
+AVX2_FLAGS   = -mavx2 -mfma -mf16c
+AVX512_FLAGS = -mavx512f -mavx512bw -mavx512vl -mavx512dq -mavx512vnni -mavx2 -mfma -mf16c
+isa_flags = $(if $(findstring _avx512,$(1)),$(AVX512_FLAGS),$(if $(findstring _avx2,$(1)),$(AVX2_FLAGS)))
+
+LIB_SRC  := $(shell find src -name '*.c' -not -path 'src/cli/*' | sort)
+LIB_ASM  := $(shell find src -name '*.S' -not -path 'src/cli/*' | sort)
+CLI_SRC  := $(shell find src/cli -name '*.c' | sort)
+TEST_SRC := $(sort $(wildcard tests/test_*.c))
+LIB_OBJ  := $(LIB_SRC:%.c=$(B)/%.o) $(LIB_ASM:%.S=$(B)/%.o)
+CLI_OBJ  := $(CLI_SRC:%.c=$(B)/%.o)
+TESTS    := $(TEST_SRC:tests/%.c=$(B)/tests/%)
+
+.PHONY: all deps test run clean fuzz format check-shared
+all: $(B)/frink
+
+deps:
+	@bash scripts/deps.sh
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(call isa_flags,$<) -MMD -MP -c $< -o $@
+
+$(B)/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(CC) -c $< -o $@
+
+$(B)/libfrink.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(B)/frink: $(CLI_OBJ) $(B)/libfrink.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/tests/%: tests/%.c tests/test.h $(B)/libfrink.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests -o $@ $< $(B)/libfrink.a $(LDLIBS)
+
+test: deps
+	@$(MAKE) --no-print-directory $(B)/frink $(TESTS)
+	@bash tests/run.sh $(B)
+
+run: deps
+	@$(MAKE) --no-print-directory $(B)/frink
+	$(B)/frink run -p "Once upon a time" -n 200
+
+# libFuzzer target for the GGUF parser: `make fuzz FUZZ_SECONDS=600`.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	@mkdir -p $(B)/fuzz
+	clang -std=c17 -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Isrc -D_GNU_SOURCE \
+	  tests/fuzz/fuzz_gguf.c src/core/gguf.c src/core/err.c src/quant/types.c -o $(B)/fuzz/fuzz_gguf
+	@mkdir -p $(B)/fuzz/corpus
+	$(B)/fuzz/fuzz_gguf -max_total_time=$(FUZZ_SECONDS) -max_len=65536 $(B)/fuzz/corpus tests/fuzz/seeds
+
+clean:
+	rm -rf $(B)
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)
