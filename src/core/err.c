@@ -23,7 +23,12 @@ frink_status frink_fail_ctx(frink_status st, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(pre, sizeof pre, fmt, ap);
     va_end(ap);
-    snprintf(err_msg, sizeof err_msg, "%s%s", pre, old);
+    size_t np = strlen(pre), no = strlen(old);
+    if (np > sizeof err_msg - 1) np = sizeof err_msg - 1;
+    if (no > sizeof err_msg - 1 - np) no = sizeof err_msg - 1 - np;
+    memcpy(err_msg, pre, np);
+    memcpy(err_msg + np, old, no);
+    err_msg[np + no] = 0;
     return st;
 }
 
