@@ -1,0 +1,55 @@
+#!/bin/bash
+# Regenerates the golden files the parity tests compare against, from the
+# reference engine (llama.cpp through the oracle; see shared/peer/README.md).
+#
+#   ORACLE=/tmp/frink-peer/oracle scripts/make-golden.sh [names...]
+#
+# Writes tests/data/golden/<model>.{ids,batch.f32,decode.f32} and, for the
+# quantized variants, tests/data/archs/q/<model>-<FMT>.gguf first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ORACLE=${ORACLE:-/tmp/frink-peer/oracle}
+G=tests/data/golden
+Q=tests/data/archs/q
+mkdir -p "$G" "$Q"
+
+# ftype numbers (llama_ftype): 1 F16, 2 Q4_0, 7 Q8_0, 15 Q4_K_M, 18 Q6_K, 40 Q1_0
+declare -A FT=([F16]=1 [Q4_0]=2 [Q8_0]=7 [Q4_K_M]=15 [Q6_K]=18 [Q1_0]=40)
+
+# A deterministic id sequence of length n over a vocabulary of v (skipping 0..2, usually specials).
+ids() { local n=$1 v=$2 s="" i; for ((i = 0; i < n; i++)); do s+="${s:+,}$(( (i * 7919 + 13) % (v - 3) + 3 ))"; done; echo "$s"; }
+
+# golden NAME GGUF NTOK VOCAB: batch logits of every position and token-by-token logits.
+golden() {
+  local name=$1 gguf=$2 n=$3 v=$4
+  local s; s=$(ids "$n" "$v")
+  echo "$s" > "$G/$name.ids"
+  "$ORACLE" logits "$gguf" "$s" "$G/$name.batch.f32" all
+  "$ORACLE" seqlogits "$gguf" "$s" "$G/$name.decode.f32"
+  echo "golden: $name ($n tokens)"
+}
+
+quant() { # quant BASE FMT -> path
+  local base=$1 fmt=$2 out="$Q/$1-$2.gguf"
+  [ -f "$out" ] || "$ORACLE" quantize "tests/data/archs/$base.gguf" "$out" "${FT[$fmt]}" >/dev/null 2>&1
+  echo "$out"
+}
+
+want() { [ ${#SEL[@]} -eq 0 ] && return 0; local x; for x in "${SEL[@]}"; do [[ "$1" == $x* ]] && return 0; done; return 1; }
+SEL=("$@")
+
+# The embedded default model: greedy generations and logits.
+if [ ${#SEL[@]} -eq 0 ] || want stories; then
+  : > "$G/stories260K.gen"
+  for p in "Once upon a time" "The little dog" "Lily wanted to" "One day, a big red ball" "Tom and Sue went to the park."; do
+    ids_line=$("$ORACLE" gen models/stories260K.gguf "$p" 200 | head -1)
+    printf '%s\t%s\n' "$p" "$ids_line" >> "$G/stories260K.gen"
+  done
+  golden stories260K models/stories260K.gguf 64 512
+fi
+
+for base in llama-dense; do
+  want "$base" || continue
+  golden "$base-F16" "tests/data/archs/$base.gguf" 24 128
+  for fmt in Q8_0 Q4_0 Q4_K_M Q6_K; do golden "$base-$fmt" "$(quant "$base" "$fmt")" 24 128; done
+done

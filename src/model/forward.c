@@ -1,0 +1,380 @@
+// forward.c — the host path. One batch of T tokens of one sequence goes
+// through every layer in the order the math happens:
+//
+//   x = embed(tokens)                                   x  [T][D]
+//   for each layer:
+//     xn = norm(x)                                      xn [T][D]
+//     x += mixer(xn)     attention (attn.c) or Gated DeltaNet (gdn.c)
+//     xn = norm(x)
+//     x += ffn(xn)       dense gated FFN or routed experts (+ shared expert)
+//   logits = output(norm(x))
+//
+// Matrix products go through mm(): the activation rows are converted once to
+// the weight type's dot-product format, then the weight rows are split over
+// the pool's threads. Everything here is plain and general: it is the
+// authority that fused paths are tested against.
+#include "forward.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/forward_impl.h"
+#include "quant/quant.h"
+
+// ---- parallel helpers -------------------------------------------------------
+
+struct act_job {
+    uint32_t type;
+    const float *x;
+    int64_t ldx, n;
+    int T;
+    uint8_t *xq;
+    size_t act_bytes;
+};
+
+static void act_task(void *p, int ith, int nth) {
+    struct act_job *j = p;
+    int64_t t0, t1;
+    pool_range(j->T, ith, nth, 1, &t0, &t1);
+    for (int64_t t = t0; t < t1; t++) quant_act_from_float(j->type, j->x + t * j->ldx, j->xq + t * j->act_bytes, j->n);
+}
+
+struct mm_job {
+    const struct weight *w;
+    const uint8_t *W;
+    const uint8_t *xq;
+    int T;
+    float *y;
+    int64_t ldy;
+};
+
+static void mm_task(void *p, int ith, int nth) {
+    struct mm_job *j = p;
+    int64_t r0, r1;
+    // Align row splits to 16 rows so threads don't share cache lines of y.
+    pool_range(j->w->n_out, ith, nth, 16, &r0, &r1);
+    if (r0 >= r1) return;
+    quant_matmul(j->w->type, j->W, j->w->row_bytes, j->xq, j->w->n_in, j->T, j->y + r0, j->ldy, r0, r1);
+}
+
+// Converts T rows of x (stride ldx, n_in wide) to w's activation format. The
+// result stays valid until the next call with a different (x, type, T).
+const uint8_t *exec_act(struct exec *ex, const struct weight *w, const float *x, int64_t ldx, int T) {
+    size_t ab = quant_act_size(w->type, w->n_in);
+    if (ex->act_x == x && ex->act_type == w->type && ex->act_T == T && ex->act_n == w->n_in && ex->act_ldx == ldx)
+        return ex->xq;
+    size_t need = ab * (size_t)T;
+    if (need > ex->xq_cap) {
+        free(ex->xq);
+        ex->xq = aligned_alloc(64, (need + 63) & ~(size_t)63);
+        ex->xq_cap = ex->xq ? need : 0;
+        if (!ex->xq) return NULL;
+    }
+    struct act_job j = {w->type, x, ldx, w->n_in, T, ex->xq, ab};
+    if (T == 1) act_task(&j, 0, 1);
+    else pool_run(ex->pool, act_task, &j);
+    ex->act_x = x;
+    ex->act_type = w->type;
+    ex->act_T = T;
+    ex->act_n = w->n_in;
+    ex->act_ldx = ldx;
+    return ex->xq;
+}
+
+// Forgets the cached activation (call after writing to a buffer that was an input).
+void exec_act_invalidate(struct exec *ex) { ex->act_x = NULL; }
+
+// y[t][0..n_out) = (W[mat] x_t) * scale + bias, for T rows of x.
+void mm(struct exec *ex, const struct weight *w, int mat, const float *x, int64_t ldx, int T, float *y, int64_t ldy) {
+    const uint8_t *xq = exec_act(ex, w, x, ldx, T);
+    struct mm_job j = {w, (const uint8_t *)w->data + (size_t)mat * w->mat_bytes, xq, T, y, ldy};
+    pool_run(ex->pool, mm_task, &j);
+    const float *b = w->bias ? w->bias + (size_t)mat * (size_t)w->n_out : NULL;
+    if (b && w->bias_first)
+        for (int t = 0; t < T; t++)
+            for (int64_t r = 0; r < w->n_out; r++) y[t * ldy + r] += b[r];
+    if (w->scale != 1.0f)
+        for (int t = 0; t < T; t++)
+            for (int64_t r = 0; r < w->n_out; r++) y[t * ldy + r] *= w->scale;
+    if (b && !w->bias_first)
+        for (int t = 0; t < T; t++)
+            for (int64_t r = 0; r < w->n_out; r++) y[t * ldy + r] += b[r];
+}
+
+// ---- small ops ---------------------------------------------------------------
+
+// RMSNorm as the reference computes it: the sum of squares in double, then
+// x * (1/sqrt(mean + eps)) in float, then the weight as a separate multiply.
+void rms_norm(float *y, const float *x, const float *w, int n, float eps) {
+    double sum = 0.0;
+    for (int i = 0; i < n; i++) sum += (double)x[i] * (double)x[i];
+    float scale = 1.0f / sqrtf((float)(sum / n) + eps);
+    for (int i = 0; i < n; i++) y[i] = x[i] * scale;
+    if (w)
+        for (int i = 0; i < n; i++) y[i] *= w[i];
+}
+
+float silu(float x) { return x / (1.0f + expf(-x)); }
+float sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
+
+// ---- embeddings and output -------------------------------------------------------
+
+static void embed(struct exec *ex, const int32_t *tok, int T, float *x) {
+    const struct model *m = ex->m;
+    const struct weight *e = &m->tok_embd;
+    for (int t = 0; t < T; t++)
+        quant_dequant_row(e->type, (const uint8_t *)e->data + (size_t)tok[t] * e->row_bytes, x + (size_t)t * m->hp.n_embd, m->hp.n_embd);
+}
+
+static void output_logits(struct exec *ex, const float *x, int T, float *logits) {
+    const struct model *m = ex->m;
+    int D = m->hp.n_embd, V = m->hp.n_vocab;
+    for (int t = 0; t < T; t++) rms_norm(ex->xn + (size_t)t * D, x + (size_t)t * D, m->output_norm, D, m->hp.norm_eps);
+    exec_act_invalidate(ex);
+    mm(ex, &m->output, 0, ex->xn, D, T, logits, V);
+    if (m->output_bias)
+        for (int t = 0; t < T; t++)
+            for (int i = 0; i < V; i++) logits[(size_t)t * V + i] += m->output_bias[i];
+}
+
+// ---- FFN -----------------------------------------------------------------------
+
+// Dense gated FFN over T rows: y = W_d (silu(W_g x) * W_u x).
+static void ffn_dense(struct exec *ex, const struct layer *L, const float *xn, int T, float *y) {
+    int D = ex->m->hp.n_embd, F = L->n_ff;
+    mm(ex, &L->ffn_gate, 0, xn, D, T, ex->hb, ex->ldh);
+    mm(ex, &L->ffn_up, 0, xn, D, T, ex->hb2, ex->ldh);
+    for (int t = 0; t < T; t++) {
+        float *g = ex->hb + (size_t)t * ex->ldh, *u = ex->hb2 + (size_t)t * ex->ldh;
+        for (int i = 0; i < F; i++) g[i] = silu(g[i]) * u[i];
+    }
+    mm(ex, &L->ffn_down, 0, ex->hb, ex->ldh, T, y, D);
+}
+
+// Routed experts (+ shared expert). Only the selected experts are computed:
+// tokens are grouped by expert, each expert's matrices are read once per batch.
+static void ffn_moe(struct exec *ex, const struct layer *L, const float *xn, int T, float *y) {
+    const struct model *m = ex->m;
+    int D = m->hp.n_embd, E = L->n_expert, K = L->n_expert_used, F = L->n_ff;
+    float *router = ex->router; // [T][E]
+    mm(ex, &L->gate_inp, 0, xn, D, T, router, E);
+    // Selection per token: softmax probabilities, optional selection bias, top-k,
+    // weights from the unbiased probabilities, renormalized when the arch says so.
+    for (int t = 0; t < T; t++) {
+        float *lg = router + (size_t)t * E;
+        float mx = -INFINITY;
+        for (int e = 0; e < E; e++) mx = lg[e] > mx ? lg[e] : mx;
+        double sum = 0;
+        for (int e = 0; e < E; e++) {
+            lg[e] = expf(lg[e] - mx);
+            sum += lg[e];
+        }
+        for (int e = 0; e < E; e++) lg[e] = (float)(lg[e] / sum);
+        int *sel = ex->sel + (size_t)t * K;
+        float *wt = ex->selw + (size_t)t * K;
+        for (int k = 0; k < K; k++) {
+            int best = -1;
+            float bv = -INFINITY;
+            for (int e = 0; e < E; e++) {
+                bool taken = false;
+                for (int q = 0; q < k; q++) taken |= sel[q] == e;
+                if (taken) continue;
+                float v = lg[e] + (L->exp_probs_b ? L->exp_probs_b[e] : 0.0f);
+                if (best < 0 || v > bv) { best = e; bv = v; }
+            }
+            sel[k] = best;
+            wt[k] = lg[best];
+        }
+        if (L->feat & LF_MOE_NORM_W) {
+            float s = 0;
+            for (int k = 0; k < K; k++) s += wt[k];
+            if (s < 6.103515625e-5f) s = 6.103515625e-5f;
+            for (int k = 0; k < K; k++) wt[k] /= s;
+        }
+        if (m->hp.expert_weights_scale != 0 && m->hp.expert_weights_scale != 1)
+            for (int k = 0; k < K; k++) wt[k] *= m->hp.expert_weights_scale;
+    }
+    memset(y, 0, (size_t)T * D * sizeof(float));
+    // Per expert: gather its tokens, run the expert on them, scatter-add weighted.
+    for (int e = 0; e < E; e++) {
+        int n = 0;
+        for (int t = 0; t < T; t++)
+            for (int k = 0; k < K; k++)
+                if (ex->sel[(size_t)t * K + k] == e) {
+                    ex->tok_idx[n] = t;
+                    ex->tok_w[n] = ex->selw[(size_t)t * K + k];
+                    memcpy(ex->xg + (size_t)n * D, xn + (size_t)t * D, (size_t)D * sizeof(float));
+                    n++;
+                }
+        if (!n) continue;
+        exec_act_invalidate(ex);
+        if (L->feat & LF_FFN_GATE_UP_FUSED) {
+            // [gate rows | up rows] per expert: one product, then split.
+            mm(ex, &L->gate_up_exps, e, ex->xg, D, n, ex->hb, ex->ldh);
+            for (int i = 0; i < n; i++) {
+                float *g = ex->hb + (size_t)i * ex->ldh, *u = g + F;
+                for (int c = 0; c < F; c++) g[c] = silu(g[c]) * u[c];
+            }
+        } else {
+            mm(ex, &L->gate_exps, e, ex->xg, D, n, ex->hb, ex->ldh);
+            mm(ex, &L->up_exps, e, ex->xg, D, n, ex->hb2, ex->ldh);
+            for (int i = 0; i < n; i++) {
+                float *g = ex->hb + (size_t)i * ex->ldh, *u = ex->hb2 + (size_t)i * ex->ldh;
+                for (int c = 0; c < F; c++) g[c] = silu(g[c]) * u[c];
+            }
+        }
+        mm(ex, &L->down_exps, e, ex->hb, ex->ldh, n, ex->yg, D);
+        for (int i = 0; i < n; i++) {
+            float *dst = y + (size_t)ex->tok_idx[i] * D, *src = ex->yg + (size_t)i * D;
+            for (int c = 0; c < D; c++) dst[c] += ex->tok_w[i] * src[c];
+        }
+    }
+    if (L->feat & LF_FFN_SHEXP) {
+        int Fs = L->n_ff_shexp;
+        exec_act_invalidate(ex);
+        mm(ex, &L->gate_shexp, 0, xn, D, T, ex->hb, ex->ldh);
+        mm(ex, &L->up_shexp, 0, xn, D, T, ex->hb2, ex->ldh);
+        for (int t = 0; t < T; t++) {
+            float *g = ex->hb + (size_t)t * ex->ldh, *u = ex->hb2 + (size_t)t * ex->ldh;
+            for (int c = 0; c < Fs; c++) g[c] = silu(g[c]) * u[c];
+        }
+        mm(ex, &L->down_shexp, 0, ex->hb, ex->ldh, T, ex->yg, D);
+        for (int t = 0; t < T; t++) {
+            float gate = 1.0f;
+            if (L->feat & LF_FFN_SHEXP_GATE) {
+                float d = 0;
+                for (int c = 0; c < D; c++) d += L->gate_inp_shexp[c] * xn[(size_t)t * D + c];
+                gate = sigmoid(d);
+            }
+            for (int c = 0; c < D; c++) y[(size_t)t * D + c] += gate * ex->yg[(size_t)t * D + c];
+        }
+    }
+}
+
+// ---- the layer loop -----------------------------------------------------------------
+
+static frink_status forward_batch(struct exec *ex, struct seq *s, const int32_t *tok, int T, float *logits, bool all_logits) {
+    const struct model *m = ex->m;
+    const struct hparams *hp = &m->hp;
+    int D = hp->n_embd;
+    float *x = ex->x, *xn = ex->xn, *y = ex->y;
+    embed(ex, tok, T, x);
+    for (int il = 0; il < hp->n_layer; il++) {
+        const struct layer *L = &m->layers[il];
+        for (int t = 0; t < T; t++) rms_norm(xn + (size_t)t * D, x + (size_t)t * D, L->attn_norm, D, hp->norm_eps);
+        exec_act_invalidate(ex);
+        if (L->feat & LF_GDN) gdn_layer(ex, s, il, xn, T, y);
+        else attn_layer(ex, s, il, xn, T, y);
+        for (size_t i = 0; i < (size_t)T * D; i++) x[i] += y[i];
+        for (int t = 0; t < T; t++) rms_norm(xn + (size_t)t * D, x + (size_t)t * D, L->ffn_norm, D, hp->norm_eps);
+        exec_act_invalidate(ex);
+        if (L->feat & LF_FFN_MOE) ffn_moe(ex, L, xn, T, y);
+        else ffn_dense(ex, L, xn, T, y);
+        for (size_t i = 0; i < (size_t)T * D; i++) x[i] += y[i];
+    }
+    memcpy(s->tokens + s->n_past, tok, (size_t)T * sizeof *tok);
+    s->n_past += T;
+    if (logits) {
+        if (all_logits) output_logits(ex, x, T, logits);
+        else output_logits(ex, x + (size_t)(T - 1) * D, 1, logits);
+    }
+    return FRINK_OK;
+}
+
+frink_status exec_forward(struct exec *ex, struct seq *s, const int32_t *tokens, int n, float *logits, bool all_logits) {
+    const struct model *m = ex->m;
+    if (n <= 0) return frink_fail(FRINK_ERR_ARG, "no tokens to evaluate");
+    for (int i = 0; i < n; i++)
+        if (tokens[i] < 0 || tokens[i] >= m->hp.n_vocab)
+            return frink_fail(FRINK_ERR_ARG, "token id %d is out of range (vocabulary of %d)", tokens[i], m->hp.n_vocab);
+    frink_status st = seq_reserve(s, s->n_past + n);
+    if (st) return st;
+    for (int i = 0; i < n; i += ex->max_T) {
+        int T = n - i < ex->max_T ? n - i : ex->max_T;
+        bool last = i + T == n;
+        float *lg = NULL;
+        if (logits && all_logits) lg = logits + (size_t)i * m->hp.n_vocab;
+        else if (logits && last) lg = logits;
+        if ((st = forward_batch(ex, s, tokens + i, T, lg, all_logits))) return st;
+    }
+    return FRINK_OK;
+}
+
+// ---- executor lifetime ---------------------------------------------------------------
+
+static int imax(int a, int b) { return a > b ? a : b; }
+
+frink_status exec_create(const struct model *m, struct pool *pool, int max_batch, struct exec **out) {
+    *out = NULL;
+    if (max_batch < 1) max_batch = 1;
+    struct exec *ex = calloc(1, sizeof *ex);
+    if (!ex) return frink_fail(FRINK_ERR_NOMEM, "out of memory");
+    ex->m = m;
+    ex->pool = pool;
+    ex->max_T = max_batch;
+    ex->gdn_chunk = 64;
+    const struct hparams *hp = &m->hp;
+    int D = hp->n_embd, W = D, E = 1, K = 1;
+    for (int il = 0; il < hp->n_layer; il++) {
+        const struct layer *L = &m->layers[il];
+        W = imax(W, L->n_ff * 2);
+        W = imax(W, L->n_ff_shexp);
+        W = imax(W, 2 * L->n_head * L->head_dim);
+        W = imax(W, L->n_head * L->head_dim_v);
+        W = imax(W, L->n_head_kv * imax(L->head_dim, L->head_dim_v));
+        E = imax(E, L->n_expert);
+        K = imax(K, L->n_expert_used);
+    }
+    if (m->n_gdn_layers) {
+        W = imax(W, 2 * hp->ssm_n_group * hp->ssm_d_state + hp->ssm_d_inner);
+        W = imax(W, 2 * hp->ssm_dt_rank);
+    }
+    ex->ldh = W;
+    size_t T = (size_t)max_batch;
+    ex->x = malloc(T * D * sizeof(float));
+    ex->xn = malloc(T * D * sizeof(float));
+    ex->y = malloc(T * D * sizeof(float));
+    ex->xg = malloc(T * D * sizeof(float));
+    ex->yg = malloc(T * D * sizeof(float));
+    ex->hb = malloc(T * W * sizeof(float));
+    ex->hb2 = malloc(T * W * sizeof(float));
+    ex->hb3 = malloc(T * W * sizeof(float));
+    ex->hb4 = malloc(T * W * sizeof(float));
+    ex->router = malloc(T * E * sizeof(float));
+    ex->sel = malloc(T * K * sizeof(int));
+    ex->selw = malloc(T * K * sizeof(float));
+    ex->tok_idx = malloc(T * K * sizeof(int));
+    ex->tok_w = malloc(T * K * sizeof(float));
+    ex->acc16 = malloc((size_t)pool_threads(pool) * 1024 * sizeof(uint16_t));
+    if (!ex->x || !ex->xn || !ex->y || !ex->xg || !ex->yg || !ex->hb || !ex->hb2 || !ex->hb3 || !ex->hb4 ||
+        !ex->router || !ex->sel || !ex->selw || !ex->tok_idx || !ex->tok_w || !ex->acc16) {
+        exec_free(ex);
+        return frink_fail(FRINK_ERR_NOMEM, "out of memory for a batch of %d tokens", max_batch);
+    }
+    *out = ex;
+    return FRINK_OK;
+}
+
+void exec_set_gdn_chunk(struct exec *ex, int chunk) { ex->gdn_chunk = chunk; }
+
+void exec_free(struct exec *ex) {
+    if (!ex) return;
+    free(ex->x);
+    free(ex->xn);
+    free(ex->y);
+    free(ex->xg);
+    free(ex->yg);
+    free(ex->hb);
+    free(ex->hb2);
+    free(ex->hb3);
+    free(ex->hb4);
+    free(ex->router);
+    free(ex->sel);
+    free(ex->selw);
+    free(ex->tok_idx);
+    free(ex->tok_w);
+    free(ex->acc16);
+    free(ex->xq);
+    free(ex);
+}

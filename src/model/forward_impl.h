@@ -1,0 +1,47 @@
+// forward_impl.h — what the host-path files (forward.c, attn.c, gdn.c) share.
+#ifndef FRINK_FORWARD_IMPL_H
+#define FRINK_FORWARD_IMPL_H
+
+#include <stdint.h>
+
+#include "model/forward.h"
+
+struct exec {
+    const struct model *m;
+    struct pool *pool;
+    int max_T;          // batch capacity of the scratch buffers
+    int gdn_chunk;      // chunk size of the chunked delta rule (<= 1: token recurrence)
+    int ldh;            // row stride of hb* (widest intermediate)
+    float *x;           // [T][D] residual stream
+    float *xn;          // [T][D] normed input of the current block
+    float *y;           // [T][D] block output
+    float *xg, *yg;     // [T][D] gathered rows (experts), scratch outputs
+    float *hb, *hb2;    // [T][ldh] intermediates (FFN hidden, q, ...)
+    float *hb3, *hb4;   // [T][ldh]
+    float *router;      // [T][E]
+    int *sel;           // [T][K] chosen experts
+    float *selw;        // [T][K] their weights
+    int *tok_idx;       // [T*K] token of each gathered row
+    float *tok_w;       // [T*K]
+    uint16_t *acc16;    // [threads][1024] F16 attention accumulators
+    uint8_t *xq;        // quantized activations
+    size_t xq_cap;
+    // which activation xq holds (so q/k/v share one conversion)
+    const float *act_x;
+    uint32_t act_type;
+    int act_T;
+    int64_t act_n, act_ldx;
+};
+
+const uint8_t *exec_act(struct exec *ex, const struct weight *w, const float *x, int64_t ldx, int T);
+void exec_act_invalidate(struct exec *ex);
+void mm(struct exec *ex, const struct weight *w, int mat, const float *x, int64_t ldx, int T, float *y, int64_t ldy);
+void rms_norm(float *y, const float *x, const float *w, int n, float eps);
+float silu(float x);
+float sigmoid(float x);
+
+// Mixers: read xn [T][D], write y [T][D], update the sequence's state for layer il.
+void attn_layer(struct exec *ex, struct seq *s, int il, const float *xn, int T, float *y);
+void gdn_layer(struct exec *ex, struct seq *s, int il, const float *xn, int T, float *y);
+
+#endif

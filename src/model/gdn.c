@@ -1,0 +1,308 @@
+// gdn.c — Gated DeltaNet mixer (host path), for qwen35 / qwen35moe / qwen3next.
+//
+//   mixed = W_qkv xn                     [T][C]   C = 2*nk*dk + nv*dv, laid out [Q | K | V]
+//   z     = W_gate xn                    [T][nv*dv]
+//   b, a  = W_beta xn, W_alpha xn        [T][nv]  (qwen3next: one W_ba, grouped per key head)
+//   conv  = silu(causal depthwise conv over [state | mixed], kernel Kc)    per channel
+//   q, k  = l2norm per key head; v per value head
+//   beta  = sigmoid(b); g = ssm_a * softplus(a + dt_bias)     (ssm_a is already -exp(A_log))
+//   per value head h (key head kh = h % nk, or h / (nv/nk) for qwen3next):
+//     S = exp(g) S;  u = S k;  S += k (beta (v - u))^T;  o = S q / sqrt(dk)
+//   o_h   = rms_norm(o_h; ssm_norm) * silu(z_h)
+//   y     = W_out o
+//
+// State per sequence and layer: conv window [C][Kc-1] (raw inputs, oldest
+// first) and S [nv][dv][dk] (value-major, the reference's layout).
+//
+// Two forms of the delta rule live here: the token recurrence (decode, and
+// the reference) and the chunked form (prefill), which computes the same
+// thing for a chunk of tokens at once with matrix products.
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/forward_impl.h"
+
+static float softplus(float x) { return x > 20.0f ? x : logf(1.0f + expf(x)); }
+
+struct gdn_dims {
+    int nk, dk, nv, dv, C, Kc, r;
+    bool grouped;
+};
+
+static struct gdn_dims dims_of(const struct model *m) {
+    const struct hparams *hp = &m->hp;
+    struct gdn_dims g;
+    g.nk = hp->ssm_n_group;
+    g.dk = hp->ssm_d_state;
+    g.nv = hp->ssm_dt_rank;
+    g.dv = hp->ssm_d_inner / hp->ssm_dt_rank;
+    g.C = 2 * g.nk * g.dk + hp->ssm_d_inner;
+    g.Kc = hp->ssm_conv_kernel;
+    g.r = g.nv / g.nk;
+    g.grouped = hp->gdn_grouped_v;
+    return g;
+}
+
+// ---- causal conv + SiLU, parallel over channels --------------------------------
+
+struct conv_job {
+    struct gdn_dims g;
+    const float *w;   // [C][Kc]
+    float *state;     // [C][Kc-1]
+    float *mixed;     // [T][ld] in: projections; out: silu(conv)
+    int64_t ld;
+    int T;
+};
+
+static void conv_task(void *p, int ith, int nth) {
+    struct conv_job *j = p;
+    int Kc = j->g.Kc;
+    int64_t c0, c1;
+    pool_range(j->g.C, ith, nth, 8, &c0, &c1);
+    float win[32];
+    for (int64_t c = c0; c < c1; c++) {
+        float *st = j->state + c * (Kc - 1);
+        const float *w = j->w + c * Kc;
+        for (int i = 0; i < Kc - 1; i++) win[i] = st[i];
+        for (int t = 0; t < j->T; t++) {
+            float *xv = j->mixed + (size_t)t * j->ld + c;
+            win[Kc - 1] = *xv;
+            float acc = 0;
+            for (int i = 0; i < Kc; i++) acc += win[i] * w[i];
+            for (int i = 0; i < Kc - 1; i++) win[i] = win[i + 1];
+            *xv = silu(acc);
+        }
+        for (int i = 0; i < Kc - 1; i++) st[i] = win[i];
+    }
+}
+
+// ---- delta rule ------------------------------------------------------------------
+
+struct rule_job {
+    struct gdn_dims g;
+    const float *mixed;  // [T][ld]: q | k | v after conv (q, k l2-normalized)
+    const float *beta;   // [T][nv]
+    const float *gdecay; // [T][nv] log decay
+    float *S;            // [nv][dv][dk]
+    float *o;            // [T][nv*dv]
+    int64_t ld;
+    int T, chunk;
+    float *scratch;      // per thread workspace (chunked form)
+    size_t scratch_per_thread;
+};
+
+static int key_head(const struct gdn_dims *g, int h) { return g->grouped ? h / g->r : h % g->nk; }
+
+// Token recurrence for value head h over all T tokens.
+static void rule_recurrent(const struct rule_job *j, int h) {
+    const struct gdn_dims *g = &j->g;
+    int dk = g->dk, dv = g->dv, kh = key_head(g, h);
+    float *S = j->S + (size_t)h * dv * dk;
+    float qs = 1.0f / sqrtf((float)dk);
+    for (int t = 0; t < j->T; t++) {
+        const float *row = j->mixed + (size_t)t * j->ld;
+        const float *q = row + (size_t)kh * dk;
+        const float *k = row + (size_t)g->nk * dk + (size_t)kh * dk;
+        const float *v = row + (size_t)2 * g->nk * dk + (size_t)h * dv;
+        float decay = expf(j->gdecay[(size_t)t * g->nv + h]), beta = j->beta[(size_t)t * g->nv + h];
+        float *o = j->o + (size_t)t * g->nv * dv + (size_t)h * dv;
+        for (int jv = 0; jv < dv; jv++) {
+            float *Sj = S + (size_t)jv * dk;
+            float u = 0;
+            for (int i = 0; i < dk; i++) {
+                Sj[i] *= decay;
+                u += Sj[i] * k[i];
+            }
+            float delta = beta * (v[jv] - u);
+            float acc = 0;
+            for (int i = 0; i < dk; i++) {
+                Sj[i] += k[i] * delta;
+                acc += Sj[i] * q[i];
+            }
+            o[jv] = acc * qs;
+        }
+    }
+}
+
+// Chunked form (prefill). Within a chunk of n tokens with cumulative log
+// decays G_t = g_1 + ... + g_t, the recurrence unrolls to
+//
+//   W = (I + tril(diag(beta) (K K^T) ∘ Γ, -1))^-1 diag(beta) (V - (K S0^T) ∘ e^G)
+//       with Γ_ts = e^(G_t - G_s): solved by forward substitution, row by row
+//   O = (Q S0^T) ∘ e^G + (tril(Q K^T ∘ Γ)) W
+//   S = e^(G_n) S0 + sum_s e^(G_n - G_s) W_s k_s^T
+//
+// (rows of W are the per-token updates delta_t). It costs matrix products
+// instead of n sequential state sweeps, and equals the token recurrence up to
+// float rounding; the test suite pins the two together.
+static void rule_chunked(const struct rule_job *j, int h, float *ws) {
+    const struct gdn_dims *g = &j->g;
+    int dk = g->dk, dv = g->dv, kh = key_head(g, h), C = j->chunk;
+    float *S = j->S + (size_t)h * dv * dk;
+    float qs = 1.0f / sqrtf((float)dk);
+    float *G = ws;                 // [C] cumulative log decay
+    float *KK = G + C;             // [C][C] k_t . k_s
+    float *QK = KK + (size_t)C * C;// [C][C] q_t . k_s
+    float *W = QK + (size_t)C * C; // [C][dv] per-token deltas
+    for (int t0 = 0; t0 < j->T; t0 += C) {
+        int n = j->T - t0 < C ? j->T - t0 : C;
+        const float *rows = j->mixed + (size_t)t0 * j->ld;
+#define QV(t) (rows + (size_t)(t) * j->ld + (size_t)kh * dk)
+#define KV(t) (rows + (size_t)(t) * j->ld + (size_t)g->nk * dk + (size_t)kh * dk)
+#define VV(t) (rows + (size_t)(t) * j->ld + (size_t)2 * g->nk * dk + (size_t)h * dv)
+        float acc = 0;
+        for (int t = 0; t < n; t++) {
+            acc += j->gdecay[(size_t)(t0 + t) * g->nv + h];
+            G[t] = acc;
+        }
+        for (int t = 0; t < n; t++)
+            for (int s2 = 0; s2 <= t; s2++) {
+                const float *kt = KV(t), *ks = KV(s2), *qt = QV(t);
+                float a = 0, b = 0;
+                for (int i = 0; i < dk; i++) {
+                    a += kt[i] * ks[i];
+                    b += qt[i] * ks[i];
+                }
+                KK[(size_t)t * C + s2] = a;
+                QK[(size_t)t * C + s2] = b;
+            }
+        // W_t = beta_t (v_t - e^G_t S0 k_t - sum_{s<t} e^(G_t - G_s) (k_t . k_s) W_s)
+        for (int t = 0; t < n; t++) {
+            float beta = j->beta[(size_t)(t0 + t) * g->nv + h], eg = expf(G[t]);
+            const float *kt = KV(t), *vt = VV(t);
+            float *Wt = W + (size_t)t * dv;
+            for (int jv = 0; jv < dv; jv++) {
+                const float *Sj = S + (size_t)jv * dk;
+                float u = 0;
+                for (int i = 0; i < dk; i++) u += Sj[i] * kt[i];
+                Wt[jv] = vt[jv] - eg * u;
+            }
+            for (int s2 = 0; s2 < t; s2++) {
+                float c = expf(G[t] - G[s2]) * KK[(size_t)t * C + s2];
+                const float *Ws = W + (size_t)s2 * dv;
+                for (int jv = 0; jv < dv; jv++) Wt[jv] -= c * Ws[jv];
+            }
+            for (int jv = 0; jv < dv; jv++) Wt[jv] *= beta;
+        }
+        // o_t = (e^G_t S0 q_t + sum_{s<=t} e^(G_t - G_s) (q_t . k_s) W_s) / sqrt(dk)
+        for (int t = 0; t < n; t++) {
+            const float *qt = QV(t);
+            float eg = expf(G[t]);
+            float *o = j->o + (size_t)(t0 + t) * g->nv * dv + (size_t)h * dv;
+            for (int jv = 0; jv < dv; jv++) {
+                const float *Sj = S + (size_t)jv * dk;
+                float u = 0;
+                for (int i = 0; i < dk; i++) u += Sj[i] * qt[i];
+                o[jv] = eg * u;
+            }
+            for (int s2 = 0; s2 <= t; s2++) {
+                float c = expf(G[t] - G[s2]) * QK[(size_t)t * C + s2];
+                const float *Ws = W + (size_t)s2 * dv;
+                for (int jv = 0; jv < dv; jv++) o[jv] += c * Ws[jv];
+            }
+            for (int jv = 0; jv < dv; jv++) o[jv] *= qs;
+        }
+        // S = e^G_n S0 + sum_s e^(G_n - G_s) W_s k_s^T
+        float egn = expf(G[n - 1]);
+        for (int jv = 0; jv < dv; jv++) {
+            float *Sj = S + (size_t)jv * dk;
+            for (int i = 0; i < dk; i++) Sj[i] *= egn;
+        }
+        for (int s2 = 0; s2 < n; s2++) {
+            float c = expf(G[n - 1] - G[s2]);
+            const float *ks = KV(s2), *Ws = W + (size_t)s2 * dv;
+            for (int jv = 0; jv < dv; jv++) {
+                float *Sj = S + (size_t)jv * dk;
+                float wv = c * Ws[jv];
+                for (int i = 0; i < dk; i++) Sj[i] += wv * ks[i];
+            }
+        }
+#undef QV
+#undef KV
+#undef VV
+    }
+}
+
+static void rule_task(void *p, int ith, int nth) {
+    struct rule_job *j = p;
+    int64_t h0, h1;
+    pool_range(j->g.nv, ith, nth, 1, &h0, &h1);
+    for (int64_t h = h0; h < h1; h++) {
+        if (j->chunk > 1 && j->T > 1) rule_chunked(j, (int)h, j->scratch + (size_t)ith * j->scratch_per_thread);
+        else rule_recurrent(j, (int)h);
+    }
+}
+
+void gdn_layer(struct exec *ex, struct seq *s, int il, const float *xn, int T, float *y) {
+    const struct model *m = ex->m;
+    const struct layer *L = &m->layers[il];
+    struct gdn_dims g = dims_of(m);
+    int D = m->hp.n_embd;
+    float eps = m->hp.norm_eps;
+    int64_t ld = ex->ldh;
+    float *mixed = ex->hb;  // [T][ld]
+    float *z = ex->hb2;     // [T][ld]
+    float *ba = ex->hb3;    // [T][ld]: beta | alpha (nv each), then decay
+    float *o = ex->hb4;     // [T][ld]
+    mm(ex, &L->ssm_qkv, 0, xn, D, T, mixed, ld);
+    mm(ex, &L->ssm_gate, 0, xn, D, T, z, ld);
+    if (L->ssm_ba.data) {
+        // qwen3next: [b(r) | a(r)] per key head; regroup to [b(nv) | a(nv)].
+        mm(ex, &L->ssm_ba, 0, xn, D, T, o, ld);
+        for (int t = 0; t < T; t++) {
+            const float *src = o + (size_t)t * ld;
+            float *dst = ba + (size_t)t * ld;
+            for (int gk = 0; gk < g.nk; gk++)
+                for (int jj = 0; jj < g.r; jj++) {
+                    dst[gk * g.r + jj] = src[gk * 2 * g.r + jj];
+                    dst[g.nv + gk * g.r + jj] = src[gk * 2 * g.r + g.r + jj];
+                }
+        }
+    } else {
+        mm(ex, &L->ssm_beta, 0, xn, D, T, ba, ld);
+        mm(ex, &L->ssm_alpha, 0, xn, D, T, ba + g.nv, ld);
+    }
+    // Gates: beta = sigmoid(b), g = ssm_a * softplus(a + dt_bias). Stored as
+    // beta [T][nv] then g [T][nv] packed at the front of xg (free here).
+    float *beta = ex->xg, *gdecay = ex->yg;
+    for (int t = 0; t < T; t++)
+        for (int h = 0; h < g.nv; h++) {
+            const float *r = ba + (size_t)t * ld;
+            beta[(size_t)t * g.nv + h] = sigmoid(r[h]);
+            gdecay[(size_t)t * g.nv + h] = L->ssm_a[h] * softplus(r[g.nv + h] + L->ssm_dt_b[h]);
+        }
+    struct conv_job cj = {g, L->ssm_conv1d, s->conv[il], mixed, ld, T};
+    pool_run(ex->pool, conv_task, &cj);
+    // L2-normalize q and k per key head: x / sqrt(sum x^2 + eps).
+    for (int t = 0; t < T; t++) {
+        float *row = mixed + (size_t)t * ld;
+        for (int hh = 0; hh < 2 * g.nk; hh++) {
+            float *v = row + (size_t)hh * g.dk;
+            double ss = 0;
+            for (int i = 0; i < g.dk; i++) ss += (double)v[i] * v[i];
+            float sc = 1.0f / sqrtf((float)ss + eps);
+            for (int i = 0; i < g.dk; i++) v[i] *= sc;
+        }
+    }
+    int chunk = ex->gdn_chunk;
+    size_t per_thread = chunk > 1 ? (size_t)chunk + 2 * (size_t)chunk * chunk + (size_t)chunk * g.dv : 0;
+    float *scratch = NULL;
+    if (per_thread && T > 1) {
+        scratch = malloc(per_thread * (size_t)pool_threads(ex->pool) * sizeof(float));
+        if (!scratch) chunk = 1; // fall back to the recurrence: same result, no workspace
+    }
+    struct rule_job rj = {g, mixed, beta, gdecay, s->ssm[il], o, ld, T, chunk, scratch, per_thread};
+    pool_run(ex->pool, rule_task, &rj);
+    free(scratch);
+    // Gated RMSNorm per value head, then the output projection. o is [T][nv*dv] packed.
+    for (int t = 0; t < T; t++)
+        for (int h = 0; h < g.nv; h++) {
+            float *oh = o + (size_t)t * g.nv * g.dv + (size_t)h * g.dv;
+            const float *zh = z + (size_t)t * ld + (size_t)h * g.dv;
+            rms_norm(oh, oh, L->ssm_norm, g.dv, eps);
+            for (int i = 0; i < g.dv; i++) oh[i] *= silu(zh[i]);
+        }
+    exec_act_invalidate(ex);
+    mm(ex, &L->ssm_out, 0, o, (int64_t)g.nv * g.dv, T, y, D);
+}

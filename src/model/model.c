@@ -1,0 +1,682 @@
+// model.c — binding a GGUF file to a model, and refusing what frink does not apply.
+//
+// The loader keeps two ledgers: which metadata keys were consumed and which
+// tensors were read. After binding, anything left over that could change the
+// output is an error naming it. "Could change the output" for metadata means a
+// key from `effect_keys` whose value is not the inert one the reference's own
+// writer puts there when a model does not use the feature.
+#include "model.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "quant/quant.h"
+#include "quant/types.h"
+
+struct loader {
+    struct gguf_file *f;
+    struct model *m;
+    const char *arch;
+    uint8_t *kv_used;     // [n_kv]
+    uint8_t *t_used;      // [n_tensors]
+    frink_status st;      // first error (sticky)
+};
+
+static frink_status ld_fail(struct loader *ld, frink_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#include <stdarg.h>
+static frink_status ld_fail(struct loader *ld, frink_status st, const char *fmt, ...) {
+    if (ld->st) return ld->st;
+    char buf[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    ld->st = frink_fail(st, "%s", buf);
+    return ld->st;
+}
+
+// ---- metadata ------------------------------------------------------------
+
+static const struct gguf_kv *kv_take(struct loader *ld, const char *key) {
+    char full[256];
+    snprintf(full, sizeof full, "%s.%s", ld->arch, key);
+    for (uint64_t i = 0; i < ld->f->n_kv; i++)
+        if (gguf_str_eq(ld->f->kv[i].key, full)) {
+            ld->kv_used[i] = 1;
+            return &ld->f->kv[i];
+        }
+    return NULL;
+}
+
+static bool kv_is_num(const struct gguf_kv *kv) {
+    return kv->type != GGUF_VT_STRING && kv->type != GGUF_VT_ARRAY;
+}
+
+static double kv_num(const struct gguf_kv *kv) {
+    switch (kv->type) {
+    case GGUF_VT_FLOAT32:
+    case GGUF_VT_FLOAT64: return kv->v.f64;
+    case GGUF_VT_INT8:
+    case GGUF_VT_INT16:
+    case GGUF_VT_INT32:
+    case GGUF_VT_INT64: return (double)kv->v.i64;
+    default: return (double)kv->v.u64;
+    }
+}
+
+// Scalar number, or `def` when absent. Required keys pass def = NAN.
+static double hp_num(struct loader *ld, const char *key, double def) {
+    const struct gguf_kv *kv = kv_take(ld, key);
+    if (!kv) {
+        if (isnan(def)) ld_fail(ld, FRINK_ERR_FORMAT, "required metadata '%s.%s' is missing", ld->arch, key);
+        return def;
+    }
+    if (!kv_is_num(kv)) {
+        ld_fail(ld, FRINK_ERR_FORMAT, "metadata '%s.%s' has type %s, expected a number", ld->arch, key, gguf_vtype_name(kv->type));
+        return def;
+    }
+    return kv_num(kv);
+}
+
+static int hp_int(struct loader *ld, const char *key, double def) {
+    double v = hp_num(ld, key, def);
+    if (isnan(v) || v < -1e9 || v > 1e9) {
+        if (!isnan(v)) ld_fail(ld, FRINK_ERR_FORMAT, "metadata '%s.%s' = %g is out of range", ld->arch, key, v);
+        return 0;
+    }
+    return (int)v;
+}
+
+// A per-layer value: a scalar broadcast to every layer, or an array of block_count.
+static int hp_layer_int(struct loader *ld, const char *key, int def, int il, int n_layer_total) {
+    const struct gguf_kv *kv = kv_take(ld, key);
+    if (!kv) return def;
+    if (kv->type == GGUF_VT_ARRAY) {
+        if (kv->v.arr.type == GGUF_VT_STRING || kv->v.arr.n != (uint64_t)n_layer_total) {
+            ld_fail(ld, FRINK_ERR_FORMAT, "metadata '%s.%s' must be a numeric array of %d (block_count)", ld->arch, key, n_layer_total);
+            return def;
+        }
+        return (int)gguf_arr_i64(kv, (uint64_t)il);
+    }
+    if (!kv_is_num(kv)) {
+        ld_fail(ld, FRINK_ERR_FORMAT, "metadata '%s.%s' has type %s", ld->arch, key, gguf_vtype_name(kv->type));
+        return def;
+    }
+    return (int)kv_num(kv);
+}
+
+// Keys that change the computation when set. A key listed here that the
+// architecture did not consume must hold an inert value (what the reference's
+// writer stores for "unused"), or the load is refused naming the key.
+struct effect_key {
+    const char *key;     // after "<arch>."
+    double inert[3];     // accepted values when unconsumed (NAN terminates)
+    const char *what;
+};
+static const struct effect_key effect_keys[] = {
+    {"logit_scale", {0, 1, NAN}, "a logit scale"},
+    {"embedding_scale", {0, 1, NAN}, "an embedding scale"},
+    {"residual_scale", {0, 1, NAN}, "a residual scale"},
+    {"attention.scale", {0, NAN}, "an attention scale"},
+    {"attention.output_scale", {0, 1, NAN}, "an attention output scale"},
+    {"attention.value_scale", {0, 1, NAN}, "an attention value scale"},
+    {"attention.temperature_scale", {0, NAN}, "attention temperature scaling"},
+    {"attn_logit_softcapping", {0, 50, NAN}, "an attention logit softcap"},
+    {"final_logit_softcapping", {0, 30, NAN}, "a final logit softcap"},
+    {"router_logit_softcapping", {0, 30, NAN}, "a router logit softcap"},
+    {"attention.max_alibi_bias", {0, NAN}, "ALiBi"},
+    {"attention.clamp_kqv", {0, NAN}, "a QKV clamp"},
+    {"attention.sliding_window", {0, NAN}, "a sliding attention window"},
+    {"attention.causal", {1, NAN}, "non-causal attention"},
+    {"expert_weights_scale", {0, 1, NAN}, "an expert weight scale"},
+    {"use_parallel_residual", {0, NAN}, "a parallel residual"},
+    {"rope.scaling.factor", {0, 1, NAN}, "RoPE scaling"},
+    {"rope.scaling.attn_factor", {1, 0, NAN}, "a RoPE attention factor"},
+    {"rope.scaling.yarn_log_multiplier", {0, NAN}, "a YaRN log multiplier"},
+    {"rope.scale_linear", {0, 1, NAN}, "linear RoPE scaling"},
+    {"swin_norm", {0, NAN}, "swin norm"},
+};
+
+static frink_status check_effect_keys(struct loader *ld) {
+    char full[256];
+    for (size_t k = 0; k < sizeof effect_keys / sizeof effect_keys[0]; k++) {
+        snprintf(full, sizeof full, "%s.%s", ld->arch, effect_keys[k].key);
+        for (uint64_t i = 0; i < ld->f->n_kv; i++) {
+            const struct gguf_kv *kv = &ld->f->kv[i];
+            if (ld->kv_used[i] || !gguf_str_eq(kv->key, full)) continue;
+            if (!kv_is_num(kv)) return ld_fail(ld, FRINK_ERR_UNSUPPORTED, "metadata '%s' (%s) has an unexpected type; frink does not apply it", full, effect_keys[k].what);
+            double v = kv_num(kv);
+            bool inert = false;
+            for (int j = 0; j < 3 && !isnan(effect_keys[k].inert[j]); j++)
+                if (v == effect_keys[k].inert[j]) inert = true;
+            if (!inert)
+                return ld_fail(ld, FRINK_ERR_UNSUPPORTED, "metadata '%s' = %g declares %s, which frink does not apply for architecture '%s'; refusing rather than compute a different model",
+                               full, v, effect_keys[k].what, ld->arch);
+        }
+    }
+    // Array-valued clamps: any non-zero element is a clamp nothing applies.
+    static const char *clamp_arrays[] = {"swiglu_clamp_exp", "swiglu_clamp_shexp"};
+    for (size_t k = 0; k < 2; k++) {
+        snprintf(full, sizeof full, "%s.%s", ld->arch, clamp_arrays[k]);
+        const struct gguf_kv *kv = gguf_find(ld->f, full);
+        if (!kv) continue;
+        int64_t idx = kv - ld->f->kv;
+        if (ld->kv_used[idx]) continue;
+        if (kv->type != GGUF_VT_ARRAY || kv->v.arr.type == GGUF_VT_STRING) continue;
+        for (uint64_t j = 0; j < kv->v.arr.n; j++)
+            if (gguf_arr_f64(kv, j) != 0)
+                return ld_fail(ld, FRINK_ERR_UNSUPPORTED, "metadata '%s' declares a SwiGLU clamp, which frink does not apply for '%s'", full, ld->arch);
+    }
+    // RoPE scaling type: only none/linear are handled generically.
+    snprintf(full, sizeof full, "%s.rope.scaling.type", ld->arch);
+    const struct gguf_kv *rt = gguf_find(ld->f, full);
+    if (rt && !ld->kv_used[rt - ld->f->kv] && rt->type == GGUF_VT_STRING &&
+        !gguf_str_eq(rt->v.str, "none") && !gguf_str_eq(rt->v.str, "linear"))
+        return ld_fail(ld, FRINK_ERR_UNSUPPORTED, "metadata '%s' = '%.*s': frink does not implement this RoPE scaling for '%s'",
+                       full, (int)rt->v.str.len, rt->v.str.ptr, ld->arch);
+    return FRINK_OK;
+}
+
+// ---- tensors ---------------------------------------------------------------
+
+static const struct gguf_tensor *t_take(struct loader *ld, const char *name) {
+    int64_t i = gguf_tensor_index(ld->f, name);
+    if (i < 0) return NULL;
+    ld->t_used[i] = 1;
+    return &ld->f->tensors[i];
+}
+
+static void *arena_alloc(struct model *m, size_t bytes) {
+    bytes = (bytes + 63) & ~(size_t)63;
+    if (m->owned_used + bytes > m->owned_bytes) return NULL;
+    void *p = (char *)m->owned + m->owned_used;
+    m->owned_used += bytes;
+    return p;
+}
+
+// A 1-D tensor (norm weight, bias, ...) as F32, copied into the model's arena.
+// want_n: expected element count (0 = any). Absent: NULL (error if required).
+static const float *vec_take(struct loader *ld, const char *name, int64_t want_n, bool required) {
+    const struct gguf_tensor *t = t_take(ld, name);
+    if (!t) {
+        if (required) ld_fail(ld, FRINK_ERR_FORMAT, "required tensor '%s' is missing", name);
+        return NULL;
+    }
+    int64_t n = t->ne[0] * t->ne[1] * t->ne[2] * t->ne[3];
+    if (want_n && n != want_n) {
+        ld_fail(ld, FRINK_ERR_FORMAT, "tensor '%s' has %lld elements, expected %lld", name, (long long)n, (long long)want_n);
+        return NULL;
+    }
+    if (!quant_supported(t->type) && t->type != GGML_TYPE_F32) {
+        ld_fail(ld, FRINK_ERR_UNSUPPORTED, "tensor '%s' has type %s, which frink cannot read", name, ggml_type_name(t->type));
+        return NULL;
+    }
+    float *dst = arena_alloc(ld->m, (size_t)n * sizeof(float));
+    if (!dst) {
+        ld_fail(ld, FRINK_ERR_NOMEM, "out of memory for '%s'", name);
+        return NULL;
+    }
+    quant_dequant_row(t->type, t->data, dst, n);
+    return dst;
+}
+
+// A scalar per-tensor scale `<base>.scale` (1 element): its value, or 1.
+static float scale_take(struct loader *ld, const char *base, bool applied) {
+    char name[GGUF_MAX_NAME + 16];
+    snprintf(name, sizeof name, "%s.scale", base);
+    if (!applied) return 1.0f; // left unread: refused later unless allowed
+    const float *s = vec_take(ld, name, 1, false);
+    return s ? s[0] : 1.0f;
+}
+
+// Binds `<base>.weight` as a matrix [n_in -> n_out] (x n_mat), plus `<base>.bias`
+// and `<base>.scale` when present. want_*: expected dims (0 = any).
+static struct weight mat_take(struct loader *ld, const char *base, int64_t n_in, int64_t n_out, int64_t n_mat,
+                              bool required, bool scale_applied) {
+    struct weight w = {0};
+    char name[GGUF_MAX_NAME + 16];
+    snprintf(name, sizeof name, "%s.weight", base);
+    const struct gguf_tensor *t = t_take(ld, name);
+    if (!t) {
+        if (required) ld_fail(ld, FRINK_ERR_FORMAT, "required tensor '%s' is missing", name);
+        return w;
+    }
+    if ((n_in && t->ne[0] != n_in) || (n_out && t->ne[1] != n_out) || t->ne[2] != (n_mat ? n_mat : 1) || t->ne[3] != 1) {
+        ld_fail(ld, FRINK_ERR_FORMAT, "tensor '%s' has shape [%lld, %lld, %lld], expected [%lld, %lld, %lld]", name,
+                (long long)t->ne[0], (long long)t->ne[1], (long long)t->ne[2], (long long)n_in, (long long)n_out,
+                (long long)(n_mat ? n_mat : 1));
+        return w;
+    }
+    if (!quant_supported(t->type)) {
+        ld_fail(ld, FRINK_ERR_UNSUPPORTED, "tensor '%s' has type %s, which frink does not implement", name, ggml_type_name(t->type));
+        return w;
+    }
+    w.data = t->data;
+    w.type = t->type;
+    w.n_in = t->ne[0];
+    w.n_out = t->ne[1];
+    w.n_mat = t->ne[2];
+    w.row_bytes = ggml_row_size(t->type, t->ne[0]);
+    w.mat_bytes = w.row_bytes * (size_t)w.n_out;
+    w.name = t->name;
+    snprintf(name, sizeof name, "%s.bias", base);
+    w.bias = vec_take(ld, name, w.n_out * w.n_mat, false);
+    w.scale = scale_take(ld, base, scale_applied);
+    return w;
+}
+
+// ---- per-layer binding -------------------------------------------------------
+
+static void bind_attention(struct loader *ld, struct layer *L, int il) {
+    const struct hparams *hp = &ld->m->hp;
+    uint32_t af = ld->m->arch->flags;
+    char b[64];
+    int D = hp->n_embd, d = L->head_dim, H = L->n_head, Hkv = L->n_head_kv;
+    int q_out = (af & AF_GATED_ATTN) ? 2 * H * d : H * d;
+    L->feat |= LF_ATTN;
+    if (af & AF_GATED_ATTN) L->feat |= LF_ATTN_GATE;
+    char qn[80];
+    snprintf(qn, sizeof qn, "blk.%d.attn_q.weight", il);
+    if (gguf_tensor_index(ld->f, qn) < 0) {
+        snprintf(b, sizeof b, "blk.%d.attn_qkv", il);
+        L->wqkv = mat_take(ld, b, D, q_out + 2 * Hkv * d, 0, true, true);
+        L->feat |= LF_FUSED_QKV;
+    } else {
+        snprintf(b, sizeof b, "blk.%d.attn_q", il);
+        L->wq = mat_take(ld, b, D, q_out, 0, true, true);
+        snprintf(b, sizeof b, "blk.%d.attn_k", il);
+        L->wk = mat_take(ld, b, D, (int64_t)Hkv * d, 0, true, true);
+        snprintf(b, sizeof b, "blk.%d.attn_v", il);
+        L->wv = mat_take(ld, b, D, (int64_t)Hkv * L->head_dim_v, 0, true, true);
+    }
+    snprintf(b, sizeof b, "blk.%d.attn_output", il);
+    L->wo = mat_take(ld, b, (int64_t)H * L->head_dim_v, D, 0, true, true);
+    if (af & AF_QK_NORM) {
+        snprintf(b, sizeof b, "blk.%d.attn_q_norm.weight", il);
+        L->q_norm = vec_take(ld, b, d, true);
+        snprintf(b, sizeof b, "blk.%d.attn_k_norm.weight", il);
+        L->k_norm = vec_take(ld, b, d, true);
+        L->feat |= LF_QK_NORM;
+    }
+    if (L->wq.bias || L->wk.bias || L->wv.bias || L->wo.bias || L->wqkv.bias) L->feat |= LF_ATTN_BIAS;
+}
+
+static void bind_gdn(struct loader *ld, struct layer *L, int il) {
+    const struct hparams *hp = &ld->m->hp;
+    uint32_t af = ld->m->arch->flags;
+    char b[64];
+    int D = hp->n_embd;
+    int nk = hp->ssm_n_group, dk = hp->ssm_d_state, nv = hp->ssm_dt_rank, vdim = hp->ssm_d_inner;
+    int dv = vdim / nv, C = 2 * nk * dk + vdim, Kc = hp->ssm_conv_kernel;
+    bool sc = (af & AF_GDN_SCALES) != 0;
+    (void)dv;
+    L->feat |= LF_GDN;
+    snprintf(b, sizeof b, "blk.%d.attn_qkv", il);
+    L->ssm_qkv = mat_take(ld, b, D, C, 0, true, sc);
+    snprintf(b, sizeof b, "blk.%d.attn_gate", il);
+    L->ssm_gate = mat_take(ld, b, D, vdim, 0, true, sc);
+    if (af & AF_GDN_BA_FUSED) {
+        snprintf(b, sizeof b, "blk.%d.ssm_ba", il);
+        L->ssm_ba = mat_take(ld, b, D, 2 * nv, 0, true, sc);
+    } else {
+        snprintf(b, sizeof b, "blk.%d.ssm_beta", il);
+        L->ssm_beta = mat_take(ld, b, D, nv, 0, true, sc);
+        snprintf(b, sizeof b, "blk.%d.ssm_alpha", il);
+        L->ssm_alpha = mat_take(ld, b, D, nv, 0, true, sc);
+    }
+    snprintf(b, sizeof b, "blk.%d.ssm_conv1d.weight", il);
+    L->ssm_conv1d = vec_take(ld, b, (int64_t)Kc * C, true);
+    snprintf(b, sizeof b, "blk.%d.ssm_dt.bias", il);
+    L->ssm_dt_b = vec_take(ld, b, nv, true);
+    snprintf(b, sizeof b, "blk.%d.ssm_a", il);
+    L->ssm_a = vec_take(ld, b, nv, true);
+    snprintf(b, sizeof b, "blk.%d.ssm_norm.weight", il);
+    L->ssm_norm = vec_take(ld, b, vdim / nv, true);
+    snprintf(b, sizeof b, "blk.%d.ssm_out", il);
+    L->ssm_out = mat_take(ld, b, vdim, D, 0, true, sc);
+}
+
+static void bind_ffn(struct loader *ld, struct layer *L, int il) {
+    const struct hparams *hp = &ld->m->hp;
+    uint32_t af = ld->m->arch->flags;
+    char b[64];
+    int D = hp->n_embd;
+    if (L->n_expert > 0) {
+        L->feat |= LF_FFN_MOE;
+        int E = L->n_expert, F = L->n_ff;
+        bool es = (af & AF_EXP_SCALES) != 0, ds = es || (af & AF_EXP_DOWN_SCALE_ONLY);
+        snprintf(b, sizeof b, "blk.%d.ffn_gate_inp", il);
+        L->gate_inp = mat_take(ld, b, D, E, 0, true, false);
+        snprintf(b, sizeof b, "blk.%d.exp_probs_b.bias", il);
+        L->exp_probs_b = vec_take(ld, b, E, false);
+        char gu[80];
+        snprintf(gu, sizeof gu, "blk.%d.ffn_gate_up_exps.weight", il);
+        if (gguf_tensor_index(ld->f, gu) >= 0) {
+            snprintf(b, sizeof b, "blk.%d.ffn_gate_up_exps", il);
+            L->gate_up_exps = mat_take(ld, b, D, 2 * F, E, true, es);
+            L->feat |= LF_FFN_GATE_UP_FUSED;
+        } else {
+            snprintf(b, sizeof b, "blk.%d.ffn_gate_exps", il);
+            L->gate_exps = mat_take(ld, b, D, F, E, true, es);
+            snprintf(b, sizeof b, "blk.%d.ffn_up_exps", il);
+            L->up_exps = mat_take(ld, b, D, F, E, true, es);
+        }
+        snprintf(b, sizeof b, "blk.%d.ffn_down_exps", il);
+        L->down_exps = mat_take(ld, b, F, D, E, true, ds);
+        if (af & AF_MOE_NORM_W) L->feat |= LF_MOE_NORM_W;
+        char sh[80];
+        snprintf(sh, sizeof sh, "blk.%d.ffn_up_shexp.weight", il);
+        if (gguf_tensor_index(ld->f, sh) >= 0) {
+            bool ss = (af & AF_SHEXP_SCALES) != 0;
+            L->feat |= LF_FFN_SHEXP;
+            snprintf(b, sizeof b, "blk.%d.ffn_gate_shexp", il);
+            L->gate_shexp = mat_take(ld, b, D, 0, 0, true, ss);
+            L->n_ff_shexp = (int)L->gate_shexp.n_out;
+            snprintf(b, sizeof b, "blk.%d.ffn_up_shexp", il);
+            L->up_shexp = mat_take(ld, b, D, L->n_ff_shexp, 0, true, ss);
+            snprintf(b, sizeof b, "blk.%d.ffn_down_shexp", il);
+            L->down_shexp = mat_take(ld, b, L->n_ff_shexp, D, 0, true, ss);
+            if (af & AF_SHEXP_GATE) {
+                snprintf(b, sizeof b, "blk.%d.ffn_gate_inp_shexp.weight", il);
+                L->gate_inp_shexp = vec_take(ld, b, D, true);
+                L->feat |= LF_FFN_SHEXP_GATE;
+            }
+        }
+    } else {
+        L->feat |= LF_FFN_DENSE;
+        bool fs = (af & AF_FFN_SCALES) != 0;
+        snprintf(b, sizeof b, "blk.%d.ffn_gate", il);
+        L->ffn_gate = mat_take(ld, b, D, L->n_ff, 0, true, fs);
+        snprintf(b, sizeof b, "blk.%d.ffn_up", il);
+        L->ffn_up = mat_take(ld, b, D, L->n_ff, 0, true, fs);
+        snprintf(b, sizeof b, "blk.%d.ffn_down", il);
+        L->ffn_down = mat_take(ld, b, L->n_ff, D, 0, true, fs);
+        // The reference's FFN adds the bias before the per-tensor scale.
+        L->ffn_gate.bias_first = L->ffn_up.bias_first = L->ffn_down.bias_first = true;
+        if (L->ffn_gate.bias || L->ffn_up.bias || L->ffn_down.bias) L->feat |= LF_FFN_BIAS;
+    }
+}
+
+
+static bool weight_scaled(const struct weight *w) { return w->data && w->scale != 1.0f; }
+
+static void layer_mark_scaled(struct layer *L) {
+    const struct weight *ws[] = {&L->wq, &L->wk, &L->wv, &L->wo, &L->wqkv, &L->ffn_gate, &L->ffn_up, &L->ffn_down,
+                                 &L->gate_exps, &L->up_exps, &L->down_exps, &L->gate_up_exps, &L->gate_shexp,
+                                 &L->up_shexp, &L->down_shexp, &L->ssm_qkv, &L->ssm_gate, &L->ssm_beta,
+                                 &L->ssm_alpha, &L->ssm_ba, &L->ssm_out};
+    for (size_t i = 0; i < sizeof ws / sizeof ws[0]; i++)
+        if (weight_scaled(ws[i])) L->feat |= LF_WSCALE;
+}
+
+// Reads the hyperparameters the supported families share.
+static void read_hparams(struct loader *ld) {
+    struct model *m = ld->m;
+    struct hparams *hp = &m->hp;
+    uint32_t af = m->arch->flags;
+    hp->n_embd = hp_int(ld, "embedding_length", NAN);
+    int n_total = hp_int(ld, "block_count", NAN);
+    int nextn = hp_int(ld, "nextn_predict_layers", 0);
+    hp->n_ctx_train = hp_int(ld, "context_length", NAN);
+    if (ld->st) return;
+    if (hp->n_embd <= 0 || hp->n_embd > 1 << 20) { ld_fail(ld, FRINK_ERR_FORMAT, "embedding_length %d is out of range", hp->n_embd); return; }
+    if (n_total <= 0 || n_total > 512) { ld_fail(ld, FRINK_ERR_FORMAT, "block_count %d is out of range (1..512)", n_total); return; }
+    if (nextn < 0 || nextn >= n_total) { ld_fail(ld, FRINK_ERR_FORMAT, "nextn_predict_layers %d is out of range", nextn); return; }
+    hp->n_layer = n_total - nextn;
+    hp->n_head = hp_layer_int(ld, "attention.head_count", 0, 0, n_total);
+    hp->n_head_kv = hp_layer_int(ld, "attention.head_count_kv", hp->n_head, 0, n_total);
+    hp->head_dim = hp_int(ld, "attention.key_length", hp->n_head ? hp->n_embd / hp->n_head : 0);
+    hp->head_dim_v = hp_int(ld, "attention.value_length", hp->n_head ? hp->n_embd / hp->n_head : 0);
+    hp->n_rot = hp_int(ld, "rope.dimension_count", hp->head_dim);
+    hp->n_ff = hp_layer_int(ld, "feed_forward_length", 0, 0, n_total);
+    hp->norm_eps = (float)hp_num(ld, "attention.layer_norm_rms_epsilon", NAN);
+    hp->rope_base = (float)hp_num(ld, "rope.freq_base", 10000.0);
+    hp->rope_mode = m->arch->rope_mode;
+    // RoPE linear scaling (none/linear handled here; yarn/longrope refused in check_effect_keys).
+    const struct gguf_kv *rt = kv_take(ld, "rope.scaling.type");
+    double factor = hp_num(ld, "rope.scaling.factor", 0);
+    if (factor == 0) factor = hp_num(ld, "rope.scale_linear", 0);
+    hp->rope_freq_scale = factor > 0 ? (float)(1.0 / factor) : 1.0f;
+    if (rt && rt->type == GGUF_VT_STRING) {
+        if (gguf_str_eq(rt->v.str, "none")) hp->rope_freq_scale = 1.0f;
+        else if (!gguf_str_eq(rt->v.str, "linear")) {
+            ld_fail(ld, FRINK_ERR_UNSUPPORTED, "RoPE scaling '%.*s' is not implemented for '%s'", (int)rt->v.str.len, rt->v.str.ptr, ld->arch);
+            return;
+        }
+    }
+    hp->rope_attn_factor = (float)hp_num(ld, "rope.scaling.attn_factor", 1.0);
+    if (hp->rope_attn_factor == 0) hp->rope_attn_factor = 1.0f;
+    hp->n_expert = hp_int(ld, "expert_count", 0);
+    hp->n_expert_used = hp_layer_int(ld, "expert_used_count", 0, 0, n_total);
+    if (hp->n_expert < 0 || hp->n_expert > 1024 || hp->n_expert_used < 0 || hp->n_expert_used > hp->n_expert ||
+        (hp->n_expert > 0 && hp->n_expert_used == 0)) {
+        ld_fail(ld, FRINK_ERR_FORMAT, "expert_count %d / expert_used_count %d are inconsistent", hp->n_expert, hp->n_expert_used);
+        return;
+    }
+    hp->gating = GATING_SOFTMAX;
+    if (hp->n_expert > 0) {
+        int g = hp_int(ld, "expert_gating_func", 0);
+        if (g != 0 && g != GATING_SOFTMAX) { ld_fail(ld, FRINK_ERR_UNSUPPORTED, "expert_gating_func %d is not implemented for '%s'", g, ld->arch); return; }
+        int groups = hp_int(ld, "expert_group_count", 0);
+        if (groups > 1) { ld_fail(ld, FRINK_ERR_UNSUPPORTED, "grouped expert routing (expert_group_count %d) is not implemented for '%s'", groups, ld->arch); return; }
+    }
+    if (af & AF_HYBRID_GDN) {
+        hp->ssm_conv_kernel = hp_int(ld, "ssm.conv_kernel", NAN);
+        hp->ssm_d_state = hp_int(ld, "ssm.state_size", NAN);
+        hp->ssm_n_group = hp_int(ld, "ssm.group_count", NAN);
+        hp->ssm_dt_rank = hp_int(ld, "ssm.time_step_rank", NAN);
+        hp->ssm_d_inner = hp_int(ld, "ssm.inner_size", NAN);
+        if (ld->st) return;
+        if (hp->ssm_conv_kernel < 1 || hp->ssm_conv_kernel > 16 || hp->ssm_d_state < 1 || hp->ssm_n_group < 1 ||
+            hp->ssm_dt_rank < 1 || hp->ssm_dt_rank % hp->ssm_n_group || hp->ssm_d_inner % hp->ssm_dt_rank ||
+            hp->ssm_d_inner / hp->ssm_dt_rank != hp->ssm_d_state) {
+            ld_fail(ld, FRINK_ERR_FORMAT, "Gated DeltaNet dims are inconsistent (conv %d, state %d, groups %d, v-heads %d, inner %d)",
+                    hp->ssm_conv_kernel, hp->ssm_d_state, hp->ssm_n_group, hp->ssm_dt_rank, hp->ssm_d_inner);
+            return;
+        }
+        hp->gdn_grouped_v = (af & AF_GDN_GROUPED_V) != 0;
+        if (strcmp(ld->arch, "qwen3next") != 0) {
+            // qwen35: dimension_sections are required; for text, IMROPE with the
+            // t/h/w streams all equal to the position is plain NEOX — provided
+            // every rotary pair maps to t, h or w (sections cover n_rot/2).
+            const struct gguf_kv *sec = kv_take(ld, "rope.dimension_sections");
+            if (!sec || sec->type != GGUF_VT_ARRAY || sec->v.arr.type == GGUF_VT_STRING || sec->v.arr.n < 3) {
+                ld_fail(ld, FRINK_ERR_FORMAT, "'%s.rope.dimension_sections' is required", ld->arch);
+                return;
+            }
+            int64_t s0 = gguf_arr_i64(sec, 0), s1 = gguf_arr_i64(sec, 1), s2 = gguf_arr_i64(sec, 2);
+            // IMROPE pair j (< n_rot/2) maps to t/h/w iff j < 3*min-section rules hold; require
+            // the three text sections to cover every pair.
+            for (int j = 0; j < hp->n_rot / 2; j++) {
+                int sect = j % (int)(s0 + s1 + s2 + (sec->v.arr.n > 3 ? gguf_arr_i64(sec, 3) : 0));
+                bool thw = (sect % 3 == 0 && sect < 3 * s0) || (sect % 3 == 1 && sect < 3 * s1) || (sect % 3 == 2 && sect < 3 * s2);
+                if (!thw) {
+                    ld_fail(ld, FRINK_ERR_UNSUPPORTED, "rope.dimension_sections leave rotary pair %d on the extra stream: not plain text RoPE", j);
+                    return;
+                }
+            }
+        }
+    }
+}
+
+// Which layers are recurrent (Gated DeltaNet): the per-layer array, else the interval rule.
+static bool layer_is_recurrent(struct loader *ld, int il, int n_total) {
+    const struct gguf_kv *kv = kv_take(ld, "attention.recurrent_layers");
+    if (kv && kv->type == GGUF_VT_ARRAY && kv->v.arr.type != GGUF_VT_STRING && kv->v.arr.n == (uint64_t)n_total)
+        return gguf_arr_i64(kv, (uint64_t)il) != 0;
+    if (kv && !(kv->type == GGUF_VT_ARRAY && kv->v.arr.n == (uint64_t)n_total)) {
+        // A scalar (as some writers store "unset") means: use the interval.
+        if (kv->type == GGUF_VT_ARRAY) ld_fail(ld, FRINK_ERR_FORMAT, "'%s.attention.recurrent_layers' must have %d entries", ld->arch, n_total);
+    }
+    int interval = hp_int(ld, "full_attention_interval", 4);
+    if (interval <= 0) interval = 4;
+    return (il + 1) % interval != 0;
+}
+
+static frink_status bind_model(struct loader *ld) {
+    struct model *m = ld->m;
+    struct hparams *hp = &m->hp;
+    uint32_t af = m->arch->flags;
+    read_hparams(ld);
+    if (ld->st) return ld->st;
+    int D = hp->n_embd;
+    int n_total = hp->n_layer + hp_int(ld, "nextn_predict_layers", 0);
+
+    const struct gguf_tensor *te = gguf_find_tensor(ld->f, "token_embd.weight");
+    if (!te) return ld_fail(ld, FRINK_ERR_FORMAT, "required tensor 'token_embd.weight' is missing");
+    m->tok_embd = mat_take(ld, "token_embd", D, 0, 0, true, false);
+    if (ld->st) return ld->st;
+    hp->n_vocab = (int)m->tok_embd.n_out;
+    m->output_norm = vec_take(ld, "output_norm.weight", D, true);
+    if (gguf_tensor_index(ld->f, "output.weight") >= 0) {
+        m->output = mat_take(ld, "output", D, hp->n_vocab, 0, true, false);
+        if (m->output.bias && !(af & AF_OUTPUT_BIAS))
+            return ld_fail(ld, FRINK_ERR_UNSUPPORTED, "tensor 'output.bias' is not applied by '%s'", ld->arch);
+        m->output_bias = m->output.bias;
+        m->output.bias = NULL;
+    } else if (af & AF_TIED_OK) {
+        m->output = m->tok_embd;
+    } else {
+        return ld_fail(ld, FRINK_ERR_FORMAT, "required tensor 'output.weight' is missing ('%s' does not tie it to token_embd)", ld->arch);
+    }
+    if (gguf_tensor_index(ld->f, "rope_freqs.weight") >= 0)
+        m->rope_freqs = vec_take(ld, "rope_freqs.weight", hp->n_rot / 2, true);
+
+    m->layers = calloc((size_t)hp->n_layer, sizeof *m->layers);
+    if (!m->layers) return ld_fail(ld, FRINK_ERR_NOMEM, "out of memory");
+    for (int il = 0; il < hp->n_layer && !ld->st; il++) {
+        struct layer *L = &m->layers[il];
+        char b[64];
+        L->n_head = hp_layer_int(ld, "attention.head_count", 0, il, n_total);
+        L->n_head_kv = hp_layer_int(ld, "attention.head_count_kv", L->n_head, il, n_total);
+        L->head_dim = hp->head_dim;
+        L->head_dim_v = hp->head_dim_v;
+        L->n_rot = hp->n_rot;
+        L->rope_base = hp->rope_base;
+        L->rope_scale = hp->rope_freq_scale;
+        L->n_expert = hp->n_expert;
+        L->n_expert_used = hp_layer_int(ld, "expert_used_count", 0, il, n_total);
+        L->n_ff = L->n_expert > 0 ? hp_layer_int(ld, "expert_feed_forward_length", 0, il, n_total)
+                                  : hp_layer_int(ld, "feed_forward_length", 0, il, n_total);
+        if (L->n_expert > 0 && L->n_ff == 0) L->n_ff = hp_layer_int(ld, "feed_forward_length", 0, il, n_total);
+        snprintf(b, sizeof b, "blk.%d.attn_norm.weight", il);
+        L->attn_norm = vec_take(ld, b, D, true);
+        bool recurrent = (af & AF_HYBRID_GDN) && layer_is_recurrent(ld, il, n_total);
+        if (recurrent) {
+            bind_gdn(ld, L, il);
+            m->n_gdn_layers++;
+        } else {
+            if (L->n_head <= 0 || L->n_head_kv <= 0 || L->n_head % L->n_head_kv || L->head_dim <= 0 || L->head_dim > 1024 || L->head_dim_v <= 0 || L->head_dim_v > 1024 ||
+                L->n_rot > L->head_dim || L->n_rot % 2)
+                return ld_fail(ld, FRINK_ERR_FORMAT, "layer %d: attention dims are inconsistent (heads %d, kv heads %d, head dim %d, rot %d)",
+                               il, L->n_head, L->n_head_kv, L->head_dim, L->n_rot);
+            bind_attention(ld, L, il);
+            m->n_attn_layers++;
+        }
+        // The pre-FFN norm: `ffn_norm`, or `post_attention_norm` in the hybrid family.
+        snprintf(b, sizeof b, (af & AF_HYBRID_GDN) ? "blk.%d.post_attention_norm.weight" : "blk.%d.ffn_norm.weight", il);
+        L->ffn_norm = vec_take(ld, b, D, true);
+        if (L->n_ff <= 0) return ld_fail(ld, FRINK_ERR_FORMAT, "layer %d: feed-forward width is missing", il);
+        bind_ffn(ld, L, il);
+        layer_mark_scaled(L);
+    }
+    if (ld->st) return ld->st;
+    // MTP (next-token prediction) blocks after the trunk: used only for speculative
+    // decoding, never by the main forward. They are named and skipped, not silently.
+    for (uint64_t i = 0; i < ld->f->n_tensors; i++) {
+        int blk;
+        if (sscanf(ld->f->tensors[i].name, "blk.%d.", &blk) == 1 && blk >= hp->n_layer && blk < n_total) ld->t_used[i] = 2;
+    }
+    return FRINK_OK;
+}
+
+frink_status model_load(struct gguf_file *f, const struct model_load_opts *opts, struct model **out) {
+    *out = NULL;
+    char arch[64];
+    frink_status st = gguf_get_str(f, "general.architecture", arch, sizeof arch);
+    if (st == FRINK_ERR_ARG) return frink_fail(FRINK_ERR_FORMAT, "metadata 'general.architecture' is missing: not a model file");
+    if (st) return st;
+    const struct arch_info *ai = arch_find(arch);
+    if (!ai) return frink_fail(FRINK_ERR_UNSUPPORTED, "architecture '%s' is not implemented by frink (see `frink archs`)", arch);
+    if (ai->refused) return frink_fail(FRINK_ERR_UNSUPPORTED, "architecture '%s' is refused: %s", arch, ai->refused);
+
+    struct model *m = calloc(1, sizeof *m);
+    struct loader ld = {.f = f, .m = m, .arch = ai->name};
+    if (!m) return frink_fail(FRINK_ERR_NOMEM, "out of memory");
+    m->arch = ai;
+    m->gguf = f;
+    gguf_get_str(f, "general.name", m->name, sizeof m->name);
+    // Arena for F32 copies of 1-D tensors: bounded by the file's own 1-D data.
+    size_t small = 0;
+    for (uint64_t i = 0; i < f->n_tensors; i++) {
+        const struct gguf_tensor *t = &f->tensors[i];
+        if (t->ne[1] == 1 && t->ne[2] == 1 && t->ne[3] == 1) small += (size_t)t->ne[0] * 4 + 64;
+    }
+    m->owned_bytes = small + 64;
+    m->owned = malloc(m->owned_bytes);
+    ld.kv_used = calloc(f->n_kv + 1, 1);
+    ld.t_used = calloc(f->n_tensors + 1, 1);
+    if (!m->owned || !ld.kv_used || !ld.t_used) {
+        st = frink_fail(FRINK_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    st = bind_model(&ld);
+    if (!st) st = check_effect_keys(&ld);
+    if (!st) {
+        // Every tensor must have been read (or named as an MTP block).
+        int n_unread = 0;
+        for (uint64_t i = 0; i < f->n_tensors; i++) {
+            if (ld.t_used[i]) continue;
+            if (!opts || !opts->allow_unread) {
+                st = frink_fail(FRINK_ERR_UNSUPPORTED,
+                                "tensor '%s' is in the file but nothing in frink's '%s' model reads it; refusing rather than compute without it "
+                                "(--allow-unread runs anyway, ignoring such tensors as the reference engine does)",
+                                f->tensors[i].name, ai->name);
+                goto done;
+            }
+            if (n_unread++ < 8) fprintf(stderr, "frink: warning: ignoring unread tensor '%s'\n", f->tensors[i].name);
+        }
+        if (n_unread > 8) fprintf(stderr, "frink: warning: ... and %d more unread tensors\n", n_unread - 8);
+    }
+done:
+    free(ld.kv_used);
+    free(ld.t_used);
+    if (st) {
+        m->gguf = NULL; // the caller keeps the file on failure
+        model_free(m);
+        return st;
+    }
+    *out = m;
+    return FRINK_OK;
+}
+
+void model_free(struct model *m) {
+    if (!m) return;
+    free(m->layers);
+    free(m->owned);
+    gguf_close(m->gguf);
+    free(m);
+}
+
+static uint64_t wbytes(const struct weight *w) { return w->data ? (uint64_t)w->mat_bytes * (uint64_t)(w->n_mat ? w->n_mat : 1) : 0; }
+
+uint64_t model_weight_bytes(const struct model *m) {
+    // Per decoded token: every dense weight once, routed experts only the used fraction.
+    uint64_t b = wbytes(&m->output);
+    for (int il = 0; il < m->hp.n_layer; il++) {
+        const struct layer *L = &m->layers[il];
+        b += wbytes(&L->wq) + wbytes(&L->wk) + wbytes(&L->wv) + wbytes(&L->wo) + wbytes(&L->wqkv);
+        b += wbytes(&L->ffn_gate) + wbytes(&L->ffn_up) + wbytes(&L->ffn_down);
+        b += wbytes(&L->gate_inp) + wbytes(&L->gate_shexp) + wbytes(&L->up_shexp) + wbytes(&L->down_shexp);
+        b += wbytes(&L->ssm_qkv) + wbytes(&L->ssm_gate) + wbytes(&L->ssm_beta) + wbytes(&L->ssm_alpha) + wbytes(&L->ssm_ba) + wbytes(&L->ssm_out);
+        if (L->n_expert > 0) {
+            uint64_t e = wbytes(&L->gate_exps) + wbytes(&L->up_exps) + wbytes(&L->down_exps) + wbytes(&L->gate_up_exps);
+            b += e / (uint64_t)L->n_expert * (uint64_t)L->n_expert_used;
+        }
+    }
+    return b;
+}

@@ -1,0 +1,143 @@
+// model.h — a loaded model: hyperparameters, per-layer shapes, weight handles.
+//
+// Loading binds every tensor of the file to a handle and marks it read; a
+// tensor left unread, or a metadata scale/option nothing applies, makes the
+// load fail with a message naming it (see model_load). Kernels never see this
+// struct: the forward passes them pointers, sizes and types.
+#ifndef FRINK_MODEL_H
+#define FRINK_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/err.h"
+#include "core/gguf.h"
+#include "model/arch.h"
+
+// A matrix (or stack of expert matrices) in the file, viewed in place.
+struct weight {
+    const void *data;   // NULL: absent
+    uint32_t type;      // enum ggml_type
+    int64_t n_in;       // ne[0]: row length (input features)
+    int64_t n_out;      // ne[1]: rows (output features)
+    int64_t n_mat;      // ne[2]: experts (1 for a plain matrix)
+    size_t row_bytes;
+    size_t mat_bytes;   // bytes per expert matrix
+    float scale;        // per-tensor `.scale` multiplying the output (1 when absent)
+    const float *bias;  // [n_out] or [n_mat][n_out] (F32 copy), NULL when absent
+    bool bias_first;    // (x W + bias) * scale, as the reference's FFN; else x W * scale + bias
+    const char *name;   // tensor name, for messages
+};
+
+// Features of one layer, derived once at load from the arch table, hparams
+// and the tensors present. The forward reads them with plain ifs; fused paths
+// compare them against the subset they implement.
+enum layer_feature {
+    LF_ATTN = 1u << 0,          // softmax attention mixer
+    LF_GDN = 1u << 1,           // Gated DeltaNet mixer
+    LF_QK_NORM = 1u << 2,       // per-head RMSNorm on q and k before RoPE
+    LF_ATTN_GATE = 1u << 3,     // q is [q_h | gate_h] per head; o *= sigmoid(gate)
+    LF_FFN_DENSE = 1u << 4,     // dense gated FFN
+    LF_FFN_MOE = 1u << 5,       // routed experts
+    LF_FFN_SHEXP = 1u << 6,     // shared expert
+    LF_FFN_SHEXP_GATE = 1u << 7,// sigmoid gate on the shared expert
+    LF_ATTN_BIAS = 1u << 8,     // any of q/k/v/o biases
+    LF_FFN_BIAS = 1u << 9,
+    LF_FUSED_QKV = 1u << 10,    // attn_qkv instead of q/k/v
+    LF_POST_ATTN_NORM = 1u << 11,// true post-norm on the attention output (sandwich)
+    LF_POST_FFN_NORM = 1u << 12,
+    LF_WSCALE = 1u << 13,       // some weight carries a per-tensor scale != 1
+    LF_MOE_NORM_W = 1u << 14,   // renormalize routed weights
+    LF_FFN_GATE_UP_FUSED = 1u << 15,
+    LF_ATTN_SINKS = 1u << 16,
+    LF_SWA = 1u << 17,
+};
+
+enum ffn_act { ACT_SILU = 0, ACT_GELU, ACT_SWIGLU_OAI };
+enum gating_func { GATING_SOFTMAX = 1, GATING_SIGMOID = 2, GATING_SOFTMAX_WEIGHT = 3 };
+
+struct layer {
+    uint32_t feat;          // enum layer_feature bits
+    int n_head, n_head_kv;  // attention heads (query, kv)
+    int head_dim, head_dim_v;
+    int n_ff;               // dense FFN width, or routed expert width
+    int n_ff_shexp;
+    int n_expert, n_expert_used;
+    float rope_base, rope_scale; // per layer (SWA layers may differ)
+    int n_rot;
+    int swa_window;         // 0: full attention
+
+    const float *attn_norm, *attn_norm_b;  // [D]
+    struct weight wq, wk, wv, wo, wqkv;    // attention projections
+    const float *q_norm, *k_norm;          // [head_dim]
+    const float *post_attn_norm;           // [D] sandwich post-norm
+    const float *attn_sinks;               // [n_head]
+
+    const float *ffn_norm, *ffn_norm_b;    // [D] pre-FFN norm
+    const float *post_ffn_norm;
+    struct weight ffn_gate, ffn_up, ffn_down;         // dense
+    struct weight gate_inp;                            // router [D -> E]
+    const float *exp_probs_b;                          // [E]
+    struct weight gate_exps, up_exps, down_exps, gate_up_exps;
+    struct weight gate_shexp, up_shexp, down_shexp;
+    const float *gate_inp_shexp;                       // [D] shared-expert gate row (F32 copy)
+
+    // Gated DeltaNet
+    struct weight ssm_qkv;     // conv-input projection [D -> C]
+    struct weight ssm_gate;    // z [D -> value_dim]
+    struct weight ssm_beta, ssm_alpha, ssm_ba;
+    const float *ssm_conv1d;   // [C][Kc]
+    const float *ssm_dt_b;     // [nv]
+    const float *ssm_a;        // [nv]
+    const float *ssm_norm;     // [dv]
+    struct weight ssm_out;     // [value_dim -> D]
+};
+
+struct hparams {
+    int n_vocab, n_embd, n_layer, n_ctx_train;
+    int n_head, n_head_kv, head_dim, head_dim_v, n_ff, n_rot; // globals (layers may differ)
+    float norm_eps;
+    float rope_base, rope_freq_scale, rope_attn_factor;
+    int rope_mode;             // ROPE_NORM / ROPE_NEOX / ROPE_NONE
+    int n_expert, n_expert_used;
+    int gating;                // enum gating_func
+    float expert_weights_scale;
+    // Gated DeltaNet
+    int ssm_conv_kernel, ssm_d_state, ssm_n_group, ssm_dt_rank, ssm_d_inner;
+    bool gdn_grouped_v;        // qwen3next: value head h uses key head h / r (else h % nk)
+    float f_emb_scale, f_logit_scale, f_residual_scale, f_attn_scale;
+    float attn_softcap, final_softcap;
+};
+
+enum { ROPE_NONE = -1, ROPE_NORM = 0, ROPE_NEOX = 2 };
+
+struct model {
+    const struct arch_info *arch;
+    struct gguf_file *gguf;
+    struct hparams hp;
+    struct weight tok_embd;     // [D x V]
+    struct weight output;       // [D x V] (== tok_embd when tied)
+    const float *output_norm, *output_norm_b;
+    const float *output_bias;   // [V]
+    const float *rope_freqs;    // [n_rot/2] frequency factors (llama3), NULL
+    struct layer *layers;
+    int n_gdn_layers, n_attn_layers;
+    void *owned;                // F32 copies of 1-D tensors (one block)
+    size_t owned_bytes, owned_used;
+    char name[128];
+};
+
+struct model_load_opts {
+    bool allow_unread;   // accept tensors nothing reads (listed on stderr), as the reference does
+};
+
+// Binds `f` (ownership passes to the model on success) and validates it. Fails,
+// naming the reason, for an unknown architecture, a tensor nothing reads, a
+// metadata scale or option nothing applies, a missing or misshapen tensor.
+frink_status model_load(struct gguf_file *f, const struct model_load_opts *opts, struct model **out);
+void model_free(struct model *m);
+
+// Bytes of all weights the forward reads per token (for GB/s figures).
+uint64_t model_weight_bytes(const struct model *m);
+
+#endif

@@ -1,0 +1,184 @@
+// quant.c — the weight type table, kernel selection, and matvec / matmul drivers.
+//
+// One row per weight type names its dequantizer, the activation format it pairs with, and its
+// dot kernel per ISA. Adding a format = adding its kernels and one row here. The ISA is read
+// from the CPU once (pthread_once); per call we only index the table.
+#include "quant/quant_impl.h"
+
+#include <assert.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
+#define ISA_DOTS(ref, avx2, avx512) {ref, avx2, avx512}
+
+static const struct quant_type_info type_table[GGML_TYPE_COUNT] = {
+    [GGML_TYPE_F32] = {GGML_TYPE_F32, dequant_f32_ref,
+                       ISA_DOTS(dot_f32_f32_ref, dot_f32_f32_avx2, dot_f32_f32_avx512)},
+    [GGML_TYPE_F16] = {GGML_TYPE_F16, dequant_f16_ref,
+                       ISA_DOTS(dot_f16_f16_ref, dot_f16_f16_avx2, dot_f16_f16_avx512)},
+    [GGML_TYPE_BF16] = {GGML_TYPE_BF16, dequant_bf16_ref,
+                        ISA_DOTS(dot_bf16_bf16_ref, dot_bf16_bf16_avx2, NULL)},
+    [GGML_TYPE_Q8_0] = {GGML_TYPE_Q8_0, dequant_q8_0_ref,
+                        ISA_DOTS(dot_q8_0_q8_0_ref, dot_q8_0_q8_0_avx2, dot_q8_0_q8_0_avx512)},
+    [GGML_TYPE_Q4_0] = {GGML_TYPE_Q8_0, dequant_q4_0_ref,
+                        ISA_DOTS(dot_q4_0_q8_0_ref, dot_q4_0_q8_0_avx2, dot_q4_0_q8_0_avx512)},
+    [GGML_TYPE_Q4_1] = {GGML_TYPE_Q8_1, dequant_q4_1_ref,
+                        ISA_DOTS(dot_q4_1_q8_1_ref, dot_q4_1_q8_1_avx2, NULL)},
+    [GGML_TYPE_Q5_0] = {GGML_TYPE_Q8_0, dequant_q5_0_ref,
+                        ISA_DOTS(dot_q5_0_q8_0_ref, dot_q5_0_q8_0_avx2, NULL)},
+    [GGML_TYPE_Q5_1] = {GGML_TYPE_Q8_1, dequant_q5_1_ref,
+                        ISA_DOTS(dot_q5_1_q8_1_ref, dot_q5_1_q8_1_avx2, NULL)},
+    [GGML_TYPE_IQ4_NL] = {GGML_TYPE_Q8_0, dequant_iq4_nl_ref,
+                          ISA_DOTS(dot_iq4_nl_q8_0_ref, dot_iq4_nl_q8_0_avx2, NULL)},
+    [GGML_TYPE_MXFP4] = {GGML_TYPE_Q8_0, dequant_mxfp4_ref,
+                         ISA_DOTS(dot_mxfp4_q8_0_ref, dot_mxfp4_q8_0_avx2, NULL)},
+    [GGML_TYPE_Q1_0] = {GGML_TYPE_Q8_0, dequant_q1_0_ref,
+                        ISA_DOTS(dot_q1_0_q8_0_ref, dot_q1_0_q8_0_avx2, NULL)},
+    [GGML_TYPE_Q2_0] = {GGML_TYPE_Q8_0, dequant_q2_0_ref,
+                        ISA_DOTS(dot_q2_0_q8_0_ref, dot_q2_0_q8_0_avx2, NULL)},
+    [GGML_TYPE_Q2_K] = {GGML_TYPE_Q8_K, dequant_q2_K_ref,
+                        ISA_DOTS(dot_q2_K_q8_K_ref, dot_q2_K_q8_K_avx2, NULL)},
+    [GGML_TYPE_Q3_K] = {GGML_TYPE_Q8_K, dequant_q3_K_ref,
+                        ISA_DOTS(dot_q3_K_q8_K_ref, dot_q3_K_q8_K_avx2, NULL)},
+    [GGML_TYPE_Q4_K] = {GGML_TYPE_Q8_K, dequant_q4_K_ref,
+                        ISA_DOTS(dot_q4_K_q8_K_ref, dot_q4_K_q8_K_avx2, NULL)},
+    [GGML_TYPE_Q5_K] = {GGML_TYPE_Q8_K, dequant_q5_K_ref,
+                        ISA_DOTS(dot_q5_K_q8_K_ref, dot_q5_K_q8_K_avx2, NULL)},
+    [GGML_TYPE_Q6_K] = {GGML_TYPE_Q8_K, dequant_q6_K_ref,
+                        ISA_DOTS(dot_q6_K_q8_K_ref, dot_q6_K_q8_K_avx2, NULL)},
+    [GGML_TYPE_IQ4_XS] = {GGML_TYPE_Q8_K, dequant_iq4_xs_ref,
+                          ISA_DOTS(dot_iq4_xs_q8_K_ref, dot_iq4_xs_q8_K_avx2, NULL)},
+    [GGML_TYPE_TQ1_0] = {GGML_TYPE_Q8_K, dequant_tq1_0_ref, ISA_DOTS(dot_tq1_0_q8_K_ref, NULL, NULL)},
+    [GGML_TYPE_TQ2_0] = {GGML_TYPE_Q8_K, dequant_tq2_0_ref,
+                         ISA_DOTS(dot_tq2_0_q8_K_ref, dot_tq2_0_q8_K_avx2, NULL)},
+};
+
+// Activation converters per activation type and ISA. All ISAs produce identical bytes
+// (the tests pin that), so switching ISA never changes the activation, only the dot order.
+struct act_info {
+    quant_from_float_fn from_float[QUANT_ISA_COUNT];
+};
+static const struct act_info act_table[GGML_TYPE_COUNT] = {
+    [GGML_TYPE_F32] = {{act_f32_ref, NULL, NULL}},
+    [GGML_TYPE_F16] = {{act_f16_ref, act_f16_avx2, NULL}},
+    [GGML_TYPE_BF16] = {{act_bf16_ref, NULL, NULL}},
+    [GGML_TYPE_Q8_0] = {{act_q8_0_ref, act_q8_0_avx2, NULL}},
+    [GGML_TYPE_Q8_1] = {{act_q8_1_ref, act_q8_1_avx2, NULL}},
+    [GGML_TYPE_Q8_K] = {{act_q8_K_ref, NULL, NULL}},
+};
+
+// ---- ISA selection ------------------------------------------------------------------------------
+
+static enum quant_isa_id cpu_isa = QUANT_ISA_SCALAR;
+static pthread_once_t cpu_once = PTHREAD_ONCE_INIT;
+static atomic_bool use_reference;
+
+static void cpu_detect(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_cpu_init();
+    // F16C is CPUID.1:ECX bit 29 (clang's __builtin_cpu_supports has no name for it).
+    unsigned a, b, c = 0, d;
+    const bool f16c = __get_cpuid(1, &a, &b, &c, &d) && (c >> 29 & 1);
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && f16c)
+        cpu_isa = QUANT_ISA_AVX2;
+    if (cpu_isa == QUANT_ISA_AVX2 && __builtin_cpu_supports("avx512f") &&
+        __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vnni"))
+        cpu_isa = QUANT_ISA_AVX512;
+#endif
+}
+
+enum quant_isa_id quant_cpu_isa(void) {
+    pthread_once(&cpu_once, cpu_detect);
+    return cpu_isa;
+}
+
+static enum quant_isa_id active_isa(void) {
+    return atomic_load_explicit(&use_reference, memory_order_relaxed) ? QUANT_ISA_SCALAR
+                                                                      : quant_cpu_isa();
+}
+
+void quant_set_reference(bool on) { atomic_store(&use_reference, on); }
+
+const char *quant_isa(void) {
+    static const char *names[QUANT_ISA_COUNT] = {"scalar", "avx2", "avx512"};
+    return names[active_isa()];
+}
+
+const struct quant_type_info *quant_type_info(uint32_t type) {
+    if (type >= GGML_TYPE_COUNT || !type_table[type].to_float) return NULL;
+    return &type_table[type];
+}
+
+// The best kernel at or below `isa`: an ISA without its own kernel falls back to the next lower.
+static quant_dot_fn pick_dot(const struct quant_type_info *ti, enum quant_isa_id isa) {
+    for (int i = isa; i >= 0; i--)
+        if (ti->dot[i]) return ti->dot[i];
+    return NULL;
+}
+
+quant_from_float_fn quant_act_kernel(uint32_t act_type, enum quant_isa_id isa) {
+    if (act_type >= GGML_TYPE_COUNT) return NULL;
+    for (int i = isa; i >= 0; i--)
+        if (act_table[act_type].from_float[i]) return act_table[act_type].from_float[i];
+    return NULL;
+}
+
+// ---- API ----------------------------------------------------------------------------------------
+
+bool quant_supported(uint32_t type) { return quant_type_info(type) != NULL; }
+
+size_t quant_act_size(uint32_t wt, int64_t n) {
+    const struct quant_type_info *ti = quant_type_info(wt);
+    assert(ti);
+    return ggml_row_size(ti->act, n);
+}
+
+void quant_act_from_float(uint32_t wt, const float *x, void *xq, int64_t n) {
+    const struct quant_type_info *ti = quant_type_info(wt);
+    assert(ti && n % ggml_type_geom(ti->act)->blck == 0);
+    quant_act_kernel(ti->act, active_isa())(x, xq, n);
+}
+
+void quant_matvec(uint32_t wt, const void *W, size_t row_bytes, const void *xq, int64_t n,
+                  float *y, int64_t r0, int64_t r1) {
+    const struct quant_type_info *ti = quant_type_info(wt);
+    assert(ti && n % ggml_type_geom(wt)->blck == 0);
+    const quant_dot_fn dot = pick_dot(ti, active_isa());
+    const uint8_t *w = (const uint8_t *)W + (size_t)r0 * row_bytes;
+    for (int64_t r = r0; r < r1; r++, w += row_bytes) y[r - r0] = dot(n, w, xq);
+}
+
+// Tiled so that a block of activations stays in L2 while every weight row in [r0, r1) passes
+// over it once: weights (the big operand) are read ceil(n_tok / tb) times instead of n_tok times.
+// Each output is the same dot call quant_matvec makes, so results are identical to it.
+void quant_matmul(uint32_t wt, const void *W, size_t row_bytes, const void *xq, int64_t n,
+                  int64_t n_tok, float *y, int64_t ldy, int64_t r0, int64_t r1) {
+    const struct quant_type_info *ti = quant_type_info(wt);
+    assert(ti && n % ggml_type_geom(wt)->blck == 0);
+    const quant_dot_fn dot = pick_dot(ti, active_isa());
+    const size_t act_bytes = ggml_row_size(ti->act, n);
+    int64_t tb = (int64_t)((192u << 10) / (act_bytes ? act_bytes : 1));
+    if (tb < 1) tb = 1;
+    for (int64_t t0 = 0; t0 < n_tok; t0 += tb) {
+        const int64_t t1 = t0 + tb < n_tok ? t0 + tb : n_tok;
+        const uint8_t *w = (const uint8_t *)W + (size_t)r0 * row_bytes;
+        for (int64_t r = r0; r < r1; r++, w += row_bytes) {
+            const uint8_t *x = (const uint8_t *)xq + (size_t)t0 * act_bytes;
+            for (int64_t t = t0; t < t1; t++, x += act_bytes) y[t * ldy + (r - r0)] = dot(n, w, x);
+        }
+    }
+}
+
+void quant_dequant_row(uint32_t type, const void *src, float *dst, int64_t n) {
+    if (type == GGML_TYPE_Q8_K) {
+        dequant_q8_K_ref(src, dst, n);
+        return;
+    }
+    const struct quant_type_info *ti = quant_type_info(type);
+    assert(ti && n % ggml_type_geom(type)->blck == 0);
+    ti->to_float(src, dst, n);
+}

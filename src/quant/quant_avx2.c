@@ -1,0 +1,566 @@
+// quant_avx2.c — AVX2 / FMA / F16C kernels. Compiled with -mavx2 -mfma -mf16c (Makefile rule
+// for *_avx2.c) and only called after quant.c has seen those features on the CPU.
+//
+// Each kernel computes the same integer block sums as its scalar twin in quant_ref*.c; only
+// the float accumulation is reassociated (8-wide vectors, FMA), which the tests bound.
+//
+// The integer core is the usual x86 trick: _mm256_maddubs_epi16 multiplies UNSIGNED bytes by
+// SIGNED bytes and adds adjacent pairs into int16; a second _mm256_madd_epi16 (by 1, or by a
+// sub-block scale) widens to int32. For signed x signed, |x| and sign(y, x) make the left side
+// unsigned. Every pair sum below stays under 2^15 (largest: 2 * 128 * 127 = 32512).
+#include <immintrin.h>
+
+#include "quant/quant_impl.h"
+
+// ---- helpers ----------------------------------------------------------------------------------
+
+static inline float hsum_f32_8(__m256 x) {
+    __m128 r = _mm_add_ps(_mm256_castps256_ps128(x), _mm256_extractf128_ps(x, 1));
+    r = _mm_add_ps(r, _mm_movehl_ps(r, r));
+    r = _mm_add_ss(r, _mm_movehdup_ps(r));
+    return _mm_cvtss_f32(r);
+}
+
+static inline int hsum_i32_8(__m256i a) {
+    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
+    s = _mm_add_epi32(s, _mm_unpackhi_epi64(s, s));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 1));
+    return _mm_cvtsi128_si32(s);
+}
+
+static inline float h2f(ggml_half h) { return _cvtsh_ss(h); }
+
+static inline __m256i combine128(__m128i lo, __m128i hi) {
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1);
+}
+
+// unsigned bytes x signed bytes -> 8 int32 sums of 4 products each
+static inline __m256i dot_us8(__m256i u, __m256i s) {
+    return _mm256_madd_epi16(_mm256_maddubs_epi16(u, s), _mm256_set1_epi16(1));
+}
+
+// signed bytes x signed bytes -> 8 int32 sums
+static inline __m256i dot_ss8(__m256i x, __m256i y) {
+    return dot_us8(_mm256_sign_epi8(x, x), _mm256_sign_epi8(y, x));
+}
+
+// 16 bytes of nibble pairs -> 32 bytes: lanes 0..15 the low nibbles, 16..31 the high nibbles
+// (exactly the element order of the Q4_0-style split).
+static inline __m256i nibbles_32(const uint8_t *p) {
+    const __m128i t = _mm_loadu_si128((const __m128i *)p);
+    return _mm256_and_si256(combine128(t, _mm_srli_epi16(t, 4)), _mm256_set1_epi8(0x0F));
+}
+
+// 32 bits -> 32 bytes, 0xFF where bit j is set (byte j <-> bit j).
+static inline __m256i bytes_from_bits_32(const uint8_t *p) {
+    uint32_t x32;
+    memcpy(&x32, p, 4);
+    const __m256i shuf = _mm256_set_epi64x(0x0303030303030303, 0x0202020202020202,
+                                           0x0101010101010101, 0x0000000000000000);
+    __m256i bytes = _mm256_shuffle_epi8(_mm256_set1_epi32((int)x32), shuf);
+    bytes = _mm256_or_si256(bytes, _mm256_set1_epi64x(0x7fbfdfeff7fbfdfe));
+    return _mm256_cmpeq_epi8(bytes, _mm256_set1_epi64x(-1));
+}
+
+// 16-entry int8 table lookup of 32 nibbles (IQ4_NL / MXFP4 / IQ4_XS)
+static inline __m256i lookup_nibbles_32(__m128i table, const uint8_t *p) {
+    const __m128i t = _mm_loadu_si128((const __m128i *)p), m4 = _mm_set1_epi8(0x0F);
+    const __m128i lo = _mm_shuffle_epi8(table, _mm_and_si128(t, m4));
+    const __m128i hi = _mm_shuffle_epi8(table, _mm_and_si128(_mm_srli_epi16(t, 4), m4));
+    return combine128(lo, hi);
+}
+
+// int16 scale a for lanes 0..7 (elements 0..15), b for lanes 8..15 (elements 16..31)
+static inline __m256i scale_pair(int a, int b) {
+    return combine128(_mm_set1_epi16((short)a), _mm_set1_epi16((short)b));
+}
+
+// ---- float formats ----------------------------------------------------------------------------
+
+float dot_f32_f32_avx2(int64_t n, const void *w, const void *xq) {
+    const float *a = w, *b = xq;
+    __m256 s0 = _mm256_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
+    int64_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        s0 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i), s0);
+        s1 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i + 8), _mm256_loadu_ps(b + i + 8), s1);
+        s2 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i + 16), _mm256_loadu_ps(b + i + 16), s2);
+        s3 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i + 24), _mm256_loadu_ps(b + i + 24), s3);
+    }
+    for (; i + 8 <= n; i += 8) s0 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i), s0);
+    float sum = hsum_f32_8(_mm256_add_ps(_mm256_add_ps(s0, s1), _mm256_add_ps(s2, s3)));
+    for (; i < n; i++) sum += a[i] * b[i];
+    return sum;
+}
+
+static inline __m256 load_f16x8(const ggml_half *p) {
+    return _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)p));
+}
+
+float dot_f16_f16_avx2(int64_t n, const void *w, const void *xq) {
+    const ggml_half *a = w, *b = xq;
+    __m256 s0 = _mm256_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
+    int64_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        s0 = _mm256_fmadd_ps(load_f16x8(a + i), load_f16x8(b + i), s0);
+        s1 = _mm256_fmadd_ps(load_f16x8(a + i + 8), load_f16x8(b + i + 8), s1);
+        s2 = _mm256_fmadd_ps(load_f16x8(a + i + 16), load_f16x8(b + i + 16), s2);
+        s3 = _mm256_fmadd_ps(load_f16x8(a + i + 24), load_f16x8(b + i + 24), s3);
+    }
+    for (; i + 8 <= n; i += 8) s0 = _mm256_fmadd_ps(load_f16x8(a + i), load_f16x8(b + i), s0);
+    float sum = hsum_f32_8(_mm256_add_ps(_mm256_add_ps(s0, s1), _mm256_add_ps(s2, s3)));
+    for (; i < n; i++) sum += h2f(a[i]) * h2f(b[i]);
+    return sum;
+}
+
+static inline __m256 load_bf16x8(const ggml_bf16 *p) {
+    const __m256i v = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)p));
+    return _mm256_castsi256_ps(_mm256_slli_epi32(v, 16));
+}
+
+float dot_bf16_bf16_avx2(int64_t n, const void *w, const void *xq) {
+    const ggml_bf16 *a = w, *b = xq;
+    __m256 s0 = _mm256_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
+    int64_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        s0 = _mm256_fmadd_ps(load_bf16x8(a + i), load_bf16x8(b + i), s0);
+        s1 = _mm256_fmadd_ps(load_bf16x8(a + i + 8), load_bf16x8(b + i + 8), s1);
+        s2 = _mm256_fmadd_ps(load_bf16x8(a + i + 16), load_bf16x8(b + i + 16), s2);
+        s3 = _mm256_fmadd_ps(load_bf16x8(a + i + 24), load_bf16x8(b + i + 24), s3);
+    }
+    for (; i + 8 <= n; i += 8) s0 = _mm256_fmadd_ps(load_bf16x8(a + i), load_bf16x8(b + i), s0);
+    float sum = hsum_f32_8(_mm256_add_ps(_mm256_add_ps(s0, s1), _mm256_add_ps(s2, s3)));
+    for (; i < n; i++) sum += bf16_to_fp32(a[i]) * bf16_to_fp32(b[i]);
+    return sum;
+}
+
+// ---- 32-element blocks against Q8_0 / Q8_1 -------------------------------------------------------
+
+float dot_q8_0_q8_0_avx2(int64_t n, const void *w, const void *xq) {
+    const block_q8_0 *x = w, *y = xq;
+    __m256 acc = _mm256_setzero_ps();
+    for (int64_t i = 0; i < n / QK8_0; i++) {
+        const __m256 d = _mm256_set1_ps(h2f(x[i].d) * h2f(y[i].d));
+        const __m256i qx = _mm256_loadu_si256((const __m256i *)x[i].qs);
+        const __m256i qy = _mm256_loadu_si256((const __m256i *)y[i].qs);
+        acc = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(dot_ss8(qx, qy)), acc);
+    }
+    return hsum_f32_8(acc);
+}
+
+float dot_q4_0_q8_0_avx2(int64_t n, const void *w, const void *xq) {
+    const block_q4_0 *x = w;
+    const block_q8_0 *y = xq;
+    __m256 acc = _mm256_setzero_ps();
+    for (int64_t i = 0; i < n / QK8_0; i++) {
+        const __m256 d = _mm256_set1_ps(h2f(x[i].d) * h2f(y[i].d));
+        const __m256i qx = _mm256_sub_epi8(nibbles_32(x[i].qs), _mm256_set1_epi8(8));
+        const __m256i qy = _mm256_loadu_si256((const __m256i *)y[i].qs);
+        acc = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(dot_ss8(qx, qy)), acc);
+    }
+    return hsum_f32_8(acc);
+}
+
+float dot_q4_1_q8_1_avx2(int64_t n, const void *w, const void *xq) {
+    const block_q4_1 *x = w;
+    const block_q8_1 *y = xq;
+    __m256 acc = _mm256_setzero_ps();
+    float summs = 0;
+    for (int64_t i = 0; i < n / QK8_1; i++) {
+        summs += h2f(x[i].m) * h2f(y[i].s);
+        const __m256 d = _mm256_set1_ps(h2f(x[i].d) * h2f(y[i].d));
+        const __m256i qy = _mm256_loadu_si256((const __m256i *)y[i].qs);
+        acc = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(dot_us8(nibbles_32(x[i].qs), qy)), acc);
+    }
+    return hsum_f32_8(acc) + summs;
+}
+
+float dot_q5_0_q8_0_avx2(int64_t n, const void *w, const void *xq) {
+    const block_q5_0 *x = w;
+    const block_q8_0 *y = xq;
+    __m256 acc = _mm256_setzero_ps();
+    for (int64_t i = 0; i < n / QK8_0; i++) {
+        const __m256 d = _mm256_set1_ps(h2f(x[i].d) * h2f(y[i].d));
+        // q - 16 as int8: a clear 5th bit means the byte is nibble | 0xF0 = nibble - 16
+        const __m256i hi = _mm256_andnot_si256(bytes_from_bits_32(x[i].qh), _mm256_set1_epi8((char)0xF0));
+        const __m256i qx = _mm256_or_si256(nibbles_32(x[i].qs), hi);
+        const __m256i qy = _mm256_loadu_si256((const __m256i *)y[i].qs);
+        acc = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(dot_ss8(qx, qy)), acc);
+    }
+    return hsum_f32_8(acc);
+}
+
+float dot_q5_1_q8_1_avx2(int64_t n, const void *w, const void *xq) {
+    const block_q5_1 *x = w;
+    const block_q8_1 *y = xq;
+    __m256 acc = _mm256_setzero_ps();
+    float summs = 0;
+    for (int64_t i = 0; i < n / QK8_1; i++) {
+        summs += h2f(x[i].m) * h2f(y[i].s);
+        const __m256 d = _mm256_set1_ps(h2f(x[i].d) * h2f(y[i].d));
+        const __m256i hi = _mm256_and_si256(bytes_from_bits_32(x[i].qh), _mm256_set1_epi8(0x10));
+        const __m256i qx = _mm256_or_si256(nibbles_32(x[i].qs), hi);
+        const __m256i qy = _mm256_loadu_si256((const __m256i *)y[i].qs);
+        acc = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(dot_us8(qx, qy)), acc);
+    }
+    return hsum_f32_8(acc) + summs;
+}
+
+float dot_iq4_nl_q8_0_avx2(int64_t n, const void *w, const void *xq) {
+    const block_iq4_nl *x = w;
+    const block_q8_0 *y = xq;
+    const __m128i table = _mm_loadu_si128((const __m128i *)kvalues_iq4nl);
+    __m256 acc = _mm256_setzero_ps();
+    for (int64_t i = 0; i < n / QK4_NL; i++) {
+        const __m256 d = _mm256_set1_ps(h2f(x[i].d) * h2f(y[i].d));
+        const __m256i qx = lookup_nibbles_32(table, x[i].qs);
+        const __m256i qy = _mm256_loadu_si256((const __m256i *)y[i].qs);
+        acc = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(dot_ss8(qx, qy)), acc);
+    }
+    return hsum_f32_8(acc);
+}
+
+float dot_mxfp4_q8_0_avx2(int64_t n, const void *w, const void *xq) {
+    const block_mxfp4 *x = w;
+    const block_q8_0 *y = xq;
+    const __m128i table = _mm_loadu_si128((const __m128i *)kvalues_mxfp4);
+    __m256 acc = _mm256_setzero_ps();
+    for (int64_t i = 0; i < n / QK_MXFP4; i++) {
+        const __m256 d = _mm256_set1_ps(h2f(y[i].d) * e8m0_to_fp32_half(x[i].e));
+        const __m256i qx = lookup_nibbles_32(table, x[i].qs);
+        const __m256i qy = _mm256_loadu_si256((const __m256i *)y[i].qs);
+        acc = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(dot_ss8(qx, qy)), acc);
+    }
+    return hsum_f32_8(acc);
+}
+
+// Q1_0: each weight block covers 4 activation blocks; bit set -> +qy, clear -> -qy.
+float dot_q1_0_q8_0_avx2(int64_t n, const void *w, const void *xq) {
+    const block_q1_0 *x = w;
+    const block_q8_0 *y = xq;
+    __m256 acc = _mm256_setzero_ps();
+    for (int64_t i = 0; i < n / QK1_0; i++) {
+        const float dx = h2f(x[i].d);
+        for (int k = 0; k < 4; k++) {
+            const block_q8_0 *yb = &y[4 * i + k];
+            // 0xFF (set) -> +1, 0x00 (clear) -> -1 as the sign operand
+            const __m256i s = _mm256_or_si256(_mm256_xor_si256(bytes_from_bits_32(x[i].qs + 4 * k),
+                                                               _mm256_set1_epi8(-1)),
+                                              _mm256_set1_epi8(1));
+            const __m256i v = _mm256_sign_epi8(_mm256_loadu_si256((const __m256i *)yb->qs), s);
+            const __m256i sum = _mm256_madd_epi16(_mm256_maddubs_epi16(_mm256_set1_epi8(1), v),
+                                                  _mm256_set1_epi16(1));
+            acc = _mm256_fmadd_ps(_mm256_set1_ps(dx * h2f(yb->d)), _mm256_cvtepi32_ps(sum), acc);
+        }
+    }
+    return hsum_f32_8(acc);
+}
+
+// Q2_0: 8 bytes carry 32 two-bit codes, element j in bits 2(j%4) of byte j/4.
+float dot_q2_0_q8_0_avx2(int64_t n, const void *w, const void *xq) {
+    const block_q2_0 *x = w;
+    const block_q8_0 *y = xq;
+    // byte j of the result <- source byte j/4 (shuffles act within 128-bit lanes, so the high
+    // lane indexes bytes 4..7 of the same broadcast 8 bytes)
+    const __m256i rep = _mm256_setr_epi8(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4,
+                                         5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7);
+    const __m256i pos = _mm256_setr_epi8(0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3,
+                                         0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3);
+    const __m256i m3 = _mm256_set1_epi8(3);
+    __m256 acc = _mm256_setzero_ps();
+    for (int64_t i = 0; i < n / QK2_0; i++) {
+        const float dx = h2f(x[i].d);
+        for (int k = 0; k < 2; k++) {
+            const block_q8_0 *yb = &y[2 * i + k];
+            int64_t b8;
+            memcpy(&b8, x[i].qs + 8 * k, 8);
+            const __m256i bytes = _mm256_shuffle_epi8(_mm256_set1_epi64x(b8), rep);
+            __m256i q = _mm256_and_si256(bytes, m3);
+            for (int p = 1; p < 4; p++) {
+                const __m256i sel = _mm256_cmpeq_epi8(pos, _mm256_set1_epi8((char)p));
+                const __m256i v = _mm256_and_si256(_mm256_srli_epi16(bytes, 2 * p), m3);
+                q = _mm256_blendv_epi8(q, v, sel);
+            }
+            const __m256i qx = _mm256_sub_epi8(q, _mm256_set1_epi8(1));
+            const __m256i qy = _mm256_loadu_si256((const __m256i *)yb->qs);
+            acc = _mm256_fmadd_ps(_mm256_set1_ps(dx * h2f(yb->d)), _mm256_cvtepi32_ps(dot_ss8(qx, qy)),
+                                  acc);
+        }
+    }
+    return hsum_f32_8(acc);
+}
+
+// ---- K-quants against Q8_K ---------------------------------------------------------------------
+
+// sum_j bsums[j] * m[j] for the 16 bsums and 16 int16 multipliers, as 8 int32
+static inline __m256i bsums_dot(const block_q8_K *yb, __m256i m16) {
+    return _mm256_madd_epi16(_mm256_loadu_si256((const __m256i *)yb->bsums), m16);
+}
+
+float dot_q2_K_q8_K_avx2(int64_t n, const void *w, const void *xq) {
+    const block_q2_K *x = w;
+    const block_q8_K *y = xq;
+    const __m256i m3 = _mm256_set1_epi8(3);
+    __m256 acc = _mm256_setzero_ps(), accm = _mm256_setzero_ps();
+    for (int64_t i = 0; i < n / QK_K; i++) {
+        const float d = y[i].d * h2f(x[i].d), dmin = -y[i].d * h2f(x[i].dmin);
+        const __m128i sc8 = _mm_loadu_si128((const __m128i *)x[i].scales);
+        const __m256i mins = _mm256_cvtepu8_epi16(_mm_and_si128(_mm_srli_epi16(sc8, 4), _mm_set1_epi8(0xF)));
+        accm = _mm256_fmadd_ps(_mm256_set1_ps(dmin), _mm256_cvtepi32_ps(bsums_dot(&y[i], mins)), accm);
+        const uint8_t *q2 = x[i].qs;
+        const int8_t *q8 = y[i].qs;
+        __m256i sumi = _mm256_setzero_si256();
+        for (int h = 0; h < 2; h++, q2 += 32) {
+            const __m256i bits = _mm256_loadu_si256((const __m256i *)q2);
+            for (int j = 0; j < 4; j++, q8 += 32) {
+                const int s = 8 * h + 2 * j;
+                const __m256i q = _mm256_and_si256(_mm256_srli_epi16(bits, 2 * j), m3);
+                const __m256i p16 = _mm256_maddubs_epi16(q, _mm256_loadu_si256((const __m256i *)q8));
+                sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(scale_pair(x[i].scales[s] & 0xF,
+                                                                           x[i].scales[s + 1] & 0xF),
+                                                                p16));
+            }
+        }
+        acc = _mm256_fmadd_ps(_mm256_set1_ps(d), _mm256_cvtepi32_ps(sumi), acc);
+    }
+    return hsum_f32_8(acc) + hsum_f32_8(accm);
+}
+
+float dot_q3_K_q8_K_avx2(int64_t n, const void *w, const void *xq) {
+    const block_q3_K *x = w;
+    const block_q8_K *y = xq;
+    const __m256i m3 = _mm256_set1_epi8(3), m4 = _mm256_set1_epi8(4);
+    __m256 acc = _mm256_setzero_ps();
+    for (int64_t i = 0; i < n / QK_K; i++) {
+        const float d = y[i].d * h2f(x[i].d);
+        int8_t sc[16];
+        for (int s = 0; s < 16; s++) {
+            const int low4 = s < 8 ? x[i].scales[s] & 15 : x[i].scales[s - 8] >> 4;
+            const int high2 = (x[i].scales[8 + s % 4] >> (2 * (s / 4))) & 3;
+            sc[s] = (int8_t)((low4 | high2 << 4) - 32);
+        }
+        const __m256i hbits = _mm256_loadu_si256((const __m256i *)x[i].hmask);
+        const uint8_t *q3 = x[i].qs;
+        const int8_t *q8 = y[i].qs;
+        __m256i sumi = _mm256_setzero_si256();
+        for (int h = 0; h < 2; h++, q3 += 32) {
+            const __m256i bits = _mm256_loadu_si256((const __m256i *)q3);
+            for (int j = 0; j < 4; j++, q8 += 32) {
+                const int s = 8 * h + 2 * j, hb = 4 * h + j;
+                const __m256i q2 = _mm256_and_si256(_mm256_srli_epi16(bits, 2 * j), m3);
+                // q = q2 - 4 where the high bit is clear: subtract maddubs(4 or 0, q8)
+                const __m256i hset = _mm256_and_si256(hbits, _mm256_set1_epi8((char)(1 << hb)));
+                const __m256i q3h = _mm256_and_si256(_mm256_cmpeq_epi8(hset, _mm256_setzero_si256()), m4);
+                const __m256i qy = _mm256_loadu_si256((const __m256i *)q8);
+                const __m256i p16 = _mm256_sub_epi16(_mm256_maddubs_epi16(q2, qy), _mm256_maddubs_epi16(q3h, qy));
+                sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(scale_pair(sc[s], sc[s + 1]), p16));
+            }
+        }
+        acc = _mm256_fmadd_ps(_mm256_set1_ps(d), _mm256_cvtepi32_ps(sumi), acc);
+    }
+    return hsum_f32_8(acc);
+}
+
+// Unpacks the 12-byte Q4_K/Q5_K scales into sc[8], mins[8].
+static inline void k45_scales(const uint8_t *p, uint8_t sc[8], uint8_t mins[8]) {
+    for (int j = 0; j < 4; j++) {
+        sc[j] = p[j] & 63;
+        mins[j] = p[j + 4] & 63;
+        sc[j + 4] = (p[j + 8] & 0xF) | ((p[j] >> 6) << 4);
+        mins[j + 4] = (p[j + 8] >> 4) | ((p[j + 4] >> 6) << 4);
+    }
+}
+
+// mins weighted by bsums: sub-block s (32 elements) covers bsums 2s and 2s+1
+static inline __m256i k45_mins16(const uint8_t mins[8]) {
+    return _mm256_setr_epi16(mins[0], mins[0], mins[1], mins[1], mins[2], mins[2], mins[3], mins[3],
+                             mins[4], mins[4], mins[5], mins[5], mins[6], mins[6], mins[7], mins[7]);
+}
+
+float dot_q4_K_q8_K_avx2(int64_t n, const void *w, const void *xq) {
+    const block_q4_K *x = w;
+    const block_q8_K *y = xq;
+    const __m256i m4 = _mm256_set1_epi8(0xF);
+    __m256 acc = _mm256_setzero_ps(), accm = _mm256_setzero_ps();
+    for (int64_t i = 0; i < n / QK_K; i++) {
+        const float d = y[i].d * h2f(x[i].d), dmin = -y[i].d * h2f(x[i].dmin);
+        uint8_t sc[8], mins[8];
+        k45_scales(x[i].scales, sc, mins);
+        accm = _mm256_fmadd_ps(_mm256_set1_ps(dmin), _mm256_cvtepi32_ps(bsums_dot(&y[i], k45_mins16(mins))), accm);
+        const uint8_t *q4 = x[i].qs;
+        const int8_t *q8 = y[i].qs;
+        __m256i sumi = _mm256_setzero_si256();
+        for (int c = 0; c < 4; c++, q4 += 32, q8 += 64) {
+            const __m256i bits = _mm256_loadu_si256((const __m256i *)q4);
+            const __m256i lo = _mm256_and_si256(bits, m4), hi = _mm256_and_si256(_mm256_srli_epi16(bits, 4), m4);
+            const __m256i pl = _mm256_maddubs_epi16(lo, _mm256_loadu_si256((const __m256i *)q8));
+            const __m256i ph = _mm256_maddubs_epi16(hi, _mm256_loadu_si256((const __m256i *)(q8 + 32)));
+            sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(_mm256_set1_epi16(sc[2 * c]), pl));
+            sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(_mm256_set1_epi16(sc[2 * c + 1]), ph));
+        }
+        acc = _mm256_fmadd_ps(_mm256_set1_ps(d), _mm256_cvtepi32_ps(sumi), acc);
+    }
+    return hsum_f32_8(acc) + hsum_f32_8(accm);
+}
+
+float dot_q5_K_q8_K_avx2(int64_t n, const void *w, const void *xq) {
+    const block_q5_K *x = w;
+    const block_q8_K *y = xq;
+    const __m256i m4 = _mm256_set1_epi8(0xF), m1 = _mm256_set1_epi8(1);
+    __m256 acc = _mm256_setzero_ps(), accm = _mm256_setzero_ps();
+    for (int64_t i = 0; i < n / QK_K; i++) {
+        const float d = y[i].d * h2f(x[i].d), dmin = -y[i].d * h2f(x[i].dmin);
+        uint8_t sc[8], mins[8];
+        k45_scales(x[i].scales, sc, mins);
+        accm = _mm256_fmadd_ps(_mm256_set1_ps(dmin), _mm256_cvtepi32_ps(bsums_dot(&y[i], k45_mins16(mins))), accm);
+        const __m256i hbits = _mm256_loadu_si256((const __m256i *)x[i].qh);
+        const uint8_t *q5 = x[i].qs;
+        const int8_t *q8 = y[i].qs;
+        __m256i sumi = _mm256_setzero_si256();
+        for (int c = 0; c < 4; c++, q5 += 32, q8 += 64) {
+            const __m256i bits = _mm256_loadu_si256((const __m256i *)q5);
+            const __m256i hl = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hbits, 2 * c), m1), 4);
+            const __m256i hh = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hbits, 2 * c + 1), m1), 4);
+            const __m256i lo = _mm256_or_si256(_mm256_and_si256(bits, m4), hl);
+            const __m256i hi = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(bits, 4), m4), hh);
+            const __m256i pl = _mm256_maddubs_epi16(lo, _mm256_loadu_si256((const __m256i *)q8));
+            const __m256i ph = _mm256_maddubs_epi16(hi, _mm256_loadu_si256((const __m256i *)(q8 + 32)));
+            sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(_mm256_set1_epi16(sc[2 * c]), pl));
+            sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(_mm256_set1_epi16(sc[2 * c + 1]), ph));
+        }
+        acc = _mm256_fmadd_ps(_mm256_set1_ps(d), _mm256_cvtepi32_ps(sumi), acc);
+    }
+    return hsum_f32_8(acc) + hsum_f32_8(accm);
+}
+
+float dot_q6_K_q8_K_avx2(int64_t n, const void *w, const void *xq) {
+    const block_q6_K *x = w;
+    const block_q8_K *y = xq;
+    const __m256i m4 = _mm256_set1_epi8(0xF), m3 = _mm256_set1_epi8(3), m32 = _mm256_set1_epi8(32);
+    __m256 acc = _mm256_setzero_ps();
+    for (int64_t i = 0; i < n / QK_K; i++) {
+        const float d = y[i].d * h2f(x[i].d);
+        const uint8_t *ql = x[i].ql, *qh = x[i].qh;
+        const int8_t *q8 = y[i].qs, *sc = x[i].scales;
+        __m256i sumi = _mm256_setzero_si256();
+        for (int h = 0; h < 2; h++, ql += 64, qh += 32, sc += 8) {
+            const __m256i b1 = _mm256_loadu_si256((const __m256i *)ql);
+            const __m256i b2 = _mm256_loadu_si256((const __m256i *)(ql + 32));
+            const __m256i bh = _mm256_loadu_si256((const __m256i *)qh);
+            __m256i q[4];
+            q[0] = _mm256_and_si256(b1, m4);
+            q[1] = _mm256_and_si256(b2, m4);
+            q[2] = _mm256_and_si256(_mm256_srli_epi16(b1, 4), m4);
+            q[3] = _mm256_and_si256(_mm256_srli_epi16(b2, 4), m4);
+            for (int k = 0; k < 4; k++, q8 += 32) {
+                const __m256i hk = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(bh, 2 * k), m3), 4);
+                const __m256i qk = _mm256_or_si256(q[k], hk); // 0..63, the code + 32
+                const __m256i qy = _mm256_loadu_si256((const __m256i *)q8);
+                const __m256i p16 = _mm256_sub_epi16(_mm256_maddubs_epi16(qk, qy), _mm256_maddubs_epi16(m32, qy));
+                sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(scale_pair(sc[2 * k], sc[2 * k + 1]), p16));
+            }
+        }
+        acc = _mm256_fmadd_ps(_mm256_set1_ps(d), _mm256_cvtepi32_ps(sumi), acc);
+    }
+    return hsum_f32_8(acc);
+}
+
+float dot_iq4_xs_q8_K_avx2(int64_t n, const void *w, const void *xq) {
+    const block_iq4_xs *x = w;
+    const block_q8_K *y = xq;
+    const __m128i table = _mm_loadu_si128((const __m128i *)kvalues_iq4nl);
+    __m256 acc = _mm256_setzero_ps();
+    for (int64_t i = 0; i < n / QK_K; i++) {
+        const float d = h2f(x[i].d) * y[i].d;
+        __m256i sumi = _mm256_setzero_si256();
+        for (int ib = 0; ib < QK_K / 32; ib++) {
+            const int ls = ((x[i].scales_l[ib / 2] >> 4 * (ib % 2)) & 0xf) |
+                           (((x[i].scales_h >> 2 * ib) & 3) << 4);
+            const __m256i qx = lookup_nibbles_32(table, x[i].qs + 16 * ib);
+            const __m256i qy = _mm256_loadu_si256((const __m256i *)(y[i].qs + 32 * ib));
+            const __m256i p16 = _mm256_maddubs_epi16(_mm256_sign_epi8(qx, qx), _mm256_sign_epi8(qy, qx));
+            sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(_mm256_set1_epi16((short)(ls - 32)), p16));
+        }
+        acc = _mm256_fmadd_ps(_mm256_set1_ps(d), _mm256_cvtepi32_ps(sumi), acc);
+    }
+    return hsum_f32_8(acc);
+}
+
+float dot_tq2_0_q8_K_avx2(int64_t n, const void *w, const void *xq) {
+    const block_tq2_0 *x = w;
+    const block_q8_K *y = xq;
+    const __m256i m3 = _mm256_set1_epi8(3);
+    __m256 acc = _mm256_setzero_ps();
+    for (int64_t i = 0; i < n / QK_K; i++) {
+        __m256i sumi = _mm256_setzero_si256();
+        for (int g = 0; g < 2; g++) {
+            const __m256i bits = _mm256_loadu_si256((const __m256i *)(x[i].qs + 32 * g));
+            for (int l = 0; l < 4; l++) {
+                const __m256i q = _mm256_and_si256(_mm256_srli_epi16(bits, 2 * l), m3);
+                const __m256i qy = _mm256_loadu_si256((const __m256i *)(y[i].qs + 128 * g + 32 * l));
+                sumi = _mm256_add_epi32(sumi, dot_us8(q, qy));
+            }
+        }
+        // sum (q - 1) * y = sum q * y - sum y, and sum y is the sum of the bsums
+        sumi = _mm256_sub_epi32(sumi, bsums_dot(&y[i], _mm256_set1_epi16(1)));
+        acc = _mm256_fmadd_ps(_mm256_set1_ps(y[i].d * h2f(x[i].d)), _mm256_cvtepi32_ps(sumi), acc);
+    }
+    return hsum_f32_8(acc);
+}
+
+// ---- activation converters (bit-identical to the scalar ones) ---------------------------------
+
+void act_f16_avx2(const float *x, void *xq, int64_t n) {
+    ggml_half *y = xq;
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        _mm_storeu_si128((__m128i *)(y + i), _mm256_cvtps_ph(_mm256_loadu_ps(x + i), _MM_FROUND_TO_NEAREST_INT));
+    for (; i < n; i++) y[i] = fp32_to_fp16(x[i]);
+}
+
+// One 32-float block as ggml's x86 quantize_row_q8_0 does it: id = 127/amax, round half even.
+// Returns d (f32) and the int32 sum of the quants (for Q8_1's s).
+static inline float q8_block_avx2(const float *x, int8_t *qs, int *sum) {
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    __m256 v0 = _mm256_loadu_ps(x), v1 = _mm256_loadu_ps(x + 8), v2 = _mm256_loadu_ps(x + 16),
+           v3 = _mm256_loadu_ps(x + 24);
+    __m256 m = _mm256_max_ps(_mm256_max_ps(_mm256_andnot_ps(sign, v0), _mm256_andnot_ps(sign, v1)),
+                             _mm256_max_ps(_mm256_andnot_ps(sign, v2), _mm256_andnot_ps(sign, v3)));
+    __m128 m4 = _mm_max_ps(_mm256_extractf128_ps(m, 1), _mm256_castps256_ps128(m));
+    m4 = _mm_max_ps(m4, _mm_movehl_ps(m4, m4));
+    m4 = _mm_max_ss(m4, _mm_movehdup_ps(m4));
+    const float amax = _mm_cvtss_f32(m4);
+    const float d = amax / 127.f;
+    const __m256 id = _mm256_set1_ps(amax != 0.0f ? 127.f / amax : 0.0f);
+#define Q8_ROUND (_MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+    __m256i i0 = _mm256_cvtps_epi32(_mm256_round_ps(_mm256_mul_ps(v0, id), Q8_ROUND));
+    __m256i i1 = _mm256_cvtps_epi32(_mm256_round_ps(_mm256_mul_ps(v1, id), Q8_ROUND));
+    __m256i i2 = _mm256_cvtps_epi32(_mm256_round_ps(_mm256_mul_ps(v2, id), Q8_ROUND));
+    __m256i i3 = _mm256_cvtps_epi32(_mm256_round_ps(_mm256_mul_ps(v3, id), Q8_ROUND));
+    *sum = hsum_i32_8(_mm256_add_epi32(_mm256_add_epi32(i0, i1), _mm256_add_epi32(i2, i3)));
+    // pack 32 -> 16 -> 8 bits; the packs interleave 128-bit lanes, the permute undoes it
+    i0 = _mm256_packs_epi32(i0, i1);
+    i2 = _mm256_packs_epi32(i2, i3);
+    i0 = _mm256_packs_epi16(i0, i2);
+    i0 = _mm256_permutevar8x32_epi32(i0, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+    _mm256_storeu_si256((__m256i *)qs, i0);
+    return d;
+}
+
+void act_q8_0_avx2(const float *x, void *xq, int64_t n) {
+    block_q8_0 *y = xq;
+    for (int64_t i = 0; i < n / QK8_0; i++) {
+        int sum;
+        y[i].d = fp32_to_fp16(q8_block_avx2(x + i * QK8_0, y[i].qs, &sum));
+    }
+}
+
+void act_q8_1_avx2(const float *x, void *xq, int64_t n) {
+    block_q8_1 *y = xq;
+    for (int64_t i = 0; i < n / QK8_1; i++) {
+        int sum;
+        const float d = q8_block_avx2(x + i * QK8_1, y[i].qs, &sum);
+        y[i].d = fp32_to_fp16(d);
+        y[i].s = fp32_to_fp16(d * (float)sum);
+    }
+}

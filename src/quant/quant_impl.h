@@ -1,0 +1,94 @@
+// quant_impl.h — kernel signatures shared by quant.c (the type table) and the per-ISA files.
+// Not part of the API: only src/quant/*.c and tests/test_quant.c include it.
+#ifndef FRINK_QUANT_IMPL_H
+#define FRINK_QUANT_IMPL_H
+
+#include "quant/quant.h"
+
+// Dequantize n elements (multiple of the block size).
+typedef void (*quant_to_float_fn)(const void *src, float *dst, int64_t n);
+// Dot of one weight row (n elements) with one activation row in the paired format.
+typedef float (*quant_dot_fn)(int64_t n, const void *w, const void *xq);
+// Convert n floats to an activation format.
+typedef void (*quant_from_float_fn)(const float *x, void *xq, int64_t n);
+
+enum quant_isa_id { QUANT_ISA_SCALAR, QUANT_ISA_AVX2, QUANT_ISA_AVX512, QUANT_ISA_COUNT };
+
+// One row of the weight type table.
+struct quant_type_info {
+    uint32_t act;                       // activation type id (GGML_TYPE_F32/F16/BF16/Q8_0/Q8_1/Q8_K)
+    quant_to_float_fn to_float;         // exact dequantizer
+    quant_dot_fn dot[QUANT_ISA_COUNT];  // [SCALAR] always set; others NULL = fall back
+};
+
+// The table (indexed by type id) and the activation converters, for tests that pin each ISA
+// kernel to its scalar twin. NULL entries mean "not supported".
+const struct quant_type_info *quant_type_info(uint32_t type);
+quant_from_float_fn quant_act_kernel(uint32_t act_type, enum quant_isa_id isa);
+// Highest ISA this CPU can run (reads CPU features once).
+enum quant_isa_id quant_cpu_isa(void);
+
+// ---- scalar reference kernels (quant_ref.c, quant_ref_k.c) ----
+#define QUANT_DECL_REF(t, a)                                             \
+    void dequant_##t##_ref(const void *src, float *dst, int64_t n);      \
+    float dot_##t##_##a##_ref(int64_t n, const void *w, const void *xq);
+QUANT_DECL_REF(f32, f32)
+QUANT_DECL_REF(f16, f16)
+QUANT_DECL_REF(bf16, bf16)
+QUANT_DECL_REF(q8_0, q8_0)
+QUANT_DECL_REF(q4_0, q8_0)
+QUANT_DECL_REF(q4_1, q8_1)
+QUANT_DECL_REF(q5_0, q8_0)
+QUANT_DECL_REF(q5_1, q8_1)
+QUANT_DECL_REF(iq4_nl, q8_0)
+QUANT_DECL_REF(mxfp4, q8_0)
+QUANT_DECL_REF(q1_0, q8_0)
+QUANT_DECL_REF(q2_0, q8_0)
+QUANT_DECL_REF(q2_K, q8_K)
+QUANT_DECL_REF(q3_K, q8_K)
+QUANT_DECL_REF(q4_K, q8_K)
+QUANT_DECL_REF(q5_K, q8_K)
+QUANT_DECL_REF(q6_K, q8_K)
+QUANT_DECL_REF(iq4_xs, q8_K)
+QUANT_DECL_REF(tq1_0, q8_K)
+QUANT_DECL_REF(tq2_0, q8_K)
+void dequant_q8_K_ref(const void *src, float *dst, int64_t n);
+
+void act_f32_ref(const float *x, void *xq, int64_t n);
+void act_f16_ref(const float *x, void *xq, int64_t n);
+void act_bf16_ref(const float *x, void *xq, int64_t n);
+void act_q8_0_ref(const float *x, void *xq, int64_t n); // x86 variant: id = 127/amax, RNE
+void act_q8_1_ref(const float *x, void *xq, int64_t n); // same, plus s
+void act_q8_K_ref(const float *x, void *xq, int64_t n); // ggml's quantize_row_q8_K_ref
+
+// ---- AVX2 kernels (quant_avx2.c; only called after a CPU check) ----
+float dot_f32_f32_avx2(int64_t n, const void *w, const void *xq);
+float dot_f16_f16_avx2(int64_t n, const void *w, const void *xq);
+float dot_bf16_bf16_avx2(int64_t n, const void *w, const void *xq);
+float dot_q8_0_q8_0_avx2(int64_t n, const void *w, const void *xq);
+float dot_q4_0_q8_0_avx2(int64_t n, const void *w, const void *xq);
+float dot_q4_1_q8_1_avx2(int64_t n, const void *w, const void *xq);
+float dot_q5_0_q8_0_avx2(int64_t n, const void *w, const void *xq);
+float dot_q5_1_q8_1_avx2(int64_t n, const void *w, const void *xq);
+float dot_iq4_nl_q8_0_avx2(int64_t n, const void *w, const void *xq);
+float dot_mxfp4_q8_0_avx2(int64_t n, const void *w, const void *xq);
+float dot_q1_0_q8_0_avx2(int64_t n, const void *w, const void *xq);
+float dot_q2_0_q8_0_avx2(int64_t n, const void *w, const void *xq);
+float dot_q2_K_q8_K_avx2(int64_t n, const void *w, const void *xq);
+float dot_q3_K_q8_K_avx2(int64_t n, const void *w, const void *xq);
+float dot_q4_K_q8_K_avx2(int64_t n, const void *w, const void *xq);
+float dot_q5_K_q8_K_avx2(int64_t n, const void *w, const void *xq);
+float dot_q6_K_q8_K_avx2(int64_t n, const void *w, const void *xq);
+float dot_iq4_xs_q8_K_avx2(int64_t n, const void *w, const void *xq);
+float dot_tq2_0_q8_K_avx2(int64_t n, const void *w, const void *xq);
+void act_f16_avx2(const float *x, void *xq, int64_t n);
+void act_q8_0_avx2(const float *x, void *xq, int64_t n);
+void act_q8_1_avx2(const float *x, void *xq, int64_t n);
+
+// ---- AVX-512 kernels (quant_avx512.c) ----
+float dot_f32_f32_avx512(int64_t n, const void *w, const void *xq);
+float dot_f16_f16_avx512(int64_t n, const void *w, const void *xq);
+float dot_q8_0_q8_0_avx512(int64_t n, const void *w, const void *xq);
+float dot_q4_0_q8_0_avx512(int64_t n, const void *w, const void *xq);
+
+#endif

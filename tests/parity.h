@@ -1,0 +1,154 @@
+// parity.h — comparing frink's logits with golden logits from the reference.
+//
+// A case names a GGUF and a golden prefix (tests/data/golden/<name>.{ids,
+// batch.f32,decode.f32}); the check runs frink on the same ids as one batch and
+// token by token, and compares every position:
+//   nmse = sum (a - b)^2 / sum b^2 over the row        must be <= tol
+//   top-1 must agree wherever the reference's top-2 margin exceeds `margin`.
+#ifndef FRINK_PARITY_H
+#define FRINK_PARITY_H
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/gguf.h"
+#include "core/pool.h"
+#include "model/forward.h"
+#include "model/model.h"
+#include "model/seq.h"
+#include "test.h"
+
+static float *parity_read_f32(const char *path, size_t *n) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long sz = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    float *d = malloc((size_t)sz);
+    if (d && fread(d, 1, (size_t)sz, f) != (size_t)sz) {
+        free(d);
+        d = NULL;
+    }
+    fclose(f);
+    *n = (size_t)sz / sizeof(float);
+    return d;
+}
+
+static int32_t *parity_read_ids(const char *path, int *n) {
+    FILE *f = fopen(path, "r");
+    if (!f) return NULL;
+    int32_t *ids = malloc(65536 * sizeof *ids);
+    int k = 0, v;
+    while (k < 65536 && fscanf(f, "%d", &v) == 1) {
+        ids[k++] = v;
+        int c = fgetc(f);
+        if (c != ',') break;
+    }
+    fclose(f);
+    *n = k;
+    return ids;
+}
+
+struct parity_stats {
+    double worst_nmse;
+    int top1_checked, top1_agree;
+};
+
+static void parity_rows(const float *a, const float *b, int rows, int V, float margin, struct parity_stats *st) {
+    for (int r = 0; r < rows; r++) {
+        const float *x = a + (size_t)r * V, *y = b + (size_t)r * V;
+        double num = 0, den = 0;
+        int ax = 0, by = 0, by2 = -1;
+        for (int i = 0; i < V; i++) {
+            double d = (double)x[i] - y[i];
+            num += d * d;
+            den += (double)y[i] * y[i];
+            if (x[i] > x[ax]) ax = i;
+            if (y[i] > y[by]) by = i;
+        }
+        for (int i = 0; i < V; i++)
+            if (i != by && (by2 < 0 || y[i] > y[by2])) by2 = i;
+        double nmse = num / (den > 0 ? den : 1);
+        if (nmse > st->worst_nmse || isnan(nmse)) st->worst_nmse = isnan(nmse) ? INFINITY : nmse;
+        if (y[by] - y[by2] > margin) {
+            st->top1_checked++;
+            st->top1_agree += ax == by;
+        }
+    }
+}
+
+// Runs the case; returns the stats of batch and decode through *sb, *sd.
+static int parity_run(const char *gguf, const char *golden, bool allow_unread, int chunk,
+                      struct parity_stats *sb, struct parity_stats *sd) {
+    char p[512];
+    memset(sb, 0, sizeof *sb);
+    memset(sd, 0, sizeof *sd);
+    struct gguf_file *f;
+    if (gguf_open(gguf, &f)) {
+        fprintf(stderr, "%s\n", frink_errmsg());
+        return -1;
+    }
+    struct model *m;
+    struct model_load_opts lo = {.allow_unread = allow_unread};
+    if (model_load(f, &lo, &m)) {
+        fprintf(stderr, "%s: %s\n", gguf, frink_errmsg());
+        gguf_close(f);
+        return -1;
+    }
+    int n;
+    snprintf(p, sizeof p, "tests/data/golden/%s.ids", golden);
+    int32_t *ids = parity_read_ids(p, &n);
+    size_t nb, nd;
+    snprintf(p, sizeof p, "tests/data/golden/%s.batch.f32", golden);
+    float *gb = parity_read_f32(p, &nb);
+    snprintf(p, sizeof p, "tests/data/golden/%s.decode.f32", golden);
+    float *gd = parity_read_f32(p, &nd);
+    int V = m->hp.n_vocab;
+    int rc = -1;
+    if (!ids || !gb || !gd || nb != (size_t)n * V || nd != (size_t)n * V) {
+        fprintf(stderr, "golden files for %s are missing or the wrong size\n", golden);
+        goto out;
+    }
+    struct pool *pool = pool_create(2);
+    struct exec *ex;
+    struct seq *s;
+    exec_create(m, pool, 512, &ex);
+    if (chunk) exec_set_gdn_chunk(ex, chunk);
+    seq_create(m, n, &s);
+    float *lg = malloc((size_t)n * V * sizeof(float));
+    if (exec_forward(ex, s, ids, n, lg, true) == FRINK_OK) parity_rows(lg, gb, n, V, 0.5f, sb);
+    else fprintf(stderr, "forward failed: %s\n", frink_errmsg());
+    seq_reset(s);
+    bool ok = true;
+    for (int i = 0; i < n && ok; i++) ok = exec_forward(ex, s, ids + i, 1, lg + (size_t)i * V, false) == FRINK_OK;
+    if (ok) parity_rows(lg, gd, n, V, 0.5f, sd);
+    free(lg);
+    seq_free(s);
+    exec_free(ex);
+    pool_free(pool);
+    rc = 0;
+out:
+    free(ids);
+    free(gb);
+    free(gd);
+    model_free(m);
+    return rc;
+}
+
+// Checks one case against a tolerance and reports it on stdout.
+static void parity_check(const char *gguf, const char *golden, bool allow_unread, double tol) {
+    struct parity_stats sb, sd;
+    int rc = parity_run(gguf, golden, allow_unread, 0, &sb, &sd);
+    CHECK(rc == 0, "%s: could not run", golden);
+    if (rc) return;
+    printf("  %-28s batch nmse %.2e top1 %d/%d   decode nmse %.2e top1 %d/%d   (tol %.0e)\n", golden, sb.worst_nmse,
+           sb.top1_agree, sb.top1_checked, sd.worst_nmse, sd.top1_agree, sd.top1_checked, tol);
+    CHECK(sb.worst_nmse <= tol, "%s batch: nmse %.3e > %.1e", golden, sb.worst_nmse, tol);
+    CHECK(sd.worst_nmse <= tol, "%s decode: nmse %.3e > %.1e", golden, sd.worst_nmse, tol);
+    CHECK(sb.top1_agree == sb.top1_checked, "%s batch: top-1 %d/%d", golden, sb.top1_agree, sb.top1_checked);
+    CHECK(sd.top1_agree == sd.top1_checked, "%s decode: top-1 %d/%d", golden, sd.top1_agree, sd.top1_checked);
+}
+
+#endif

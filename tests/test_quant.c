@@ -1,0 +1,369 @@
+// test_quant.c — weight formats against llama.cpp's ggml, and every fast kernel against its
+// scalar twin.
+//
+// Golden data (tests/data/quant/*.bin) comes from tools/peer/make-quant-golden.sh:
+//   * dequantization            must equal ggml's to_float bit for bit;
+//   * activation conversion     must equal the bytes of ggml's x86 (AVX2 backend) from_float;
+//   * scalar dot (reference)    must equal ggml's ggml_vec_dot_*_generic bit for bit (same
+//                               operations in the same order; see quant_ref.c);
+//   * scalar dot vs ggml's AVX2 vec_dot: within DOT_RTOL * sum|w_i * x_i| (float reassociation).
+// Fast kernels are pinned to the scalar twins with the same tolerance on awkward sizes, and
+// quant_matmul must equal repeated quant_matvec exactly.
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "quant/quant_impl.h"
+#include "test.h"
+
+// Reassociating a float sum of k terms changes it by at most ~k * eps * sum|terms|. Our sums
+// have at most a few hundred float additions in a chain (f16/bf16/f32: lanes of 8..32 wide;
+// block formats: <= 16 blocks x 8 lanes), and ggml's AVX2 kernels use FMA. 1e-5 (~84 ulp of
+// the magnitude sum) covers that with margin and is still far below any real kernel bug.
+#define DOT_RTOL 1e-5
+
+#define DATA_DIR "tests/data/quant"
+
+struct golden {
+    uint32_t type, act, n, rows, nact, row_bytes, act_bytes;
+    uint8_t *w;   // [rows][row_bytes]
+    float *deq;   // [rows][n]
+    float *x;     // [nact][n]
+    uint8_t *aq;  // [nact][act_bytes]
+    float *dgen;  // [nact][rows] ggml generic dots
+    float *dsimd; // [nact][rows] ggml AVX2 dots
+    uint8_t *buf;
+};
+
+static const struct {
+    uint32_t type;
+    const char *file;
+} golden_types[] = {
+    {GGML_TYPE_F32, "f32"},       {GGML_TYPE_F16, "f16"},       {GGML_TYPE_BF16, "bf16"},
+    {GGML_TYPE_Q8_0, "q8_0"},     {GGML_TYPE_Q4_0, "q4_0"},     {GGML_TYPE_Q4_1, "q4_1"},
+    {GGML_TYPE_Q5_0, "q5_0"},     {GGML_TYPE_Q5_1, "q5_1"},     {GGML_TYPE_Q2_K, "q2_K"},
+    {GGML_TYPE_Q3_K, "q3_K"},     {GGML_TYPE_Q4_K, "q4_K"},     {GGML_TYPE_Q5_K, "q5_K"},
+    {GGML_TYPE_Q6_K, "q6_K"},     {GGML_TYPE_IQ4_NL, "iq4_nl"}, {GGML_TYPE_IQ4_XS, "iq4_xs"},
+    {GGML_TYPE_MXFP4, "mxfp4"},   {GGML_TYPE_TQ1_0, "tq1_0"},   {GGML_TYPE_TQ2_0, "tq2_0"},
+    {GGML_TYPE_Q1_0, "q1_0"},     {GGML_TYPE_Q2_0, "q2_0"},
+};
+#define N_GOLDEN (sizeof golden_types / sizeof golden_types[0])
+
+static uint8_t *read_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long sz = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *p = malloc((size_t)sz);
+    if (fread(p, 1, (size_t)sz, f) != (size_t)sz) {
+        free(p);
+        p = NULL;
+    }
+    fclose(f);
+    *len = (size_t)sz;
+    return p;
+}
+
+static int load_golden(const char *name, struct golden *g) {
+    char path[256];
+    snprintf(path, sizeof path, DATA_DIR "/%s.bin", name);
+    size_t len;
+    uint8_t *p = read_file(path, &len);
+    if (!p || len < 40 || memcmp(p, "FRQGOLD1", 8)) {
+        free(p);
+        return 0;
+    }
+    uint32_t h[8];
+    memcpy(h, p + 8, sizeof h);
+    *g = (struct golden){h[0], h[1], h[2], h[3], h[4], h[5], h[6], 0, 0, 0, 0, 0, 0, p};
+    size_t o = 40;
+    // Copy each section into its own aligned allocation (the file packs them unaligned).
+#define SECTION(dst, bytes)                    \
+    do {                                       \
+        (dst) = malloc(bytes);                 \
+        memcpy((dst), p + o, (bytes));         \
+        o += (bytes);                          \
+    } while (0)
+    SECTION(g->w, (size_t)g->rows * g->row_bytes);
+    SECTION(g->deq, (size_t)g->rows * g->n * 4);
+    SECTION(g->x, (size_t)g->nact * g->n * 4);
+    SECTION(g->aq, (size_t)g->nact * g->act_bytes);
+    SECTION(g->dgen, (size_t)g->nact * g->rows * 4);
+    SECTION(g->dsimd, (size_t)g->nact * g->rows * 4);
+#undef SECTION
+    return o == len;
+}
+
+static void free_golden(struct golden *g) {
+    free(g->w), free(g->deq), free(g->x), free(g->aq), free(g->dgen), free(g->dsimd),
+        free(g->buf);
+}
+
+static uint32_t f32_bits(float f) { return quant_f32_bits(f); }
+
+// sum |w_i * a_i| in double, from the dequantized weight row and activation: the scale of the
+// rounding error any summation order can make.
+static double abs_dot(uint32_t wt, const void *w, const void *xq, int64_t n) {
+    const struct quant_type_info *ti = quant_type_info(wt);
+    float *wf = malloc((size_t)n * 4), *af = malloc((size_t)n * 4);
+    ti->to_float(w, wf, n);
+    if (ti->act == GGML_TYPE_Q8_1) { // no dequantizer in the table for the activation-only Q8_1
+        const block_q8_1 *b = xq;
+        for (int64_t i = 0; i < n; i++) af[i] = fp16_to_fp32(b[i / 32].d) * b[i / 32].qs[i % 32];
+    } else {
+        quant_dequant_row(ti->act, xq, af, n);
+    }
+    double s = 0;
+    for (int64_t i = 0; i < n; i++) s += fabs((double)wf[i] * (double)af[i]);
+    free(wf);
+    free(af);
+    return s;
+}
+
+static int close_enough(float a, float b, double scale) {
+    return fabs((double)a - (double)b) <= DOT_RTOL * scale + 1e-30;
+}
+
+// ---- 1. against ggml ---------------------------------------------------------------------------
+
+static int n_exact_dots, n_dots;
+
+static void test_golden(uint32_t type, const char *name) {
+    struct golden g;
+    if (!load_golden(name, &g)) {
+        CHECK(0, "cannot read %s/%s.bin (run from the repository root)", DATA_DIR, name);
+        return;
+    }
+    CHECK(g.type == type, "%s: header type %u", name, g.type);
+    const struct quant_type_info *ti = quant_type_info(type);
+    CHECK(ti != NULL, "%s: not in the type table", name);
+    if (!ti) return;
+    CHECK(ti->act == g.act, "%s: activation type %u, ggml pairs it with %u", name, ti->act, g.act);
+    CHECK(ggml_row_size(type, g.n) == g.row_bytes, "%s: row size", name);
+    CHECK(quant_act_size(type, g.n) == g.act_bytes, "%s: activation size", name);
+
+    // dequantization: bit-exact
+    float *deq = malloc((size_t)g.n * 4);
+    for (uint32_t r = 0; r < g.rows; r++) {
+        quant_dequant_row(type, g.w + r * g.row_bytes, deq, g.n);
+        int bad = -1;
+        for (uint32_t i = 0; i < g.n && bad < 0; i++)
+            if (f32_bits(deq[i]) != f32_bits(g.deq[r * g.n + i])) bad = (int)i;
+        CHECK(bad < 0, "%s row %u: dequant[%d] = %.9g, ggml %.9g", name, r, bad,
+              bad < 0 ? 0 : deq[bad], bad < 0 ? 0 : g.deq[r * g.n + bad]);
+    }
+    free(deq);
+
+    // activation conversion: identical bytes, in reference and in fast mode
+    uint8_t *aq = malloc(g.act_bytes);
+    for (int ref = 1; ref >= 0; ref--) {
+        quant_set_reference(ref);
+        for (uint32_t a = 0; a < g.nact; a++) {
+            memset(aq, 0, g.act_bytes);
+            quant_act_from_float(type, g.x + a * g.n, aq, g.n);
+            CHECK(!memcmp(aq, g.aq + a * g.act_bytes, g.act_bytes),
+                  "%s: activation %u bytes differ from ggml (%s)", name, a, quant_isa());
+        }
+    }
+    quant_set_reference(false);
+    free(aq);
+
+    // dots: scalar reference == ggml generic (bit-exact); scalar vs ggml AVX2 within tolerance
+    for (uint32_t a = 0; a < g.nact; a++)
+        for (uint32_t r = 0; r < g.rows; r++) {
+            const void *w = g.w + r * g.row_bytes, *x = g.aq + a * g.act_bytes;
+            const float ours = ti->dot[QUANT_ISA_SCALAR](g.n, w, x);
+            const float gen = g.dgen[a * g.rows + r], simd = g.dsimd[a * g.rows + r];
+            const double scale = abs_dot(type, w, x, g.n);
+            n_dots++;
+            n_exact_dots += f32_bits(ours) == f32_bits(gen);
+            CHECK(f32_bits(ours) == f32_bits(gen), "%s act %u row %u: ref dot %.9g, ggml generic %.9g",
+                  name, a, r, ours, gen);
+            CHECK(close_enough(ours, simd, scale),
+                  "%s act %u row %u: ref dot %.9g, ggml avx2 %.9g (scale %g)", name, a, r, ours,
+                  simd, scale);
+        }
+    free_golden(&g);
+}
+
+static void test_conversions(void) {
+    size_t len;
+    uint8_t *p = read_file(DATA_DIR "/conv.bin", &len);
+    CHECK(p && len > 12 && !memcmp(p, "FRQCONV1", 8), "cannot read %s/conv.bin", DATA_DIR);
+    if (!p) return;
+    uint32_t n;
+    memcpy(&n, p + 8, 4);
+    CHECK(len == 12 + (size_t)n * 8 + 65536 * 4, "conv.bin size");
+    const uint8_t *v = p + 12, *h = v + 4 * n, *b = h + 2 * n, *all = b + 2 * n;
+    int bad16 = 0, badbf = 0, baddec = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        float f;
+        uint16_t want16, wantbf;
+        memcpy(&f, v + 4 * i, 4);
+        memcpy(&want16, h + 2 * i, 2);
+        memcpy(&wantbf, b + 2 * i, 2);
+        if (fp32_to_fp16(f) != want16 && bad16++ < 5)
+            fprintf(stderr, "fp32_to_fp16(%08x) = %04x, ggml %04x\n", f32_bits(f), fp32_to_fp16(f),
+                    want16);
+        if (fp32_to_bf16(f) != wantbf && badbf++ < 5)
+            fprintf(stderr, "fp32_to_bf16(%08x) = %04x, ggml %04x\n", f32_bits(f), fp32_to_bf16(f),
+                    wantbf);
+    }
+    for (uint32_t i = 0; i < 65536; i++) {
+        uint32_t want;
+        memcpy(&want, all + 4 * i, 4);
+        if (f32_bits(fp16_to_fp32((ggml_half)i)) != want && baddec++ < 5)
+            fprintf(stderr, "fp16_to_fp32(%04x) = %08x, ggml %08x\n", i,
+                    f32_bits(fp16_to_fp32((ggml_half)i)), want);
+    }
+    CHECK(bad16 == 0, "%d fp32->fp16 mismatches of %u", bad16, n);
+    CHECK(badbf == 0, "%d fp32->bf16 mismatches of %u", badbf, n);
+    CHECK(baddec == 0, "%d fp16->fp32 mismatches of 65536", baddec);
+    // every finite half survives a round trip
+    int badrt = 0;
+    for (uint32_t i = 0; i < 65536; i++)
+        if (((i >> 10) & 0x1f) != 0x1f && fp32_to_fp16(fp16_to_fp32((ggml_half)i)) != i) badrt++;
+    CHECK(badrt == 0, "%d fp16 round-trip failures", badrt);
+    free(p);
+}
+
+// ---- 2. fast kernels vs scalar twins -----------------------------------------------------------
+
+static uint64_t rng = 12345;
+static uint32_t rnd(void) {
+    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)(rng >> 33);
+}
+static float rndf(void) { return ((float)(rnd() & 0xffffff) / 8388608.0f) - 1.0f; }
+
+// Builds `rows` weight rows of nb blocks each by sampling whole blocks from the golden rows
+// (valid encodings, including the random-bytes row), and an activation vector.
+static void make_case(const struct golden *g, int64_t nb, int rows, uint8_t *w, float *x) {
+    const int bsz = ggml_type_geom(g->type)->size, blck = ggml_type_geom(g->type)->blck;
+    const int64_t blocks_per_row = g->n / blck;
+    for (int r = 0; r < rows; r++)
+        for (int64_t b = 0; b < nb; b++) {
+            const int64_t src = rnd() % (g->rows * blocks_per_row);
+            memcpy(w + ((size_t)r * nb + b) * bsz, g->w + src * bsz, bsz);
+        }
+    const int64_t n = nb * blck;
+    for (int64_t i = 0; i < n; i++) x[i] = rndf() * (i % 97 == 0 ? 20.0f : 1.0f);
+    if (n >= 512) memset(x, 0, 256 * 4); // an all-zero activation block
+}
+
+static void test_fast_vs_ref(uint32_t type, const char *name) {
+    struct golden g;
+    if (!load_golden(name, &g)) return;
+    const struct quant_type_info *ti = quant_type_info(type);
+    const int top = (int)quant_cpu_isa();
+    const int blck = ggml_type_geom(type)->blck;
+    const int act_blck = ggml_type_geom(ti->act)->blck;
+    static const int64_t sizes[] = {1, 2, 3, 5, 7, 16, 33};
+    enum { ROWS = 6 };
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+        // n must be a multiple of the weight block and of the activation block
+        int64_t nb = sizes[si];
+        if ((nb * blck) % act_blck) nb = nb * act_blck / blck;
+        const int64_t n = nb * blck;
+        const size_t row_bytes = ggml_row_size(type, n), act_bytes = quant_act_size(type, n);
+        uint8_t *w = malloc(row_bytes * ROWS), *xq = malloc(act_bytes), *xq2 = malloc(act_bytes);
+        float *x = malloc((size_t)n * 4);
+        make_case(&g, nb, ROWS, w, x);
+
+        // every ISA's activation converter gives the reference bytes
+        quant_act_kernel(ti->act, QUANT_ISA_SCALAR)(x, xq, n);
+        for (int isa = 1; isa <= top; isa++) {
+            memset(xq2, 0xAB, act_bytes);
+            quant_act_kernel(ti->act, isa)(x, xq2, n);
+            CHECK(!memcmp(xq, xq2, act_bytes), "%s n=%lld: isa %d activation bytes differ", name,
+                  (long long)n, isa);
+        }
+        // every ISA's dot vs the scalar twin
+        for (int isa = 1; isa <= top; isa++) {
+            if (!ti->dot[isa]) continue;
+            for (int r = 0; r < ROWS; r++) {
+                const void *wr = w + r * row_bytes;
+                const float ref = ti->dot[QUANT_ISA_SCALAR](n, wr, xq);
+                const float fast = ti->dot[isa](n, wr, xq);
+                const double scale = abs_dot(type, wr, xq, n);
+                CHECK(close_enough(fast, ref, scale), "%s n=%lld row %d isa %d: %.9g vs ref %.9g (scale %g)",
+                      name, (long long)n, r, isa, fast, ref, scale);
+            }
+        }
+        // quant_matvec on a row range not starting at 0, fast vs reference mode
+        float yf[ROWS], yr[ROWS];
+        quant_set_reference(true);
+        quant_matvec(type, w, row_bytes, xq, n, yr, 1, ROWS);
+        quant_set_reference(false);
+        quant_matvec(type, w, row_bytes, xq, n, yf, 1, ROWS);
+        for (int r = 1; r < ROWS; r++)
+            CHECK(close_enough(yf[r - 1], yr[r - 1], abs_dot(type, w + r * row_bytes, xq, n)),
+                  "%s n=%lld: matvec row %d fast %.9g ref %.9g", name, (long long)n, r, yf[r - 1],
+                  yr[r - 1]);
+        free(w), free(xq), free(xq2), free(x);
+    }
+    free_golden(&g);
+}
+
+// ---- 3. matmul == repeated matvec --------------------------------------------------------------
+
+static void test_matmul(uint32_t type, const char *name) {
+    struct golden g;
+    if (!load_golden(name, &g)) return;
+    const int64_t n = g.n, rows = g.rows, r0 = 1, r1 = rows, ldy = rows + 3;
+    const size_t act_bytes = quant_act_size(type, n);
+    // enough tokens that the L2 tiling in quant_matmul splits the token range
+    const int64_t n_toks[] = {1, 3, (int64_t)((192u << 10) / act_bytes) + 5};
+    for (int ref = 0; ref <= 1; ref++) {
+        quant_set_reference(ref);
+        for (size_t k = 0; k < 3; k++) {
+            const int64_t nt = n_toks[k];
+            uint8_t *xq = malloc(act_bytes * nt);
+            float *x = malloc((size_t)n * 4);
+            for (int64_t t = 0; t < nt; t++) {
+                for (int64_t i = 0; i < n; i++) x[i] = rndf();
+                quant_act_from_float(type, x, xq + t * act_bytes, n);
+            }
+            float *y = malloc(sizeof(float) * nt * ldy), yv[8];
+            for (int64_t i = 0; i < nt * ldy; i++) y[i] = -12345.0f;
+            quant_matmul(type, g.w, g.row_bytes, xq, n, nt, y, ldy, r0, r1);
+            int bad = 0, pad_ok = 1;
+            for (int64_t t = 0; t < nt; t++) {
+                quant_matvec(type, g.w, g.row_bytes, xq + t * act_bytes, n, yv, r0, r1);
+                for (int64_t r = r0; r < r1; r++)
+                    bad += f32_bits(yv[r - r0]) != f32_bits(y[t * ldy + (r - r0)]);
+                for (int64_t c = r1 - r0; c < ldy; c++) pad_ok &= y[t * ldy + c] == -12345.0f;
+            }
+            CHECK(bad == 0, "%s n_tok=%lld ref=%d: %d matmul outputs differ from matvec", name,
+                  (long long)nt, ref, bad);
+            CHECK(pad_ok, "%s n_tok=%lld: matmul wrote outside [r0, r1)", name, (long long)nt);
+            free(xq), free(x), free(y);
+        }
+    }
+    quant_set_reference(false);
+    free_golden(&g);
+}
+
+int main(void) {
+    printf("quant: cpu isa %s\n", quant_isa());
+    static const uint32_t unsupported[] = {GGML_TYPE_Q8_1, GGML_TYPE_Q8_K, GGML_TYPE_IQ2_XXS,
+                                           GGML_TYPE_I8, 4, GGML_TYPE_NVFP4, GGML_TYPE_COUNT, 999};
+    for (size_t i = 0; i < sizeof unsupported / sizeof unsupported[0]; i++)
+        CHECK(!quant_supported(unsupported[i]), "type %u should be unsupported", unsupported[i]);
+    quant_set_reference(true);
+    CHECK(!strcmp(quant_isa(), "scalar"), "reference mode reports %s", quant_isa());
+    quant_set_reference(false);
+
+    test_conversions();
+    for (size_t i = 0; i < N_GOLDEN; i++) {
+        CHECK(quant_supported(golden_types[i].type), "%s unsupported", golden_types[i].file);
+        test_golden(golden_types[i].type, golden_types[i].file);
+        test_fast_vs_ref(golden_types[i].type, golden_types[i].file);
+        test_matmul(golden_types[i].type, golden_types[i].file);
+    }
+    printf("quant: %d of %d reference dots bit-identical to ggml's generic kernels\n", n_exact_dots,
+           n_dots);
+    return TEST_DONE();
+}
