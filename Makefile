@@ -21,7 +21,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(B)/%.o) $(LIB_ASM:%.S=$(B)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(B)/%.o)
 TESTS    := $(TEST_SRC:tests/%.c=$(B)/tests/%)
 
-.PHONY: all deps test run clean fuzz format check-shared
+.PHONY: all deps test run clean fuzz fuzz-smoke format check-shared
 all: $(B)/frink
 
 deps:
@@ -54,14 +54,26 @@ run: deps
 	@$(MAKE) --no-print-directory $(B)/frink
 	$(B)/frink run -p "Once upon a time" -n 200
 
-# libFuzzer target for the GGUF parser: `make fuzz FUZZ_SECONDS=600`.
+# libFuzzer target for the GGUF parser (clang; ASan + UBSan): `make fuzz FUZZ_SECONDS=600`.
+# `make fuzz-smoke` runs it for 30 s, short enough for CI. The seeds are small valid files
+# written by tests/fuzz/make_seeds.py; new corpus entries go to $(B)/fuzz/corpus, crash
+# reproducers to $(B)/fuzz/crash-*.
 FUZZ_SECONDS ?= 60
-fuzz: deps
-	@mkdir -p $(B)/fuzz
-	clang -std=c17 -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Isrc -D_GNU_SOURCE \
-	  tests/fuzz/fuzz_gguf.c src/core/gguf.c src/core/err.c src/quant/types.c -o $(B)/fuzz/fuzz_gguf
+FUZZ_CC      ?= clang
+FUZZ_FLAGS    = -std=c17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+                -Iinclude -Isrc -D_GNU_SOURCE
+FUZZ_SRC      = tests/fuzz/fuzz_gguf.c src/core/gguf.c src/core/err.c src/quant/types.c
+$(B)/fuzz/fuzz_gguf: $(FUZZ_SRC) src/core/gguf.h src/core/err.h src/quant/types.h include/frink.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_SRC) -o $@
+
+fuzz: $(B)/fuzz/fuzz_gguf
 	@mkdir -p $(B)/fuzz/corpus
-	$(B)/fuzz/fuzz_gguf -max_total_time=$(FUZZ_SECONDS) -max_len=65536 $(B)/fuzz/corpus tests/fuzz/seeds
+	$(B)/fuzz/fuzz_gguf -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+	  -dict=tests/fuzz/gguf.dict -artifact_prefix=$(B)/fuzz/ $(B)/fuzz/corpus tests/fuzz/seeds
+
+fuzz-smoke:
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
 
 clean:
 	rm -rf $(B)

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -23,6 +24,7 @@
 struct reader {
     const uint8_t *p;
     size_t size, off;
+    char why[96]; // what rd_str found wrong, for the caller's message
 };
 
 static bool rd_bytes(struct reader *r, void *dst, size_t n) {
@@ -36,8 +38,18 @@ static bool rd_bytes(struct reader *r, void *dst, size_t n) {
 
 static bool rd_str(struct reader *r, struct gguf_str *s) {
     uint64_t len;
-    if (!RD(r, len)) return false;
-    if (len > GGUF_MAX_STR || len > r->size - r->off) return false;
+    if (!RD(r, len)) {
+        snprintf(r->why, sizeof r->why, "string length truncated at byte %zu", r->off);
+        return false;
+    }
+    if (len > GGUF_MAX_STR) {
+        snprintf(r->why, sizeof r->why, "string length %llu is absurd (max 1 GiB)", (unsigned long long)len);
+        return false;
+    }
+    if (len > r->size - r->off) {
+        snprintf(r->why, sizeof r->why, "string of %llu bytes runs past the end of the file (truncated)", (unsigned long long)len);
+        return false;
+    }
     s->ptr = (const char *)r->p + r->off;
     s->len = len;
     r->off += len;
@@ -78,13 +90,13 @@ static void scalar_decode(enum gguf_vtype t, const uint8_t *p, struct gguf_kv *k
 
 static frink_status parse_kv(struct reader *r, struct gguf_kv *kv, uint64_t i) {
     uint32_t t;
-    if (!rd_str(r, &kv->key)) return frink_fail(FRINK_ERR_FORMAT, "metadata pair %llu: key truncated or too long", (unsigned long long)i);
+    if (!rd_str(r, &kv->key)) return frink_fail(FRINK_ERR_FORMAT, "metadata pair %llu: key: %s", (unsigned long long)i, r->why);
     if (kv->key.len == 0) return frink_fail(FRINK_ERR_FORMAT, "metadata pair %llu: empty key", (unsigned long long)i);
     if (!RD(r, t)) return frink_fail(FRINK_ERR_FORMAT, "metadata '%.*s': type truncated", (int)kv->key.len, kv->key.ptr);
     if (t >= GGUF_VT_COUNT) return frink_fail(FRINK_ERR_FORMAT, "metadata '%.*s': invalid value type %u", (int)kv->key.len, kv->key.ptr, t);
     kv->type = (enum gguf_vtype)t;
     if (t == GGUF_VT_STRING) {
-        if (!rd_str(r, &kv->v.str)) return frink_fail(FRINK_ERR_FORMAT, "metadata '%.*s': string truncated or too long", (int)kv->key.len, kv->key.ptr);
+        if (!rd_str(r, &kv->v.str)) return frink_fail(FRINK_ERR_FORMAT, "metadata '%.*s': %s", (int)kv->key.len, kv->key.ptr, r->why);
         return FRINK_OK;
     }
     if (t != GGUF_VT_ARRAY) {
@@ -96,7 +108,9 @@ static frink_status parse_kv(struct reader *r, struct gguf_kv *kv, uint64_t i) {
     uint32_t et;
     uint64_t n;
     if (!RD(r, et) || !RD(r, n)) return frink_fail(FRINK_ERR_FORMAT, "metadata '%.*s': array header truncated", (int)kv->key.len, kv->key.ptr);
-    if (et >= GGUF_VT_COUNT || et == GGUF_VT_ARRAY)
+    if (et == GGUF_VT_ARRAY)
+        return frink_fail(FRINK_ERR_FORMAT, "metadata '%.*s': invalid GGUF type: nested arrays are not allowed", (int)kv->key.len, kv->key.ptr);
+    if (et >= GGUF_VT_COUNT)
         return frink_fail(FRINK_ERR_FORMAT, "metadata '%.*s': invalid array element type %u", (int)kv->key.len, kv->key.ptr, et);
     if (n > GGUF_MAX_ARR) return frink_fail(FRINK_ERR_FORMAT, "metadata '%.*s': array count %llu is absurd", (int)kv->key.len, kv->key.ptr, (unsigned long long)n);
     kv->v.arr.type = (enum gguf_vtype)et;
@@ -108,7 +122,7 @@ static frink_status parse_kv(struct reader *r, struct gguf_kv *kv, uint64_t i) {
         if (!kv->v.arr.strs) return frink_fail(FRINK_ERR_NOMEM, "metadata '%.*s': out of memory", (int)kv->key.len, kv->key.ptr);
         for (uint64_t k = 0; k < n; k++)
             if (!rd_str(r, &kv->v.arr.strs[k]))
-                return frink_fail(FRINK_ERR_FORMAT, "metadata '%.*s': string %llu truncated", (int)kv->key.len, kv->key.ptr, (unsigned long long)k);
+                return frink_fail(FRINK_ERR_FORMAT, "metadata '%.*s': array string %llu: %s", (int)kv->key.len, kv->key.ptr, (unsigned long long)k, r->why);
         return FRINK_OK;
     }
     size_t es = vtype_size[et];
@@ -120,7 +134,7 @@ static frink_status parse_kv(struct reader *r, struct gguf_kv *kv, uint64_t i) {
 
 static frink_status parse_tensor_info(struct reader *r, struct gguf_tensor *t, uint64_t i) {
     struct gguf_str name;
-    if (!rd_str(r, &name)) return frink_fail(FRINK_ERR_FORMAT, "tensor info %llu: name truncated", (unsigned long long)i);
+    if (!rd_str(r, &name)) return frink_fail(FRINK_ERR_FORMAT, "tensor info %llu: name: %s", (unsigned long long)i, r->why);
     if (name.len >= GGUF_MAX_NAME) return frink_fail(FRINK_ERR_FORMAT, "tensor info %llu: name of %llu bytes is too long (max 63)", (unsigned long long)i, (unsigned long long)name.len);
     memcpy(t->name, name.ptr, name.len);
     t->name[name.len] = 0;
@@ -143,8 +157,12 @@ static frink_status parse_tensor_info(struct reader *r, struct gguf_tensor *t, u
     if (!g) return frink_fail(FRINK_ERR_FORMAT, "tensor '%s': unknown or retired type id %u", t->name, t->type);
     if (t->ne[0] % g->blck) return frink_fail(FRINK_ERR_FORMAT, "tensor '%s': row length %lld is not a multiple of %s's block of %d", t->name, (long long)t->ne[0], g->name, g->blck);
     if (!RD(r, t->offset)) return frink_fail(FRINK_ERR_FORMAT, "tensor '%s': offset truncated", t->name);
-    // nbytes = blocks * size; bounded by nel * 4 bytes-per-element-ish, but check overflow anyway.
-    uint64_t nb = (uint64_t)(t->ne[0] / g->blck) * (uint64_t)g->size;
+    // nbytes = blocks * block size * ne[1..3]. Every product is checked: the bytes per
+    // element of some types exceed 1, so a count that fits in int64 can still overflow
+    // here (F32 with ne[0] = 2^62 would wrap to 0 bytes and pass the bounds check).
+    uint64_t blocks = (uint64_t)(t->ne[0] / g->blck);
+    if (blocks > UINT64_MAX / (uint64_t)g->size) return frink_fail(FRINK_ERR_FORMAT, "tensor '%s': byte size overflows", t->name);
+    uint64_t nb = blocks * (uint64_t)g->size;
     for (int d = 1; d < GGUF_MAX_DIMS; d++) {
         if (t->ne[d] != 0 && nb > UINT64_MAX / (uint64_t)t->ne[d]) return frink_fail(FRINK_ERR_FORMAT, "tensor '%s': byte size overflows", t->name);
         nb *= (uint64_t)t->ne[d];
@@ -157,24 +175,34 @@ static uint64_t pad_to(uint64_t x, uint64_t a) { return (x + a - 1) & ~(a - 1); 
 
 static int cmp_str(struct gguf_str a, struct gguf_str b) {
     if (a.len != b.len) return a.len < b.len ? -1 : 1;
-    return memcmp(a.ptr, b.ptr, a.len);
+    return a.len ? memcmp(a.ptr, b.ptr, a.len) : 0;
+}
+
+static int cmp_kv_ptr(const void *a, const void *b) {
+    return cmp_str((*(const struct gguf_kv *const *)a)->key, (*(const struct gguf_kv *const *)b)->key);
+}
+
+static int cmp_tensor_ptr(const void *a, const void *b) {
+    return strcmp((*(const struct gguf_tensor *const *)a)->name, (*(const struct gguf_tensor *const *)b)->name);
 }
 
 frink_status gguf_parse(const void *buf, size_t size, struct gguf_file **out) {
     *out = NULL;
-    struct reader r = {buf, size, 0};
+    struct reader r = {.p = buf, .size = size, .off = 0};
     uint32_t magic, version;
     uint64_t n_tensors, n_kv;
     if (!RD(&r, magic)) return frink_fail(FRINK_ERR_FORMAT, "file of %zu bytes is too short to be GGUF", size);
     if (magic != GGUF_MAGIC) return frink_fail(FRINK_ERR_FORMAT, "bad magic 0x%08x: not a GGUF file", magic);
     if (!RD(&r, version)) return frink_fail(FRINK_ERR_FORMAT, "header truncated (version)");
+    if (version == 0) return frink_fail(FRINK_ERR_FORMAT, "bad GGUF version 0");
     if ((version & 0xffff) == 0) return frink_fail(FRINK_ERR_FORMAT, "GGUF version 0x%08x: file is big-endian or corrupt", version);
     if (version == 1) return frink_fail(FRINK_ERR_UNSUPPORTED, "GGUF version 1 is no longer supported");
     if (version < 2 || version > 3) return frink_fail(FRINK_ERR_UNSUPPORTED, "GGUF version %u is not supported (2 and 3 are)", version);
     if (!RD(&r, n_tensors) || !RD(&r, n_kv)) return frink_fail(FRINK_ERR_FORMAT, "header truncated (counts)");
-    // A KV pair needs at least 8+1+4+1 bytes, a tensor info 8+1+4+8+4+8: bound counts by the file.
+    // A KV pair needs at least 8+1+4+1 bytes (non-empty key, 1-byte value), a tensor info
+    // 8+4+4+8 (empty name, n_dims = 0): bound the counts by the file before allocating.
     if (n_kv > size / 14) return frink_fail(FRINK_ERR_FORMAT, "metadata count %llu is absurd for a file of %zu bytes", (unsigned long long)n_kv, size);
-    if (n_tensors > size / 33) return frink_fail(FRINK_ERR_FORMAT, "tensor count %llu is absurd for a file of %zu bytes", (unsigned long long)n_tensors, size);
+    if (n_tensors > size / 24) return frink_fail(FRINK_ERR_FORMAT, "tensor count %llu is absurd for a file of %zu bytes", (unsigned long long)n_tensors, size);
 
     struct gguf_file *f = calloc(1, sizeof *f);
     if (!f) return frink_fail(FRINK_ERR_NOMEM, "out of memory");
@@ -191,20 +219,16 @@ frink_status gguf_parse(const void *buf, size_t size, struct gguf_file **out) {
         f->n_kv = i + 1; // so gguf_close frees the string arrays parsed so far
         if ((st = parse_kv(&r, &f->kv[i], i))) goto fail;
     }
-    // Keys must be unique: sort a permutation and compare neighbours.
+    // Keys must be unique: sort pointers to the pairs (O(n log n) even for hostile
+    // counts) and compare neighbours.
     if (n_kv > 1) {
-        uint64_t *idx = malloc(n_kv * sizeof *idx);
+        const struct gguf_kv **idx = malloc(n_kv * sizeof *idx);
         if (!idx) { st = frink_fail(FRINK_ERR_NOMEM, "out of memory"); goto fail; }
-        for (uint64_t i = 0; i < n_kv; i++) idx[i] = i;
-        // insertion-free: qsort with a context needs qsort_r (GNU); keep it portable with a simple shell sort
-        for (uint64_t gap = n_kv / 2; gap > 0; gap /= 2)
-            for (uint64_t i = gap; i < n_kv; i++)
-                for (uint64_t j = i; j >= gap && cmp_str(f->kv[idx[j - gap]].key, f->kv[idx[j]].key) > 0; j -= gap) {
-                    uint64_t t = idx[j]; idx[j] = idx[j - gap]; idx[j - gap] = t;
-                }
+        for (uint64_t i = 0; i < n_kv; i++) idx[i] = &f->kv[i];
+        qsort(idx, n_kv, sizeof *idx, cmp_kv_ptr);
         for (uint64_t i = 1; i < n_kv; i++)
-            if (!cmp_str(f->kv[idx[i - 1]].key, f->kv[idx[i]].key)) {
-                struct gguf_str k = f->kv[idx[i]].key;
+            if (!cmp_str(idx[i - 1]->key, idx[i]->key)) {
+                struct gguf_str k = idx[i]->key;
                 free(idx);
                 st = frink_fail(FRINK_ERR_FORMAT, "duplicate metadata key '%.*s'", (int)k.len, k.ptr);
                 goto fail;
@@ -223,20 +247,15 @@ frink_status gguf_parse(const void *buf, size_t size, struct gguf_file **out) {
         f->n_tensors = i + 1;
     }
     f->n_tensors = n_tensors;
-    // Names must be unique (n is small in practice; a quadratic check would be fine, but
-    // a hostile file can claim many tensors, so sort indices like the keys).
+    // Names must be unique (a hostile file can claim many tensors, so sort like the keys).
     if (n_tensors > 1) {
-        uint64_t *idx = malloc(n_tensors * sizeof *idx);
+        const struct gguf_tensor **idx = malloc(n_tensors * sizeof *idx);
         if (!idx) { st = frink_fail(FRINK_ERR_NOMEM, "out of memory"); goto fail; }
-        for (uint64_t i = 0; i < n_tensors; i++) idx[i] = i;
-        for (uint64_t gap = n_tensors / 2; gap > 0; gap /= 2)
-            for (uint64_t i = gap; i < n_tensors; i++)
-                for (uint64_t j = i; j >= gap && strcmp(f->tensors[idx[j - gap]].name, f->tensors[idx[j]].name) > 0; j -= gap) {
-                    uint64_t t = idx[j]; idx[j] = idx[j - gap]; idx[j - gap] = t;
-                }
+        for (uint64_t i = 0; i < n_tensors; i++) idx[i] = &f->tensors[i];
+        qsort(idx, n_tensors, sizeof *idx, cmp_tensor_ptr);
         for (uint64_t i = 1; i < n_tensors; i++)
-            if (!strcmp(f->tensors[idx[i - 1]].name, f->tensors[idx[i]].name)) {
-                st = frink_fail(FRINK_ERR_FORMAT, "duplicate tensor name '%s'", f->tensors[idx[i]].name);
+            if (!strcmp(idx[i - 1]->name, idx[i]->name)) {
+                st = frink_fail(FRINK_ERR_FORMAT, "duplicate tensor name '%s'", idx[i]->name);
                 free(idx);
                 goto fail;
             }
@@ -273,7 +292,7 @@ fail:
 
 frink_status gguf_open(const char *path, struct gguf_file **out) {
     *out = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); // O_NONBLOCK: a FIFO must not hang us
     if (fd < 0) return frink_fail(FRINK_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
     struct stat sb;
     if (fstat(fd, &sb) < 0) {
@@ -390,21 +409,38 @@ frink_status gguf_get_str(const struct gguf_file *f, const char *key, char *buf,
     const struct gguf_kv *kv = need(f, key);
     if (!kv) return FRINK_ERR_ARG;
     if (kv->type != GGUF_VT_STRING) return frink_fail(FRINK_ERR_FORMAT, "metadata '%s' has type %s, expected string", key, gguf_vtype_name(kv->type));
+    if (!buf || cap == 0) return frink_fail(FRINK_ERR_ARG, "metadata '%s': no room for the string", key);
     size_t n = kv->v.str.len < cap - 1 ? kv->v.str.len : cap - 1;
     memcpy(buf, kv->v.str.ptr, n);
     buf[n] = 0;
     return FRINK_OK;
 }
 
+// True when kv is an array of fixed-size elements and i is in range.
+static bool arr_elem_ok(const struct gguf_kv *kv, uint64_t i) {
+    return kv && kv->type == GGUF_VT_ARRAY && (unsigned)kv->v.arr.type < GGUF_VT_COUNT &&
+           vtype_size[kv->v.arr.type] != 0 && i < kv->v.arr.n;
+}
+
 int64_t gguf_arr_i64(const struct gguf_kv *kv, uint64_t i) {
+    if (!arr_elem_ok(kv, i)) return 0;
     struct gguf_kv tmp;
     enum gguf_vtype t = kv->v.arr.type;
     scalar_decode(t, (const uint8_t *)kv->v.arr.data + i * vtype_size[t], &tmp);
-    if (t == GGUF_VT_FLOAT32 || t == GGUF_VT_FLOAT64) return (int64_t)tmp.v.f64;
+    if (t == GGUF_VT_FLOAT32 || t == GGUF_VT_FLOAT64) {
+        // Saturate: converting NaN or an out-of-range float to int64 is undefined.
+        double x = tmp.v.f64;
+        if (x != x) return 0;
+        if (x >= 9223372036854775808.0) return INT64_MAX;
+        if (x < -9223372036854775808.0) return INT64_MIN;
+        return (int64_t)x;
+    }
+    // UINT64 values above INT64_MAX wrap (cast the result back to uint64_t to recover them).
     return is_signed(t) ? tmp.v.i64 : (int64_t)tmp.v.u64;
 }
 
 double gguf_arr_f64(const struct gguf_kv *kv, uint64_t i) {
+    if (!arr_elem_ok(kv, i)) return 0;
     struct gguf_kv tmp;
     enum gguf_vtype t = kv->v.arr.type;
     scalar_decode(t, (const uint8_t *)kv->v.arr.data + i * vtype_size[t], &tmp);

@@ -109,7 +109,9 @@ frink_status gguf_get_f32(const struct gguf_file *f, const char *key, float *out
 frink_status gguf_get_bool(const struct gguf_file *f, const char *key, bool *out);
 // Copies into buf (NUL-terminated, truncated to cap-1).
 frink_status gguf_get_str(const struct gguf_file *f, const char *key, char *buf, size_t cap);
-// Array element i as an integer/float (fixed-size element types only; caller checks i < n).
+// Array element i as an integer/float (fixed-size element types only). Returns 0 when kv
+// is not an array of fixed-size elements or i >= n. Floats convert to integers by
+// truncation, saturating (NaN gives 0); UINT64 above INT64_MAX wraps.
 int64_t gguf_arr_i64(const struct gguf_kv *kv, uint64_t i);
 double gguf_arr_f64(const struct gguf_kv *kv, uint64_t i);
 
