@@ -53,3 +53,22 @@ for base in llama-dense; do
   golden "$base-F16" "tests/data/archs/$base.gguf" 24 128
   for fmt in Q8_0 Q4_0 Q4_K_M Q6_K; do golden "$base-$fmt" "$(quant "$base" "$fmt")" 24 128; done
 done
+
+# The hybrid Gated DeltaNet family: 200 tokens (prefixes of 1, 7, 64 are checked too).
+for base in qwen35-dense qwen35moe-moe qwen3next-moe; do
+  want "$base" || continue
+  golden "$base-F16" "tests/data/archs/$base.gguf" 200 128
+  for fmt in Q8_0 Q4_K_M Q1_0; do
+    # Q1_0 needs rows that are multiples of 128: the MoE fixtures' 192-wide
+    # shared expert is not, and the reference cannot load the file it writes.
+    [[ "$base-$fmt" == *moe-Q1_0 ]] && continue
+    golden "$base-$fmt" "$(quant "$base" "$fmt")" 200 128
+  done
+done
+
+# Architecture breadth: F16 and one quantized mix each.
+for base in llama-moe mistral3-dense smollm3-dense qwen2-dense qwen3-dense qwen3moe-moe qwen2moe-moe; do
+  want "$base" || continue
+  golden "$base-F16" "tests/data/archs/$base.gguf" 32 128
+  golden "$base-Q4_K_M" "$(quant "$base" Q4_K_M)" 32 128
+done

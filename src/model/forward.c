@@ -94,9 +94,11 @@ void mm(struct exec *ex, const struct weight *w, int mat, const float *x, int64_
     if (b && w->bias_first)
         for (int t = 0; t < T; t++)
             for (int64_t r = 0; r < w->n_out; r++) y[t * ldy + r] += b[r];
-    if (w->scale != 1.0f)
+    if (w->scale) {
+        float sc = w->scale[w->n_scale > 1 ? mat : 0];
         for (int t = 0; t < T; t++)
-            for (int64_t r = 0; r < w->n_out; r++) y[t * ldy + r] *= w->scale;
+            for (int64_t r = 0; r < w->n_out; r++) y[t * ldy + r] *= sc;
+    }
     if (b && !w->bias_first)
         for (int t = 0; t < T; t++)
             for (int64_t r = 0; r < w->n_out; r++) y[t * ldy + r] += b[r];

@@ -190,11 +190,16 @@ static const struct gguf_tensor *t_take(struct loader *ld, const char *name) {
     return &ld->f->tensors[i];
 }
 
-static void *arena_alloc(struct model *m, size_t bytes) {
-    bytes = (bytes + 63) & ~(size_t)63;
-    if (m->owned_used + bytes > m->owned_bytes) return NULL;
-    void *p = (char *)m->owned + m->owned_used;
-    m->owned_used += bytes;
+static void *owned_alloc(struct model *m, size_t bytes) {
+    if (m->n_owned == m->cap_owned) {
+        int cap = m->cap_owned ? m->cap_owned * 2 : 256;
+        void **o = realloc(m->owned, (size_t)cap * sizeof *o);
+        if (!o) return NULL;
+        m->owned = o;
+        m->cap_owned = cap;
+    }
+    void *p = malloc(bytes ? bytes : 1);
+    if (p) m->owned[m->n_owned++] = p;
     return p;
 }
 
@@ -215,7 +220,7 @@ static const float *vec_take(struct loader *ld, const char *name, int64_t want_n
         ld_fail(ld, FRINK_ERR_UNSUPPORTED, "tensor '%s' has type %s, which frink cannot read", name, ggml_type_name(t->type));
         return NULL;
     }
-    float *dst = arena_alloc(ld->m, (size_t)n * sizeof(float));
+    float *dst = owned_alloc(ld->m, (size_t)n * sizeof(float));
     if (!dst) {
         ld_fail(ld, FRINK_ERR_NOMEM, "out of memory for '%s'", name);
         return NULL;
@@ -224,13 +229,23 @@ static const float *vec_take(struct loader *ld, const char *name, int64_t want_n
     return dst;
 }
 
-// A scalar per-tensor scale `<base>.scale` (1 element): its value, or 1.
-static float scale_take(struct loader *ld, const char *base, bool applied) {
+// The per-tensor scale `<base>.scale`: one value, or one per expert matrix.
+// Left unread (and so refused, unless allowed) when the architecture does not
+// apply it, as measured on the reference.
+static const float *scale_take(struct loader *ld, const char *base, bool applied, int64_t n_mat, int *n_scale) {
     char name[GGUF_MAX_NAME + 16];
     snprintf(name, sizeof name, "%s.scale", base);
-    if (!applied) return 1.0f; // left unread: refused later unless allowed
-    const float *s = vec_take(ld, name, 1, false);
-    return s ? s[0] : 1.0f;
+    *n_scale = 0;
+    if (!applied) return NULL;
+    const struct gguf_tensor *t = gguf_find_tensor(ld->f, name);
+    if (!t) return NULL;
+    int64_t n = t->ne[0] * t->ne[1] * t->ne[2] * t->ne[3];
+    if (n != 1 && n != n_mat) {
+        ld_fail(ld, FRINK_ERR_FORMAT, "tensor '%s' has %lld elements, expected 1 or %lld", name, (long long)n, (long long)n_mat);
+        return NULL;
+    }
+    *n_scale = (int)n;
+    return vec_take(ld, name, n, true);
 }
 
 // Binds `<base>.weight` as a matrix [n_in -> n_out] (x n_mat), plus `<base>.bias`
@@ -265,7 +280,7 @@ static struct weight mat_take(struct loader *ld, const char *base, int64_t n_in,
     w.name = t->name;
     snprintf(name, sizeof name, "%s.bias", base);
     w.bias = vec_take(ld, name, w.n_out * w.n_mat, false);
-    w.scale = scale_take(ld, base, scale_applied);
+    w.scale = scale_take(ld, base, scale_applied, w.n_mat, &w.n_scale);
     return w;
 }
 
@@ -402,7 +417,11 @@ static void bind_ffn(struct loader *ld, struct layer *L, int il) {
 }
 
 
-static bool weight_scaled(const struct weight *w) { return w->data && w->scale != 1.0f; }
+static bool weight_scaled(const struct weight *w) {
+    for (int i = 0; w->data && i < w->n_scale; i++)
+        if (w->scale[i] != 1.0f) return true;
+    return false;
+}
 
 static void layer_mark_scaled(struct layer *L) {
     const struct weight *ws[] = {&L->wq, &L->wk, &L->wv, &L->wo, &L->wqkv, &L->ffn_gate, &L->ffn_up, &L->ffn_down,
@@ -610,17 +629,9 @@ frink_status model_load(struct gguf_file *f, const struct model_load_opts *opts,
     m->arch = ai;
     m->gguf = f;
     gguf_get_str(f, "general.name", m->name, sizeof m->name);
-    // Arena for F32 copies of 1-D tensors: bounded by the file's own 1-D data.
-    size_t small = 0;
-    for (uint64_t i = 0; i < f->n_tensors; i++) {
-        const struct gguf_tensor *t = &f->tensors[i];
-        if (t->ne[1] == 1 && t->ne[2] == 1 && t->ne[3] == 1) small += (size_t)t->ne[0] * 4 + 64;
-    }
-    m->owned_bytes = small + 64;
-    m->owned = malloc(m->owned_bytes);
     ld.kv_used = calloc(f->n_kv + 1, 1);
     ld.t_used = calloc(f->n_tensors + 1, 1);
-    if (!m->owned || !ld.kv_used || !ld.t_used) {
+    if (!ld.kv_used || !ld.t_used) {
         st = frink_fail(FRINK_ERR_NOMEM, "out of memory");
         goto done;
     }
@@ -657,6 +668,7 @@ done:
 void model_free(struct model *m) {
     if (!m) return;
     free(m->layers);
+    for (int i = 0; i < m->n_owned; i++) free(m->owned[i]);
     free(m->owned);
     gguf_close(m->gguf);
     free(m);

@@ -23,7 +23,8 @@ struct weight {
     int64_t n_mat;      // ne[2]: experts (1 for a plain matrix)
     size_t row_bytes;
     size_t mat_bytes;   // bytes per expert matrix
-    float scale;        // per-tensor `.scale` multiplying the output (1 when absent)
+    const float *scale; // `.scale` multiplying the output: [1] or one per expert [n_mat]; NULL = 1
+    int n_scale;        // entries in scale (1 or n_mat)
     const float *bias;  // [n_out] or [n_mat][n_out] (F32 copy), NULL when absent
     bool bias_first;    // (x W + bias) * scale, as the reference's FFN; else x W * scale + bias
     const char *name;   // tensor name, for messages
@@ -122,8 +123,8 @@ struct model {
     const float *rope_freqs;    // [n_rot/2] frequency factors (llama3), NULL
     struct layer *layers;
     int n_gdn_layers, n_attn_layers;
-    void *owned;                // F32 copies of 1-D tensors (one block)
-    size_t owned_bytes, owned_used;
+    void **owned;               // F32 copies of small tensors (norms, biases, conv, scales)
+    int n_owned, cap_owned;
     char name[128];
 };
 
