@@ -2,6 +2,7 @@
 # Runs every test program under $1/tests from the repository root and sums their counts.
 B=${1:-build}
 cd "$(dirname "$0")/.."
+export FRINK_BIN="$B/frink"
 pass=0 fail=0 bad=0
 for t in "$B"/tests/test_*; do
   [ -x "$t" ] || continue

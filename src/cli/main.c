@@ -158,10 +158,7 @@ static int cmd_run(int argc, char **argv) {
     out = malloc(((size_t)n_predict + 1) * sizeof *out);
     if (!out) { cli_die("out of memory"); goto done; }
     if (!json) {
-        // Echo the prompt as the model sees it, like the reference's CLI.
-        char *ptxt = tokenizer_decode(e.tok, pids, np, false);
-        if (ptxt) fputs(ptxt, stdout);
-        free(ptxt);
+        fputs(prompt, stdout); // the story continues the user's words
         fflush(stdout);
     }
     for (size_t i = 0; i < np; i++) sampler_accept(smp, pids[i]);
@@ -390,7 +387,6 @@ int main(int argc, char **argv) {
         usage(stdout);
         return 0;
     }
-    fprintf(stderr, "frink: unknown command '%s'\n", cmd);
-    usage(stderr);
+    fprintf(stderr, "frink: unknown command '%s' (see `frink help`)\n", cmd);
     return 2;
 }

@@ -1,0 +1,100 @@
+// The frink program as a user meets it: every subcommand's happy path, and
+// bad flags / missing files / corrupt models giving a one-line error and a
+// non-zero exit (never a crash).
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "test.h"
+
+static const char *bin;
+
+// Runs `frink ARGS`, capturing stdout (and stderr when merge). Returns the exit status.
+static int run(const char *args, char *out, size_t cap, int merge) {
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s %s %s", bin, args, merge ? "2>&1" : "2>/dev/null");
+    FILE *p = popen(cmd, "r");
+    if (!p) return -1;
+    size_t n = fread(out, 1, cap - 1, p);
+    out[n] = 0;
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+static int lines(const char *s) {
+    int n = 0;
+    for (; *s; s++) n += *s == '\n';
+    return n;
+}
+
+int main(void) {
+    bin = getenv("FRINK_BIN") ? getenv("FRINK_BIN") : "build/frink";
+    static char out[1 << 20];
+
+    // run: embedded default model, greedy, JSON fields.
+    CHECK(run("run -p 'Once upon a time' -n 16 --temp 0 --json", out, sizeof out, 0) == 0, "run --json failed");
+    const char *fields[] = {"\"prompt_ids\":[1,403,407,261,378]", "\"ids\":[432,383,286,261", "\"text\":", "\"prefill_ms\":",
+                            "\"decode_ms\":", "\"prefill_tok_s\":", "\"decode_tok_s\":"};
+    for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) CHECK(strstr(out, fields[i]), "run --json lacks %s: %s", fields[i], out);
+    CHECK(run("run -p 'Once upon a time' -n 8 --temp 0", out, sizeof out, 0) == 0 && strstr(out, "Once upon a time"), "run streams text");
+    CHECK(run("run -p 'Once upon a time' -n 8 --temp 0.8 --top-k 20 --top-p 0.9 --min-p 0.05 --seed 7 --repeat-penalty 1.1 -t 1", out, sizeof out, 0) == 0,
+          "run with sampling flags");
+    CHECK(run("run -p 'Hi' -n 4 --temp 0", out, sizeof out, 1) == 0 && strstr(out, "tok/s"), "run reports speed on stderr");
+
+    // tokenize
+    CHECK(run("tokenize 'Once upon a time'", out, sizeof out, 0) == 0 && !strcmp(out, "1,403,407,261,378\n"), "tokenize: %s", out);
+    CHECK(run("tokenize --no-bos 'Once upon a time'", out, sizeof out, 0) == 0 && !strcmp(out, "403,407,261,378\n"), "tokenize --no-bos: %s", out);
+    CHECK(run("tokenize -m tests/data/vocab/ggml-vocab-qwen35.gguf '<|im_start|>user hi'", out, sizeof out, 0) == 0 &&
+              !strcmp(out, "151644,872,15588\n"),
+          "tokenize parses special tokens: %s", out);
+
+    // logits: batch, all, decode; file sizes
+    CHECK(run("logits --ids 1,403,407 -o /tmp/frink-cli-test.f32", out, sizeof out, 1) == 0, "logits: %s", out);
+    FILE *f = fopen("/tmp/frink-cli-test.f32", "rb");
+    long sz = -1;
+    if (f) { fseek(f, 0, SEEK_END); sz = ftell(f); fclose(f); }
+    CHECK(sz == 512 * 4, "logits writes one row of n_vocab floats (%ld bytes)", sz);
+    CHECK(run("logits --ids 1,403,407 -o /tmp/frink-cli-test.f32 --all --decode", out, sizeof out, 1) == 0, "logits --all --decode");
+    f = fopen("/tmp/frink-cli-test.f32", "rb");
+    if (f) { fseek(f, 0, SEEK_END); sz = ftell(f); fclose(f); }
+    CHECK(sz == 3 * 512 * 4, "logits --all writes a row per position (%ld bytes)", sz);
+    remove("/tmp/frink-cli-test.f32");
+
+    // inspect / archs
+    CHECK(run("inspect", out, sizeof out, 0) == 0 && strstr(out, "token_embd.weight") && strstr(out, "runs as 'llama'"), "inspect: %.200s", out);
+    CHECK(run("archs", out, sizeof out, 0) == 0 && strstr(out, "qwen35") && strstr(out, "llama"), "archs");
+    CHECK(run("inspect -m tests/data/archs/qwen35-dense.gguf", out, sizeof out, 1) == 1 && strstr(out, "input_scale"),
+          "inspect refuses a tensor nothing reads, naming it");
+
+    // Errors: one line, non-zero, no crash.
+    struct { const char *args, *want; } bad[] = {
+        {"", "usage"},
+        {"frobnicate", "unknown command"},
+        {"run --bogus", "unknown flag"},
+        {"run -n", "needs a value"},
+        {"run -n abc", "-n expects an integer"},
+        {"run --temp -1", "--temp expects a number"},
+        {"run --top-p 0", "--top-p expects"},
+        {"run -t 0", "-t expects an integer"},
+        {"run -m /nonexistent.gguf -p hi", "cannot open"},
+        {"run -m /etc/passwd -p hi", "not a GGUF file"},
+        {"run -m tests/data/golden -p hi", "not a regular file"},
+        {"logits --ids 1,x,3 -o /tmp/x.f32", "bad entry"},
+        {"logits --ids 1,2", "-o OUT.f32 is required"},
+        {"logits --ids 99999 -o /tmp/frink-cli-bad.f32", "out of range"},
+        {"tokenize", "missing TEXT"},
+        {"inspect -m /nonexistent.gguf", "cannot open"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        int rc = run(bad[i].args, out, sizeof out, 1);
+        CHECK(rc != 0 && rc < 128, "'frink %s' exit %d", bad[i].args, rc);
+        CHECK(strstr(out, bad[i].want), "'frink %s' says '%s'", bad[i].args, out);
+        if (strcmp(bad[i].want, "usage")) CHECK(lines(out) == 1, "'frink %s' prints one line: %s", bad[i].args, out);
+    }
+    // A truncated model file: a clear error naming the problem.
+    system("head -c 600000 models/stories260K.gguf > /tmp/frink-trunc.gguf");
+    CHECK(run("run -m /tmp/frink-trunc.gguf -p hi", out, sizeof out, 1) == 1 && strstr(out, "truncated"), "truncated file: %s", out);
+    remove("/tmp/frink-trunc.gguf");
+    return TEST_DONE();
+}
