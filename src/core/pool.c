@@ -44,6 +44,7 @@ static void *worker(void *arg) {
 #if defined(__x86_64__)
                 __builtin_ia32_pause();
 #endif
+                if ((spins & 1023) == 1023) sched_yield();
                 continue;
             }
             pthread_mutex_lock(&p->mu);
@@ -107,10 +108,13 @@ void pool_run(struct pool *p, pool_fn fn, void *ctx) {
     pthread_cond_broadcast(&p->cv);
     pthread_mutex_unlock(&p->mu);
     fn(ctx, 0, p->n);
-    while (atomic_load_explicit(&p->pending, memory_order_acquire) > 0) {
+    // Spin for the stragglers, yielding now and then: when the machine is
+    // oversubscribed the thread we wait for may need this core to finish.
+    for (int spins = 0; atomic_load_explicit(&p->pending, memory_order_acquire) > 0; spins++) {
 #if defined(__x86_64__)
         __builtin_ia32_pause();
 #endif
+        if ((spins & 1023) == 1023) sched_yield();
     }
 }
 
