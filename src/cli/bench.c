@@ -13,6 +13,7 @@
 
 #include "cli/cli.h"
 #include "quant/quant.h"
+#include "quant/types.h"
 
 static double now_s(void) {
     struct timespec ts;
@@ -89,12 +90,79 @@ static double measure_bandwidth(struct pool *pool, int reps) {
     return best;
 }
 
+// ---- kernels ----------------------------------------------------------------------
+
+struct kern_job {
+    uint32_t type;
+    const uint8_t *w;
+    size_t row_bytes;
+    const void *xq;
+    int64_t n, rows;
+    float *y;
+};
+
+static void kern_task(void *p, int ith, int nth) {
+    struct kern_job *j = p;
+    int64_t r0, r1;
+    pool_range(j->rows, ith, nth, 16, &r0, &r1);
+    if (r0 < r1) quant_matvec(j->type, j->w, j->row_bytes, j->xq, j->n, j->y + r0, r0, r1);
+}
+
+// Matrix-vector throughput per weight type (GB/s of weights), fast kernels vs
+// the scalar reference, on a 4096 x 4096 matrix of arbitrary bytes.
+static int bench_kernels(struct pool *pool, bool json) {
+    const int64_t n = 4096, rows = 4096;
+    static const uint32_t types[] = {GGML_TYPE_F32,  GGML_TYPE_F16,  GGML_TYPE_BF16, GGML_TYPE_Q8_0, GGML_TYPE_Q4_0,
+                                     GGML_TYPE_Q4_1, GGML_TYPE_Q5_0, GGML_TYPE_Q5_1, GGML_TYPE_Q2_K, GGML_TYPE_Q3_K,
+                                     GGML_TYPE_Q4_K, GGML_TYPE_Q5_K, GGML_TYPE_Q6_K, GGML_TYPE_IQ4_NL, GGML_TYPE_IQ4_XS,
+                                     GGML_TYPE_MXFP4, GGML_TYPE_TQ1_0, GGML_TYPE_TQ2_0, GGML_TYPE_Q1_0, GGML_TYPE_Q2_0};
+    float *x = malloc((size_t)n * sizeof(float)), *y = malloc((size_t)rows * sizeof(float));
+    void *xq = malloc(quant_act_size(GGML_TYPE_F32, n) + 4096);
+    if (!x || !y || !xq) return cli_die("out of memory");
+    for (int64_t i = 0; i < n; i++) x[i] = sinf((float)i * 0.37f);
+    if (json) printf("[");
+    else printf("%-8s %10s %10s %8s   (%d threads, 4096 x 4096)\n", "type", "fast GB/s", "ref GB/s", "speedup", pool_threads(pool));
+    for (size_t k = 0; k < sizeof types / sizeof *types; k++) {
+        uint32_t t = types[k];
+        size_t rb = ggml_row_size(t, n), bytes = rb * (size_t)rows;
+        uint8_t *w = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
+        if (!w) return cli_die("out of memory");
+        // Arbitrary bytes, but finite scales: every 16-bit word becomes a small half.
+        for (size_t i = 0; i < bytes; i++) w[i] = (uint8_t)(i * 2654435761u >> 24);
+        if (t == GGML_TYPE_F16 || t == GGML_TYPE_BF16)
+            for (size_t i = 1; i < bytes; i += 2) w[i] &= 0x3b;
+        quant_act_from_float(t, x, xq, n);
+        double gb[2];
+        for (int ref = 0; ref < 2; ref++) {
+            quant_set_reference(ref == 1);
+            struct kern_job j = {t, w, rb, xq, n, rows, y};
+            double best = 1e9;
+            for (int r = 0; r < (ref ? 2 : 8); r++) {
+                double t0 = now_s();
+                pool_run(pool, kern_task, &j);
+                double dt = now_s() - t0;
+                if (dt < best) best = dt;
+            }
+            gb[ref] = bytes / best / 1e9;
+        }
+        quant_set_reference(false);
+        if (json) printf("%s{\"type\":\"%s\",\"fast_gbps\":%.2f,\"ref_gbps\":%.2f}", k ? "," : "", ggml_type_name(t), gb[0], gb[1]);
+        else printf("%-8s %10.2f %10.2f %7.1fx\n", ggml_type_name(t), gb[0], gb[1], gb[0] / gb[1]);
+        free(w);
+    }
+    if (json) printf("]\n");
+    free(x);
+    free(y);
+    free(xq);
+    return 0;
+}
+
 int cmd_bench(int argc, char **argv) {
     struct cli_model_opts mo;
     cli_model_opts_init(&mo);
     mo.no_tokenizer = true;
     long P = 128, N = 32, depth = 0, reps = 5;
-    bool json = false, bandwidth = false;
+    bool json = false, bandwidth = false, kernels = false;
     for (int i = 0; i < argc; i++) {
         int used = cli_model_flag(&mo, argc, argv, i);
         if (used < 0) return 2;
@@ -107,7 +175,15 @@ int cmd_bench(int argc, char **argv) {
             i++;
         } else if (!strcmp(a, "--json")) json = true;
         else if (!strcmp(a, "--bandwidth")) bandwidth = true;
+        else if (!strcmp(a, "--kernels")) kernels = true;
         else return cli_die("bench: unknown flag '%s'", a);
+    }
+    if (kernels) {
+        struct pool *pool = pool_create(mo.threads ? (int)mo.threads : pool_default_threads());
+        if (!pool) return cli_die("cannot start threads");
+        int rc = bench_kernels(pool, json);
+        pool_free(pool);
+        return rc;
     }
     if (bandwidth) {
         struct pool *pool = pool_create(mo.threads ? (int)mo.threads : pool_default_threads());
