@@ -5,7 +5,7 @@ OPT     ?= -O2
 CFLAGS  ?= $(OPT) -g
 WERROR  ?=
 CFLAGS  += -std=c17 -Wall -Wextra $(WERROR) -Iinclude -Isrc -D_GNU_SOURCE -pthread -fno-math-errno
-LDLIBS  += -lpcre2-8 -lm -lpthread
+LDLIBS  += -lpcre2-8 -lutf8proc -lm -lpthread
 B       ?= build
 
 # Per-ISA kernel files are compiled for their ISA; they only run after a CPU check.

@@ -1,18 +1,60 @@
-// unicode.c — UTF-8 coding, category lookup and the GPT-2 byte alphabet (see unicode.h).
+// unicode.c — UTF-8 coding, category lookup (via utf8proc) and the GPT-2 byte alphabet (see
+// unicode.h).
 #include "text/unicode.h"
+
+#include <utf8proc.h>
+
+// General category -> flag, indexed by utf8proc_category_t (UTF8PROC_CATEGORY_CN = 0 .. CO = 29).
+static const uint8_t category_flags[30] = {
+    [UTF8PROC_CATEGORY_CN] = UNICODE_UNDEFINED,
+    [UTF8PROC_CATEGORY_LU] = UNICODE_LETTER,
+    [UTF8PROC_CATEGORY_LL] = UNICODE_LETTER,
+    [UTF8PROC_CATEGORY_LT] = UNICODE_LETTER,
+    [UTF8PROC_CATEGORY_LM] = UNICODE_LETTER,
+    [UTF8PROC_CATEGORY_LO] = UNICODE_LETTER,
+    [UTF8PROC_CATEGORY_MN] = UNICODE_MARK,
+    [UTF8PROC_CATEGORY_MC] = UNICODE_MARK,
+    [UTF8PROC_CATEGORY_ME] = UNICODE_MARK,
+    [UTF8PROC_CATEGORY_ND] = UNICODE_NUMBER,
+    [UTF8PROC_CATEGORY_NL] = UNICODE_NUMBER,
+    [UTF8PROC_CATEGORY_NO] = UNICODE_NUMBER,
+    [UTF8PROC_CATEGORY_PC] = UNICODE_PUNCTUATION,
+    [UTF8PROC_CATEGORY_PD] = UNICODE_PUNCTUATION,
+    [UTF8PROC_CATEGORY_PS] = UNICODE_PUNCTUATION,
+    [UTF8PROC_CATEGORY_PE] = UNICODE_PUNCTUATION,
+    [UTF8PROC_CATEGORY_PI] = UNICODE_PUNCTUATION,
+    [UTF8PROC_CATEGORY_PF] = UNICODE_PUNCTUATION,
+    [UTF8PROC_CATEGORY_PO] = UNICODE_PUNCTUATION,
+    [UTF8PROC_CATEGORY_SM] = UNICODE_SYMBOL,
+    [UTF8PROC_CATEGORY_SC] = UNICODE_SYMBOL,
+    [UTF8PROC_CATEGORY_SK] = UNICODE_SYMBOL,
+    [UTF8PROC_CATEGORY_SO] = UNICODE_SYMBOL,
+    [UTF8PROC_CATEGORY_ZS] = UNICODE_SEPARATOR,
+    [UTF8PROC_CATEGORY_ZL] = UNICODE_SEPARATOR,
+    [UTF8PROC_CATEGORY_ZP] = UNICODE_SEPARATOR,
+    [UTF8PROC_CATEGORY_CC] = UNICODE_CONTROL,
+    [UTF8PROC_CATEGORY_CF] = UNICODE_CONTROL,
+    [UTF8PROC_CATEGORY_CS] = UNICODE_CONTROL,
+    [UTF8PROC_CATEGORY_CO] = UNICODE_CONTROL,
+};
+
+static uint16_t category(uint32_t cpt) {
+    // llama.cpp's tables are UCD 15.1; Debian's utf8proc 2.8 is Unicode 15.0. These are the
+    // only code points assigned in 15.1, and token ids must match llama.cpp: IDS characters
+    // U+2FFC..2FFF and CJK stroke U+31EF are So, CJK Extension I U+2EBF0..2EE5D is Lo.
+    // (Unicode 16+ additions must stay UNDEFINED, as in llama.cpp; a newer utf8proc would
+    // need them masked here.)
+    if ((cpt >= 0x2FFC && cpt <= 0x2FFF) || cpt == 0x31EF) return UNICODE_SYMBOL;
+    if (cpt >= 0x2EBF0 && cpt <= 0x2EE5D) return UNICODE_LETTER;
+    utf8proc_category_t c = utf8proc_category((utf8proc_int32_t)cpt);
+    return (unsigned)c < sizeof(category_flags) ? category_flags[c] : UNICODE_UNDEFINED;
+}
 
 uint16_t unicode_flags(uint32_t cpt) {
     // llama.cpp's WHITESPACE set: exactly these, no more (e.g. not U+180E or U+200B).
     static const uint32_t ws[] = {0x0085, 0x00A0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000};
     if (cpt >= UNICODE_MAX_CPT) return UNICODE_UNDEFINED;
-    // Binary search for the last run start <= cpt.
-    size_t lo = 0, hi = unicode_ranges_n;
-    while (hi - lo > 1) {
-        size_t mid = (lo + hi) / 2;
-        if (unicode_ranges[mid].start <= cpt) lo = mid;
-        else hi = mid;
-    }
-    uint16_t f = unicode_ranges[lo].flags;
+    uint16_t f = category(cpt);
     if ((cpt >= 0x09 && cpt <= 0x0D) || cpt == 0x20 || (cpt >= 0x2000 && cpt <= 0x200A)) {
         f |= UNICODE_WHITESPACE;
     } else if (cpt >= 0x80) {

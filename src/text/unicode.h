@@ -1,8 +1,9 @@
 // unicode.h — the small slice of Unicode the tokenizers need, with llama.cpp's exact rules.
 //
 // Everything here reproduces llama.cpp (src/unicode.cpp) rather than "correct" Unicode: the
-// UTF-8 decoder accepts overlong forms and surrogates, the category table is UCD 15.1, and the
-// whitespace set is llama.cpp's fixed list. Token ids depend on these details.
+// UTF-8 decoder accepts overlong forms and surrogates, the categories are UCD 15.1 (utf8proc's
+// general categories plus the 15.1 additions, see unicode.c), and the whitespace set is
+// llama.cpp's fixed list. Token ids depend on these details.
 #ifndef FRINK_UNICODE_H
 #define FRINK_UNICODE_H
 
@@ -24,13 +25,6 @@ enum {
 };
 
 #define UNICODE_MAX_CPT 0x110000u
-
-struct unicode_range {
-    uint32_t start; // first code point of a run of equal flags; the run ends at the next start
-    uint8_t flags;
-};
-extern const struct unicode_range unicode_ranges[];
-extern const size_t unicode_ranges_n;
 
 // Flags of one code point (UNDEFINED for cpt >= 0x110000). Never 0.
 uint16_t unicode_flags(uint32_t cpt);
