@@ -148,17 +148,32 @@ float dot_q8_0_q8_0_avx2(int64_t n, const void *w, const void *xq) {
     return hsum_f32_8(acc);
 }
 
+// Two blocks per step with two accumulators: a single FMA chain would wait on
+// its own latency every block.
 float dot_q4_0_q8_0_avx2(int64_t n, const void *w, const void *xq) {
     const block_q4_0 *x = w;
     const block_q8_0 *y = xq;
-    __m256 acc = _mm256_setzero_ps();
-    for (int64_t i = 0; i < n / QK8_0; i++) {
-        const __m256 d = _mm256_set1_ps(h2f(x[i].d) * h2f(y[i].d));
-        const __m256i qx = _mm256_sub_epi8(nibbles_32(x[i].qs), _mm256_set1_epi8(8));
-        const __m256i qy = _mm256_loadu_si256((const __m256i *)y[i].qs);
-        acc = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(dot_ss8(qx, qy)), acc);
+    const __m256i off = _mm256_set1_epi8(8);
+    __m256 acc0 = _mm256_setzero_ps(), acc1 = _mm256_setzero_ps();
+    const int64_t nb = n / QK8_0;
+    int64_t i = 0;
+    for (; i + 1 < nb; i += 2) {
+        const __m256 d0 = _mm256_set1_ps(h2f(x[i].d) * h2f(y[i].d));
+        const __m256 d1 = _mm256_set1_ps(h2f(x[i + 1].d) * h2f(y[i + 1].d));
+        const __m256i qx0 = _mm256_sub_epi8(nibbles_32(x[i].qs), off);
+        const __m256i qx1 = _mm256_sub_epi8(nibbles_32(x[i + 1].qs), off);
+        const __m256i qy0 = _mm256_loadu_si256((const __m256i *)y[i].qs);
+        const __m256i qy1 = _mm256_loadu_si256((const __m256i *)y[i + 1].qs);
+        acc0 = _mm256_fmadd_ps(d0, _mm256_cvtepi32_ps(dot_ss8(qx0, qy0)), acc0);
+        acc1 = _mm256_fmadd_ps(d1, _mm256_cvtepi32_ps(dot_ss8(qx1, qy1)), acc1);
     }
-    return hsum_f32_8(acc);
+    for (; i < nb; i++) {
+        const __m256 d = _mm256_set1_ps(h2f(x[i].d) * h2f(y[i].d));
+        const __m256i qx = _mm256_sub_epi8(nibbles_32(x[i].qs), off);
+        const __m256i qy = _mm256_loadu_si256((const __m256i *)y[i].qs);
+        acc0 = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(dot_ss8(qx, qy)), acc0);
+    }
+    return hsum_f32_8(_mm256_add_ps(acc0, acc1));
 }
 
 float dot_q4_1_q8_1_avx2(int64_t n, const void *w, const void *xq) {
@@ -290,6 +305,29 @@ float dot_q2_0_q8_0_avx2(int64_t n, const void *w, const void *xq) {
     return hsum_f32_8(acc);
 }
 
+// Sixteen int16 sub-block scales, split for pair lookups: lo = scales 0..7 in both 128-bit
+// lanes, hi = scales 8..15 in both lanes.
+struct scales16 {
+    __m256i lo, hi;
+};
+
+static inline struct scales16 scales16_from_epi16(__m256i sc) {
+    const __m128i l = _mm256_castsi256_si128(sc), h = _mm256_extracti128_si256(sc, 1);
+    return (struct scales16){combine128(l, l), combine128(h, h)};
+}
+
+// int16 lanes 0..7 = scale 2k, lanes 8..15 = scale 2k+1 of one half (k = 0..3), by byte shuffle:
+// cheaper than moving two scalars into a vector for every pair of sub-blocks.
+static inline __m256i scale_pair_of(__m256i half, int k) {
+    static const uint8_t ctrl[4][32] = {
+        {0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3},
+        {4, 5, 4, 5, 4, 5, 4, 5, 4, 5, 4, 5, 4, 5, 4, 5, 6, 7, 6, 7, 6, 7, 6, 7, 6, 7, 6, 7, 6, 7, 6, 7},
+        {8, 9, 8, 9, 8, 9, 8, 9, 8, 9, 8, 9, 8, 9, 8, 9, 10, 11, 10, 11, 10, 11, 10, 11, 10, 11, 10, 11, 10, 11, 10, 11},
+        {12, 13, 12, 13, 12, 13, 12, 13, 12, 13, 12, 13, 12, 13, 12, 13, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15},
+    };
+    return _mm256_shuffle_epi8(half, _mm256_loadu_si256((const __m256i *)ctrl[k]));
+}
+
 // ---- K-quants against Q8_K ---------------------------------------------------------------------
 
 // sum_j bsums[j] * m[j] for the 16 bsums and 16 int16 multipliers, as 8 int32
@@ -307,18 +345,17 @@ float dot_q2_K_q8_K_avx2(int64_t n, const void *w, const void *xq) {
         const __m128i sc8 = _mm_loadu_si128((const __m128i *)x[i].scales);
         const __m256i mins = _mm256_cvtepu8_epi16(_mm_and_si128(_mm_srli_epi16(sc8, 4), _mm_set1_epi8(0xF)));
         accm = _mm256_fmadd_ps(_mm256_set1_ps(dmin), _mm256_cvtepi32_ps(bsums_dot(&y[i], mins)), accm);
+        const struct scales16 sc = scales16_from_epi16(_mm256_cvtepu8_epi16(_mm_and_si128(sc8, _mm_set1_epi8(0xF))));
         const uint8_t *q2 = x[i].qs;
         const int8_t *q8 = y[i].qs;
         __m256i sumi = _mm256_setzero_si256();
         for (int h = 0; h < 2; h++, q2 += 32) {
             const __m256i bits = _mm256_loadu_si256((const __m256i *)q2);
+            const __m256i half = h ? sc.hi : sc.lo;
             for (int j = 0; j < 4; j++, q8 += 32) {
-                const int s = 8 * h + 2 * j;
                 const __m256i q = _mm256_and_si256(_mm256_srli_epi16(bits, 2 * j), m3);
                 const __m256i p16 = _mm256_maddubs_epi16(q, _mm256_loadu_si256((const __m256i *)q8));
-                sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(scale_pair(x[i].scales[s] & 0xF,
-                                                                           x[i].scales[s + 1] & 0xF),
-                                                                p16));
+                sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(scale_pair_of(half, j), p16));
             }
         }
         acc = _mm256_fmadd_ps(_mm256_set1_ps(d), _mm256_cvtepi32_ps(sumi), acc);
@@ -339,6 +376,7 @@ float dot_q3_K_q8_K_avx2(int64_t n, const void *w, const void *xq) {
             const int high2 = (x[i].scales[8 + s % 4] >> (2 * (s / 4))) & 3;
             sc[s] = (int8_t)((low4 | high2 << 4) - 32);
         }
+        const struct scales16 sv = scales16_from_epi16(_mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)sc)));
         const __m256i hbits = _mm256_loadu_si256((const __m256i *)x[i].hmask);
         const uint8_t *q3 = x[i].qs;
         const int8_t *q8 = y[i].qs;
@@ -346,14 +384,14 @@ float dot_q3_K_q8_K_avx2(int64_t n, const void *w, const void *xq) {
         for (int h = 0; h < 2; h++, q3 += 32) {
             const __m256i bits = _mm256_loadu_si256((const __m256i *)q3);
             for (int j = 0; j < 4; j++, q8 += 32) {
-                const int s = 8 * h + 2 * j, hb = 4 * h + j;
+                const int hb = 4 * h + j;
                 const __m256i q2 = _mm256_and_si256(_mm256_srli_epi16(bits, 2 * j), m3);
                 // q = q2 - 4 where the high bit is clear: subtract maddubs(4 or 0, q8)
                 const __m256i hset = _mm256_and_si256(hbits, _mm256_set1_epi8((char)(1 << hb)));
                 const __m256i q3h = _mm256_and_si256(_mm256_cmpeq_epi8(hset, _mm256_setzero_si256()), m4);
                 const __m256i qy = _mm256_loadu_si256((const __m256i *)q8);
                 const __m256i p16 = _mm256_sub_epi16(_mm256_maddubs_epi16(q2, qy), _mm256_maddubs_epi16(q3h, qy));
-                sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(scale_pair(sc[s], sc[s + 1]), p16));
+                sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(scale_pair_of(h ? sv.hi : sv.lo, j), p16));
             }
         }
         acc = _mm256_fmadd_ps(_mm256_set1_ps(d), _mm256_cvtepi32_ps(sumi), acc);
@@ -361,76 +399,109 @@ float dot_q3_K_q8_K_avx2(int64_t n, const void *w, const void *xq) {
     return hsum_f32_8(acc);
 }
 
-// Unpacks the 12-byte Q4_K/Q5_K scales into sc[8], mins[8].
-static inline void k45_scales(const uint8_t *p, uint8_t sc[8], uint8_t mins[8]) {
-    for (int j = 0; j < 4; j++) {
-        sc[j] = p[j] & 63;
-        mins[j] = p[j + 4] & 63;
-        sc[j + 4] = (p[j + 8] & 0xF) | ((p[j] >> 6) << 4);
-        mins[j + 4] = (p[j + 8] >> 4) | ((p[j + 4] >> 6) << 4);
-    }
+// Scale shuffles: lanes of sub-block pair j broadcast the 16-bit scale of sub-block 2j / 2j+1.
+static inline __m256i k4_scale_shuffle(int i) {
+    static const uint8_t k[256] = {
+        0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1,
+        2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3,
+        4, 5, 4, 5, 4, 5, 4, 5, 4, 5, 4, 5, 4, 5, 4, 5, 4, 5, 4, 5, 4, 5, 4, 5, 4, 5, 4, 5, 4, 5, 4, 5,
+        6, 7, 6, 7, 6, 7, 6, 7, 6, 7, 6, 7, 6, 7, 6, 7, 6, 7, 6, 7, 6, 7, 6, 7, 6, 7, 6, 7, 6, 7, 6, 7,
+        8, 9, 8, 9, 8, 9, 8, 9, 8, 9, 8, 9, 8, 9, 8, 9, 8, 9, 8, 9, 8, 9, 8, 9, 8, 9, 8, 9, 8, 9, 8, 9,
+        10, 11, 10, 11, 10, 11, 10, 11, 10, 11, 10, 11, 10, 11, 10, 11, 10, 11, 10, 11, 10, 11, 10, 11, 10, 11, 10, 11, 10, 11, 10, 11,
+        12, 13, 12, 13, 12, 13, 12, 13, 12, 13, 12, 13, 12, 13, 12, 13, 12, 13, 12, 13, 12, 13, 12, 13, 12, 13, 12, 13, 12, 13, 12, 13,
+        14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15,
+    };
+    return _mm256_loadu_si256((const __m256i *)k + i);
 }
 
-// mins weighted by bsums: sub-block s (32 elements) covers bsums 2s and 2s+1
-static inline __m256i k45_mins16(const uint8_t mins[8]) {
-    return _mm256_setr_epi16(mins[0], mins[0], mins[1], mins[1], mins[2], mins[2], mins[3], mins[3],
-                             mins[4], mins[4], mins[5], mins[5], mins[6], mins[6], mins[7], mins[7]);
+// The 12 packed bytes of 6-bit scales and mins, unpacked with word operations:
+//   utmp[0..1] = scales 0..7 (one byte each), utmp[2..3] = mins 0..7.
+static inline void k45_unpack_words(const uint8_t *p, uint32_t utmp[4]) {
+    const uint32_t kmask1 = 0x3f3f3f3f, kmask2 = 0x0f0f0f0f, kmask3 = 0x03030303;
+    memcpy(utmp, p, 12);
+    utmp[3] = ((utmp[2] >> 4) & kmask2) | (((utmp[1] >> 6) & kmask3) << 4);
+    const uint32_t uaux = utmp[1] & kmask1;
+    utmp[1] = (utmp[2] & kmask2) | (((utmp[0] >> 6) & kmask3) << 4);
+    utmp[2] = uaux;
+    utmp[0] &= kmask1;
 }
 
 float dot_q4_K_q8_K_avx2(int64_t n, const void *w, const void *xq) {
     const block_q4_K *x = w;
     const block_q8_K *y = xq;
     const __m256i m4 = _mm256_set1_epi8(0xF);
-    __m256 acc = _mm256_setzero_ps(), accm = _mm256_setzero_ps();
+    __m256 acc = _mm256_setzero_ps();
+    __m128 acc_m = _mm_setzero_ps();
     for (int64_t i = 0; i < n / QK_K; i++) {
         const float d = y[i].d * h2f(x[i].d), dmin = -y[i].d * h2f(x[i].dmin);
-        uint8_t sc[8], mins[8];
-        k45_scales(x[i].scales, sc, mins);
-        accm = _mm256_fmadd_ps(_mm256_set1_ps(dmin), _mm256_cvtepi32_ps(bsums_dot(&y[i], k45_mins16(mins))), accm);
+        uint32_t utmp[4];
+        k45_unpack_words(x[i].scales, utmp);
+        // 16-bit scales (lanes 0..7) and mins (lanes 8..15)
+        const __m256i mins_and_scales = _mm256_cvtepu8_epi16(_mm_set_epi32((int)utmp[3], (int)utmp[2], (int)utmp[1], (int)utmp[0]));
+        // mins . bsums: bsums come in pairs per 32-element sub-block
+        const __m256i q8sums = _mm256_loadu_si256((const __m256i *)y[i].bsums);
+        const __m128i q8s = _mm_hadd_epi16(_mm256_extracti128_si256(q8sums, 0), _mm256_extracti128_si256(q8sums, 1));
+        const __m128i prod = _mm_madd_epi16(_mm256_extracti128_si256(mins_and_scales, 1), q8s);
+        acc_m = _mm_fmadd_ps(_mm_set1_ps(dmin), _mm_cvtepi32_ps(prod), acc_m);
+        const __m128i sc128 = _mm256_extracti128_si256(mins_and_scales, 0);
+        const __m256i scales = combine128(sc128, sc128);
         const uint8_t *q4 = x[i].qs;
         const int8_t *q8 = y[i].qs;
         __m256i sumi = _mm256_setzero_si256();
-        for (int c = 0; c < 4; c++, q4 += 32, q8 += 64) {
+        for (int j = 0; j < 4; j++, q4 += 32, q8 += 64) {
+            const __m256i scale_l = _mm256_shuffle_epi8(scales, k4_scale_shuffle(2 * j));
+            const __m256i scale_h = _mm256_shuffle_epi8(scales, k4_scale_shuffle(2 * j + 1));
             const __m256i bits = _mm256_loadu_si256((const __m256i *)q4);
             const __m256i lo = _mm256_and_si256(bits, m4), hi = _mm256_and_si256(_mm256_srli_epi16(bits, 4), m4);
-            const __m256i pl = _mm256_maddubs_epi16(lo, _mm256_loadu_si256((const __m256i *)q8));
-            const __m256i ph = _mm256_maddubs_epi16(hi, _mm256_loadu_si256((const __m256i *)(q8 + 32)));
-            sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(_mm256_set1_epi16(sc[2 * c]), pl));
-            sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(_mm256_set1_epi16(sc[2 * c + 1]), ph));
+            const __m256i pl = _mm256_madd_epi16(scale_l, _mm256_maddubs_epi16(lo, _mm256_loadu_si256((const __m256i *)q8)));
+            const __m256i ph = _mm256_madd_epi16(scale_h, _mm256_maddubs_epi16(hi, _mm256_loadu_si256((const __m256i *)(q8 + 32))));
+            sumi = _mm256_add_epi32(sumi, _mm256_add_epi32(pl, ph));
         }
         acc = _mm256_fmadd_ps(_mm256_set1_ps(d), _mm256_cvtepi32_ps(sumi), acc);
     }
-    return hsum_f32_8(acc) + hsum_f32_8(accm);
+    acc_m = _mm_add_ps(acc_m, _mm_movehl_ps(acc_m, acc_m));
+    acc_m = _mm_add_ss(acc_m, _mm_movehdup_ps(acc_m));
+    return hsum_f32_8(acc) + _mm_cvtss_f32(acc_m);
 }
 
 float dot_q5_K_q8_K_avx2(int64_t n, const void *w, const void *xq) {
     const block_q5_K *x = w;
     const block_q8_K *y = xq;
     const __m256i m4 = _mm256_set1_epi8(0xF), m1 = _mm256_set1_epi8(1);
-    __m256 acc = _mm256_setzero_ps(), accm = _mm256_setzero_ps();
+    __m256 acc = _mm256_setzero_ps();
+    __m128 acc_m = _mm_setzero_ps();
     for (int64_t i = 0; i < n / QK_K; i++) {
         const float d = y[i].d * h2f(x[i].d), dmin = -y[i].d * h2f(x[i].dmin);
-        uint8_t sc[8], mins[8];
-        k45_scales(x[i].scales, sc, mins);
-        accm = _mm256_fmadd_ps(_mm256_set1_ps(dmin), _mm256_cvtepi32_ps(bsums_dot(&y[i], k45_mins16(mins))), accm);
+        uint32_t utmp[4];
+        k45_unpack_words(x[i].scales, utmp);
+        const __m256i mins_and_scales = _mm256_cvtepu8_epi16(_mm_set_epi32((int)utmp[3], (int)utmp[2], (int)utmp[1], (int)utmp[0]));
+        const __m256i q8sums = _mm256_loadu_si256((const __m256i *)y[i].bsums);
+        const __m128i q8s = _mm_hadd_epi16(_mm256_extracti128_si256(q8sums, 0), _mm256_extracti128_si256(q8sums, 1));
+        const __m128i prod = _mm_madd_epi16(_mm256_extracti128_si256(mins_and_scales, 1), q8s);
+        acc_m = _mm_fmadd_ps(_mm_set1_ps(dmin), _mm_cvtepi32_ps(prod), acc_m);
+        const __m128i sc128 = _mm256_extracti128_si256(mins_and_scales, 0);
+        const __m256i scales = combine128(sc128, sc128);
         const __m256i hbits = _mm256_loadu_si256((const __m256i *)x[i].qh);
         const uint8_t *q5 = x[i].qs;
         const int8_t *q8 = y[i].qs;
         __m256i sumi = _mm256_setzero_si256();
         for (int c = 0; c < 4; c++, q5 += 32, q8 += 64) {
+            const __m256i scale_l = _mm256_shuffle_epi8(scales, k4_scale_shuffle(2 * c));
+            const __m256i scale_h = _mm256_shuffle_epi8(scales, k4_scale_shuffle(2 * c + 1));
             const __m256i bits = _mm256_loadu_si256((const __m256i *)q5);
             const __m256i hl = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hbits, 2 * c), m1), 4);
             const __m256i hh = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hbits, 2 * c + 1), m1), 4);
             const __m256i lo = _mm256_or_si256(_mm256_and_si256(bits, m4), hl);
             const __m256i hi = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(bits, 4), m4), hh);
-            const __m256i pl = _mm256_maddubs_epi16(lo, _mm256_loadu_si256((const __m256i *)q8));
-            const __m256i ph = _mm256_maddubs_epi16(hi, _mm256_loadu_si256((const __m256i *)(q8 + 32)));
-            sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(_mm256_set1_epi16(sc[2 * c]), pl));
-            sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(_mm256_set1_epi16(sc[2 * c + 1]), ph));
+            const __m256i pl = _mm256_madd_epi16(scale_l, _mm256_maddubs_epi16(lo, _mm256_loadu_si256((const __m256i *)q8)));
+            const __m256i ph = _mm256_madd_epi16(scale_h, _mm256_maddubs_epi16(hi, _mm256_loadu_si256((const __m256i *)(q8 + 32))));
+            sumi = _mm256_add_epi32(sumi, _mm256_add_epi32(pl, ph));
         }
         acc = _mm256_fmadd_ps(_mm256_set1_ps(d), _mm256_cvtepi32_ps(sumi), acc);
     }
-    return hsum_f32_8(acc) + hsum_f32_8(accm);
+    acc_m = _mm_add_ps(acc_m, _mm_movehl_ps(acc_m, acc_m));
+    acc_m = _mm_add_ss(acc_m, _mm_movehdup_ps(acc_m));
+    return hsum_f32_8(acc) + _mm_cvtss_f32(acc_m);
 }
 
 float dot_q6_K_q8_K_avx2(int64_t n, const void *w, const void *xq) {
@@ -441,9 +512,10 @@ float dot_q6_K_q8_K_avx2(int64_t n, const void *w, const void *xq) {
     for (int64_t i = 0; i < n / QK_K; i++) {
         const float d = y[i].d * h2f(x[i].d);
         const uint8_t *ql = x[i].ql, *qh = x[i].qh;
-        const int8_t *q8 = y[i].qs, *sc = x[i].scales;
+        const int8_t *q8 = y[i].qs;
+        const struct scales16 sv = scales16_from_epi16(_mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)x[i].scales)));
         __m256i sumi = _mm256_setzero_si256();
-        for (int h = 0; h < 2; h++, ql += 64, qh += 32, sc += 8) {
+        for (int h = 0; h < 2; h++, ql += 64, qh += 32) {
             const __m256i b1 = _mm256_loadu_si256((const __m256i *)ql);
             const __m256i b2 = _mm256_loadu_si256((const __m256i *)(ql + 32));
             const __m256i bh = _mm256_loadu_si256((const __m256i *)qh);
@@ -457,7 +529,7 @@ float dot_q6_K_q8_K_avx2(int64_t n, const void *w, const void *xq) {
                 const __m256i qk = _mm256_or_si256(q[k], hk); // 0..63, the code + 32
                 const __m256i qy = _mm256_loadu_si256((const __m256i *)q8);
                 const __m256i p16 = _mm256_sub_epi16(_mm256_maddubs_epi16(qk, qy), _mm256_maddubs_epi16(m32, qy));
-                sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(scale_pair(sc[2 * k], sc[2 * k + 1]), p16));
+                sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(scale_pair_of(h ? sv.hi : sv.lo, k), p16));
             }
         }
         acc = _mm256_fmadd_ps(_mm256_set1_ps(d), _mm256_cvtepi32_ps(sumi), acc);
