@@ -96,7 +96,7 @@ enum quant_isa_id quant_cpu_isa(void) {
     return cpu_isa;
 }
 
-static enum quant_isa_id active_isa(void) {
+enum quant_isa_id quant_active_isa(void) {
     return atomic_load_explicit(&use_reference, memory_order_relaxed) ? QUANT_ISA_SCALAR
                                                                       : quant_cpu_isa();
 }
@@ -105,7 +105,7 @@ void quant_set_reference(bool on) { atomic_store(&use_reference, on); }
 
 const char *quant_isa(void) {
     static const char *names[QUANT_ISA_COUNT] = {"scalar", "avx2", "avx512"};
-    return names[active_isa()];
+    return names[quant_active_isa()];
 }
 
 const struct quant_type_info *quant_type_info(uint32_t type) {
@@ -140,14 +140,14 @@ size_t quant_act_size(uint32_t wt, int64_t n) {
 void quant_act_from_float(uint32_t wt, const float *x, void *xq, int64_t n) {
     const struct quant_type_info *ti = quant_type_info(wt);
     assert(ti && n % ggml_type_geom(ti->act)->blck == 0);
-    quant_act_kernel(ti->act, active_isa())(x, xq, n);
+    quant_act_kernel(ti->act, quant_active_isa())(x, xq, n);
 }
 
 void quant_matvec(uint32_t wt, const void *W, size_t row_bytes, const void *xq, int64_t n,
                   float *y, int64_t r0, int64_t r1) {
     const struct quant_type_info *ti = quant_type_info(wt);
     assert(ti && n % ggml_type_geom(wt)->blck == 0);
-    const quant_dot_fn dot = pick_dot(ti, active_isa());
+    const quant_dot_fn dot = pick_dot(ti, quant_active_isa());
     const uint8_t *w = (const uint8_t *)W + (size_t)r0 * row_bytes;
     for (int64_t r = r0; r < r1; r++, w += row_bytes) y[r - r0] = dot(n, w, xq);
 }
@@ -159,7 +159,7 @@ void quant_matmul(uint32_t wt, const void *W, size_t row_bytes, const void *xq, 
                   int64_t n_tok, float *y, int64_t ldy, int64_t r0, int64_t r1) {
     const struct quant_type_info *ti = quant_type_info(wt);
     assert(ti && n % ggml_type_geom(wt)->blck == 0);
-    const quant_dot_fn dot = pick_dot(ti, active_isa());
+    const quant_dot_fn dot = pick_dot(ti, quant_active_isa());
     const size_t act_bytes = ggml_row_size(ti->act, n);
     int64_t tb = (int64_t)((192u << 10) / (act_bytes ? act_bytes : 1));
     if (tb < 1) tb = 1;

@@ -313,6 +313,12 @@ void quant_matmul(uint32_t wt, const void *W, size_t row_bytes, const void *xq, 
 // Also accepts the activation-only types Q8_0 and Q8_K.
 void quant_dequant_row(uint32_t type, const void *src, float *dst, int64_t n);
 
+// Attention over an F16 cache, in the reference's order of operations (attn_f16.c):
+// q . k; acc = f16(v * s + acc); acc = f16(acc * s).
+float quant_f16_dot(const uint16_t *x, const uint16_t *y, int n);
+void quant_f16_mad(uint16_t *acc, const uint16_t *v, float s, int n);
+void quant_f16_scale(uint16_t *acc, float s, int n);
+
 // true: every call uses the scalar reference kernels (the oracle); false: the fastest ISA.
 void quant_set_reference(bool on);
 

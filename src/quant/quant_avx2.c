@@ -9,6 +9,7 @@
 // sub-block scale) widens to int32. For signed x signed, |x| and sign(y, x) make the left side
 // unsigned. Every pair sum below stays under 2^15 (largest: 2 * 128 * 127 = 32512).
 #include <immintrin.h>
+#include <math.h>
 
 #include "quant/quant_impl.h"
 
@@ -635,4 +636,43 @@ void act_q8_1_avx2(const float *x, void *xq, int64_t n) {
         y[i].d = fp32_to_fp16(d);
         y[i].s = fp32_to_fp16(d * (float)sum);
     }
+}
+
+// ---- attention F16 ops (twins of attn_f16.c, same order) ----------------------------------------
+
+float f16_dot_avx2(const uint16_t *x, const uint16_t *y, int n) {
+    __m256 s0 = _mm256_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
+    int np = n & ~31;
+    for (int i = 0; i < np; i += 32) {
+        s0 = _mm256_fmadd_ps(load_f16x8(x + i), load_f16x8(y + i), s0);
+        s1 = _mm256_fmadd_ps(load_f16x8(x + i + 8), load_f16x8(y + i + 8), s1);
+        s2 = _mm256_fmadd_ps(load_f16x8(x + i + 16), load_f16x8(y + i + 16), s2);
+        s3 = _mm256_fmadd_ps(load_f16x8(x + i + 24), load_f16x8(y + i + 24), s3);
+    }
+    const __m256 r = _mm256_add_ps(_mm256_add_ps(s0, s2), _mm256_add_ps(s1, s3));
+    const __m128 t0 = _mm_add_ps(_mm256_castps256_ps128(r), _mm256_extractf128_ps(r, 1));
+    const __m128 t1 = _mm_hadd_ps(t0, t0);
+    double sum = _mm_cvtss_f32(_mm_hadd_ps(t1, t1));
+    for (int i = np; i < n; i++) sum += (double)(h2f(x[i]) * h2f(y[i]));
+    return (float)sum;
+}
+
+void f16_mad_avx2(uint16_t *acc, const uint16_t *v, float s, int n) {
+    const __m256 vs = _mm256_set1_ps(s);
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m256 a = _mm256_fmadd_ps(load_f16x8(v + i), vs, load_f16x8(acc + i));
+        _mm_storeu_si128((__m128i *)(acc + i), _mm256_cvtps_ph(a, _MM_FROUND_TO_NEAREST_INT));
+    }
+    for (; i < n; i++) acc[i] = _cvtss_sh(fmaf(h2f(v[i]), s, h2f(acc[i])), _MM_FROUND_TO_NEAREST_INT);
+}
+
+void f16_scale_avx2(uint16_t *acc, float s, int n) {
+    const __m256 vs = _mm256_set1_ps(s);
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m256 a = _mm256_mul_ps(load_f16x8(acc + i), vs);
+        _mm_storeu_si128((__m128i *)(acc + i), _mm256_cvtps_ph(a, _MM_FROUND_TO_NEAREST_INT));
+    }
+    for (; i < n; i++) acc[i] = _cvtss_sh(h2f(acc[i]) * s, _MM_FROUND_TO_NEAREST_INT);
 }

@@ -27,6 +27,16 @@ const struct quant_type_info *quant_type_info(uint32_t type);
 quant_from_float_fn quant_act_kernel(uint32_t act_type, enum quant_isa_id isa);
 // Highest ISA this CPU can run (reads CPU features once).
 enum quant_isa_id quant_cpu_isa(void);
+// The kernel set in use now (scalar when quant_set_reference(true)).
+enum quant_isa_id quant_active_isa(void);
+
+// ---- attention F16 vector ops (attn_f16.c; AVX2 twins in quant_avx2.c) ----
+float f16_dot_ref(const uint16_t *x, const uint16_t *y, int n);
+void f16_mad_ref(uint16_t *acc, const uint16_t *v, float s, int n);
+void f16_scale_ref(uint16_t *acc, float s, int n);
+float f16_dot_avx2(const uint16_t *x, const uint16_t *y, int n);
+void f16_mad_avx2(uint16_t *acc, const uint16_t *v, float s, int n);
+void f16_scale_avx2(uint16_t *acc, float s, int n);
 
 // ---- scalar reference kernels (quant_ref.c, quant_ref_k.c) ----
 #define QUANT_DECL_REF(t, a)                                             \

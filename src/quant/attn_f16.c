@@ -1,0 +1,57 @@
+// attn_f16.c — the F16 vector operations of attention over an F16 KV cache,
+// in the reference's order of operations (its CPU flash-attention kernel):
+//
+//   s   = q . k        4 accumulators of 8 lanes with FMA, pairwise reduction,
+//                      the tail (n % 32) added in double
+//   acc = f16(v * s + acc)   (one FMA, rounded to F16 per element)
+//   acc = f16(acc * s)
+//
+// Matching the order keeps frink's logits bit-identical to the reference's
+// where the weights allow (a last-bit difference here can flip a quantized
+// activation's rounding downstream). Scalar twins here; AVX2/F16C versions in
+// quant_avx2.c; quant_set_reference(true) selects the scalar ones.
+#include <math.h>
+
+#include "quant/quant.h"
+#include "quant/quant_impl.h"
+
+float f16_dot_ref(const uint16_t *x, const uint16_t *y, int n) {
+    float acc[4][8] = {{0}};
+    int np = n & ~31;
+    for (int i = 0; i < np; i += 32)
+        for (int a = 0; a < 4; a++)
+            for (int l = 0; l < 8; l++)
+                acc[a][l] = fmaf(fp16_to_fp32(x[i + a * 8 + l]), fp16_to_fp32(y[i + a * 8 + l]), acc[a][l]);
+    for (int l = 0; l < 8; l++) {
+        acc[0][l] += acc[2][l];
+        acc[1][l] += acc[3][l];
+    }
+    for (int l = 0; l < 8; l++) acc[0][l] += acc[1][l];
+    float t0[4];
+    for (int l = 0; l < 4; l++) t0[l] = acc[0][l] + acc[0][l + 4];
+    double sum = (t0[0] + t0[1]) + (t0[2] + t0[3]);
+    for (int i = np; i < n; i++) sum += (double)(fp16_to_fp32(x[i]) * fp16_to_fp32(y[i]));
+    return (float)sum;
+}
+
+void f16_mad_ref(uint16_t *acc, const uint16_t *v, float s, int n) {
+    for (int i = 0; i < n; i++) acc[i] = fp32_to_fp16(fmaf(fp16_to_fp32(v[i]), s, fp16_to_fp32(acc[i])));
+}
+
+void f16_scale_ref(uint16_t *acc, float s, int n) {
+    for (int i = 0; i < n; i++) acc[i] = fp32_to_fp16(fp16_to_fp32(acc[i]) * s);
+}
+
+static bool fast(void) { return quant_active_isa() >= QUANT_ISA_AVX2; }
+
+float quant_f16_dot(const uint16_t *x, const uint16_t *y, int n) { return fast() ? f16_dot_avx2(x, y, n) : f16_dot_ref(x, y, n); }
+
+void quant_f16_mad(uint16_t *acc, const uint16_t *v, float s, int n) {
+    if (fast()) f16_mad_avx2(acc, v, s, n);
+    else f16_mad_ref(acc, v, s, n);
+}
+
+void quant_f16_scale(uint16_t *acc, float s, int n) {
+    if (fast()) f16_scale_avx2(acc, s, n);
+    else f16_scale_ref(acc, s, n);
+}
