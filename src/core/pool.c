@@ -94,12 +94,17 @@ void pool_free(struct pool *p) {
 int pool_threads(const struct pool *p) { return p->n; }
 uint64_t pool_barriers(const struct pool *p) { return p->barriers; }
 
+void pool_run_sized(struct pool *p, pool_fn fn, void *ctx, int64_t work) {
+    if (work < POOL_MIN_WORK || p->n == 1) fn(ctx, 0, 1);
+    else pool_run(p, fn, ctx);
+}
+
 void pool_run(struct pool *p, pool_fn fn, void *ctx) {
-    p->barriers++;
     if (p->n == 1) {
         fn(ctx, 0, 1);
         return;
     }
+    p->barriers++;
     p->fn = fn;
     p->ctx = ctx;
     atomic_store(&p->pending, p->n - 1);

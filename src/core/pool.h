@@ -16,7 +16,14 @@ struct pool *pool_create(int n_threads); // n_threads >= 1; NULL on failure
 void pool_free(struct pool *p);
 int pool_threads(const struct pool *p);
 void pool_run(struct pool *p, pool_fn fn, void *ctx);
-uint64_t pool_barriers(const struct pool *p); // pool_run calls so far
+uint64_t pool_barriers(const struct pool *p); // multi-threaded pool_run calls so far
+
+// Like pool_run, but work too small to pay for waking threads (`work` below
+// POOL_MIN_WORK, in multiply-adds or similar units) runs on the caller alone as
+// fn(ctx, 0, 1): no barrier. Every task splits its range by (ith, nth), so the
+// result is the same either way.
+#define POOL_MIN_WORK 32768
+void pool_run_sized(struct pool *p, pool_fn fn, void *ctx, int64_t work);
 
 // Splits [0, n) into nth near-equal parts; part ith is [*r0, *r1).
 // `align` rounds part boundaries to multiples of it (for blocked kernels).
