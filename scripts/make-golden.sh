@@ -13,8 +13,8 @@ G=tests/data/golden
 Q=tests/data/archs/q
 mkdir -p "$G" "$Q"
 
-# ftype numbers (llama_ftype): 1 F16, 2 Q4_0, 7 Q8_0, 15 Q4_K_M, 18 Q6_K, 40 Q1_0
-declare -A FT=([F16]=1 [Q4_0]=2 [Q8_0]=7 [Q4_K_M]=15 [Q6_K]=18 [Q1_0]=40)
+# ftype numbers (llama_ftype): 1 F16, 2 Q4_0, 7 Q8_0, 15 Q4_K_M, 18 Q6_K, 38 MXFP4 (MoE experts), 40 Q1_0
+declare -A FT=([F16]=1 [Q4_0]=2 [Q8_0]=7 [Q4_K_M]=15 [Q6_K]=18 [MXFP4]=38 [Q1_0]=40)
 
 # A deterministic id sequence of length n over a vocabulary of v (skipping 0..2, usually specials).
 ids() { local n=$1 v=$2 s="" i; for ((i = 0; i < n; i++)); do s+="${s:+,}$(( (i * 7919 + 13) % (v - 3) + 3 ))"; done; echo "$s"; }
@@ -72,3 +72,25 @@ for base in llama-moe mistral3-dense smollm3-dense qwen2-dense qwen3-dense qwen3
   golden "$base-F16" "tests/data/archs/$base.gguf" 32 128
   golden "$base-Q4_K_M" "$(quant "$base" Q4_K_M)" 32 128
 done
+
+# More families: 64 tokens, twice the fixtures' 32-token sliding window, so the
+# window (gemma2/gemma3/gpt-oss/olmo2) is exercised. "BASE:FMT": the quantized
+# mix checked besides the fixture's own type (F16; deepseek2's fixture is F32).
+for bf in gemma-dense:Q4_K_M gemma2-dense:Q4_K_M gemma3-dense:Q4_K_M phi3-dense:Q4_K_M gpt-oss-moe:MXFP4 \
+          olmo2-dense:Q4_K_M olmoe-moe:Q4_K_M granite-dense:Q4_K_M granitemoe-moe:Q4_K_M deepseek2-moe:Q8_0 \
+          falcon-dense:Q4_K_M gptneox-dense:Q4_K_M starcoder2-dense:Q4_K_M bloom-dense:Q4_K_M mpt-dense:Q4_K_M; do
+  base=${bf%%:*} fmt=${bf##*:}
+  want "$base" || continue
+  own=F16; [ "$base" = deepseek2-moe ] && own=F32
+  golden "$base-$own" "tests/data/archs/$base.gguf" 64 128
+  golden "$base-$fmt" "$(quant "$base" "$fmt")" 64 128
+done
+
+# gpt-oss as shipped uses YaRN (factor 32); the fixture says linear, so a
+# variant with rope.scaling.type = yarn, factor 32 (ramp from the fixture's
+# original context of 256) checks the YaRN angles and magnitude.
+if want gpt-oss-moe-yarn; then
+  python3 scripts/gguf-set.py tests/data/archs/gpt-oss-moe.gguf "$Q/gpt-oss-moe-yarn.gguf" \
+    gpt-oss.rope.scaling.type=yarn gpt-oss.rope.scaling.factor=32
+  golden gpt-oss-moe-yarn-F16 "$Q/gpt-oss-moe-yarn.gguf" 64 128
+fi

@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "model/arch.h"
+#include "model/state.h"
 #include "quant/quant.h"
 #include "quant/types.h"
 #include "text/sampler.h"
@@ -117,6 +118,7 @@ static int cmd_run(int argc, char **argv) {
     const char *prompt = "";
     long n_predict = 128;
     bool json = false;
+    const char *pcache = NULL; // --prompt-cache FILE
     struct sampler_params sp;
     sampler_defaults(&sp);
     for (int i = 0; i < argc; i++) {
@@ -140,6 +142,7 @@ static int cmd_run(int argc, char **argv) {
         else if (!strcmp(a, "--repeat-last-n")) { NEED_VALUE(); if (!cli_int(a, v, 0, 1 << 20, &l)) return 2; sp.penalty_last_n = (int)l; }
         else if (!strcmp(a, "--seed") || !strcmp(a, "-s")) { NEED_VALUE(); if (!cli_int(a, v, 0, LONG_MAX, &l)) return 2; sp.seed = (uint64_t)l; }
         else if (!strcmp(a, "--json")) json = true;
+        else if (!strcmp(a, "--prompt-cache")) { NEED_VALUE(); pcache = v; }
         else return cli_die("run: unknown flag '%s' (see `frink help`)", a);
 #undef NEED_VALUE
     }
@@ -162,8 +165,30 @@ static int cmd_run(int argc, char **argv) {
         fflush(stdout);
     }
     for (size_t i = 0; i < np; i++) sampler_accept(smp, pids[i]);
+    // --prompt-cache: restore the saved state if it belongs to this model, keep
+    // the prefix it shares with the prompt, compute only the rest. A missing
+    // file is a cold start; an unusable one is reported and ignored.
+    int n_reused = 0, n_replayed = 0;
+    double cache_load_ms = 0, cache_save_ms = 0;
+    if (pcache) {
+        double tc = now_ms();
+        frink_status st = slot_load(e.seq, pcache);
+        if (st && !(st == FRINK_ERR_IO && errno == ENOENT))
+            fprintf(stderr, "frink: --prompt-cache: %s; starting from scratch\n", frink_errmsg());
+        if (st) seq_reset(e.seq);
+        cache_load_ms = now_ms() - tc;
+    }
     double t0 = now_ms();
-    if (exec_forward(e.ex, e.seq, pids, (int)np, logits, false)) { cli_die("%s", frink_errmsg()); goto done; }
+    if (e.seq->n_past) {
+        int keep = 0;
+        while (keep < e.seq->n_past && (size_t)keep < np && e.seq->tokens[keep] == pids[keep]) keep++;
+        if ((size_t)keep == np) keep--; // the last prompt token is computed again for its logits
+        // Hybrid models rewind to a checkpoint and replay: those count as computed.
+        if (seq_truncate(e.ex, e.seq, keep, &n_replayed)) { cli_die("%s", frink_errmsg()); goto done; }
+        n_reused = keep - n_replayed;
+    }
+    int n_have = e.seq->n_past;
+    if (seq_append(e.ex, e.seq, pids + n_have, (int)np - n_have, logits, false, true)) { cli_die("%s", frink_errmsg()); goto done; }
     double t1 = now_ms();
     size_t n_out = 0;
     char piece[512];
@@ -180,11 +205,16 @@ static int cmd_run(int argc, char **argv) {
             fflush(stdout);
         }
         if (i + 1 == n_predict) break;
-        if (exec_forward(e.ex, e.seq, &tok, 1, logits, false)) { cli_die("%s", frink_errmsg()); goto done; }
+        if (seq_append(e.ex, e.seq, &tok, 1, logits, false, false)) { cli_die("%s", frink_errmsg()); goto done; }
     }
     double t2 = now_ms();
+    if (pcache) {
+        if (slot_save(e.seq, pcache)) fprintf(stderr, "frink: --prompt-cache: %s\n", frink_errmsg());
+        cache_save_ms = now_ms() - t2;
+    }
+    size_t n_computed = np - (size_t)n_reused;
     double pf_ms = t1 - t0, dc_ms = t2 - t1;
-    double pf_tps = np / (pf_ms / 1e3), dc_tps = n_out > 1 ? (n_out - 1) / (dc_ms / 1e3) : 0;
+    double pf_tps = n_computed / (pf_ms / 1e3), dc_tps = n_out > 1 ? (n_out - 1) / (dc_ms / 1e3) : 0;
     if (json) {
         text = tokenizer_decode(e.tok, out, n_out, false);
         printf("{\"prompt_ids\":");
@@ -193,11 +223,16 @@ static int cmd_run(int argc, char **argv) {
         json_ids(stdout, out, n_out);
         printf(",\"text\":");
         json_str(stdout, text ? text : "");
+        printf(",\"prompt_tokens_reused\":%d", n_reused);
+        if (pcache) printf(",\"prompt_cache_load_ms\":%.3f,\"prompt_cache_save_ms\":%.3f", cache_load_ms, cache_save_ms);
         printf(",\"prefill_ms\":%.3f,\"decode_ms\":%.3f,\"prefill_tok_s\":%.2f,\"decode_tok_s\":%.2f}\n", pf_ms, dc_ms, pf_tps, dc_tps);
     } else {
         printf("\n");
+        if (pcache)
+            fprintf(stderr, "frink: prompt cache: %d of %zu prompt tokens reused (%d replayed), load %.1f ms, save %.1f ms\n",
+                    n_reused, np, n_replayed, cache_load_ms, cache_save_ms);
         fprintf(stderr, "frink: prefill %zu tokens in %.1f ms (%.1f tok/s), decode %zu tokens in %.1f ms (%.1f tok/s), %d threads, %s kernels\n",
-                np, pf_ms, pf_tps, n_out, dc_ms, dc_tps, pool_threads(e.pool), quant_isa());
+                n_computed, pf_ms, pf_tps, n_out, dc_ms, dc_tps, pool_threads(e.pool), quant_isa());
     }
     rc = 0;
 done:

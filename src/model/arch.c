@@ -9,35 +9,45 @@
 // so a per-tensor `.scale` is applied exactly where the reference applies it
 // and otherwise left unread — which the loader then refuses by name.
 static const struct arch_info table[] = {
-    {"llama", NULL, ROPE_NORM, AF_TIED_OK | AF_MOE_NORM_W | AF_FFN_SCALES | AF_EXP_SCALES},
-    {"mistral3", NULL, ROPE_NORM, AF_TIED_OK | AF_MOE_NORM_W | AF_FFN_SCALES | AF_EXP_SCALES},
-    {"smollm3", NULL, ROPE_NORM, AF_TIED_OK},
-    {"qwen2", NULL, ROPE_NEOX, AF_TIED_OK | AF_OUTPUT_BIAS},
-    {"qwen3", NULL, ROPE_NEOX, AF_TIED_OK | AF_QK_NORM | AF_FFN_SCALES},
-    {"qwen3moe", NULL, ROPE_NEOX, AF_TIED_OK | AF_QK_NORM | AF_MOE_NORM_W | AF_EXP_SCALES},
-    {"qwen2moe", NULL, ROPE_NEOX, AF_SHEXP_GATE},
-    {"qwen35", NULL, ROPE_NEOX, AF_TIED_OK | AF_QK_NORM | AF_HYBRID_GDN | AF_GATED_ATTN | AF_FFN_SCALES | AF_GDN_SCALES},
+    {"llama", NULL, ROPE_NORM, AF_TIED_OK | AF_MOE_NORM_W | AF_FFN_SCALES | AF_EXP_SCALES, 0},
+    {"mistral3", NULL, ROPE_NORM, AF_TIED_OK | AF_MOE_NORM_W | AF_FFN_SCALES | AF_EXP_SCALES, 0},
+    {"smollm3", NULL, ROPE_NORM, AF_TIED_OK, 0},
+    {"qwen2", NULL, ROPE_NEOX, AF_TIED_OK | AF_OUTPUT_BIAS, 0},
+    {"qwen3", NULL, ROPE_NEOX, AF_TIED_OK | AF_QK_NORM | AF_FFN_SCALES, 0},
+    {"qwen3moe", NULL, ROPE_NEOX, AF_TIED_OK | AF_QK_NORM | AF_MOE_NORM_W | AF_EXP_SCALES, 0},
+    {"qwen2moe", NULL, ROPE_NEOX, AF_SHEXP_GATE, 0},
+    {"qwen35", NULL, ROPE_NEOX,
+     AF_TIED_OK | AF_QK_NORM | AF_HYBRID_GDN | AF_GATED_ATTN | AF_FFN_SCALES | AF_GDN_SCALES | AF_FFN_NORM_PA, 0},
     {"qwen35moe", NULL, ROPE_NEOX,
-     AF_TIED_OK | AF_QK_NORM | AF_HYBRID_GDN | AF_GATED_ATTN | AF_MOE_NORM_W | AF_SHEXP_GATE |
-         AF_SHEXP_SCALES | AF_EXP_DOWN_SCALE_ONLY | AF_GDN_SCALES},
+     AF_TIED_OK | AF_QK_NORM | AF_HYBRID_GDN | AF_GATED_ATTN | AF_MOE_NORM_W | AF_SHEXP_GATE | AF_SHEXP_SCALES |
+         AF_EXP_DOWN_SCALE_ONLY | AF_GDN_SCALES | AF_FFN_NORM_PA, 0},
     {"qwen3next", NULL, ROPE_NEOX,
-     AF_TIED_OK | AF_QK_NORM | AF_HYBRID_GDN | AF_GATED_ATTN | AF_MOE_NORM_W | AF_SHEXP_GATE |
-         AF_SHEXP_SCALES | AF_EXP_DOWN_SCALE_ONLY | AF_GDN_GROUPED_V | AF_GDN_BA_FUSED},
-    {"olmoe", "not implemented yet (routed MoE with full-width QK-norm)", 0, 0},
-    {"olmo2", "not implemented yet (post-norms, full-width QK-norm)", 0, 0},
-    {"gemma", "not implemented yet (GeGLU, embedding scale)", 0, 0},
-    {"gemma2", "not implemented yet (softcaps, sliding window, sandwich norms)", 0, 0},
-    {"gemma3", "not implemented yet (sliding window with its own RoPE base, sandwich norms)", 0, 0},
-    {"gpt-oss", "not implemented yet (attention sinks, MXFP4 experts, YaRN)", 0, 0},
-    {"deepseek2", "not implemented yet (multi-head latent attention)", 0, 0},
-    {"granite", "not implemented yet (embedding, residual, attention and logit scales)", 0, 0},
-    {"granitemoe", "not implemented yet (granite scales with routed experts)", 0, 0},
-    {"phi3", "not implemented yet (fused QKV and gate-up, LongRoPE)", 0, 0},
-    {"falcon", "not implemented yet (LayerNorm, parallel attention and FFN)", 0, 0},
-    {"gptneox", "not implemented yet (LayerNorm, parallel residual, partial rotary)", 0, 0},
-    {"starcoder2", "not implemented yet (LayerNorm with biases, GELU)", 0, 0},
-    {"bloom", "not implemented yet (ALiBi, LayerNorm with biases)", 0, 0},
-    {"mpt", "not implemented yet (ALiBi, clamp)", 0, 0},
+     AF_TIED_OK | AF_QK_NORM | AF_HYBRID_GDN | AF_GATED_ATTN | AF_MOE_NORM_W | AF_SHEXP_GATE | AF_SHEXP_SCALES |
+         AF_EXP_DOWN_SCALE_ONLY | AF_GDN_GROUPED_V | AF_GDN_BA_FUSED | AF_FFN_NORM_PA, 0},
+    {"olmoe", NULL, ROPE_NEOX, AF_TIED_OK | AF_QK_NORM_FULL, 0},
+    {"olmo2", NULL, ROPE_NEOX,
+     AF_TIED_OK | AF_NO_PRE_NORM | AF_POST_NORMS | AF_QK_NORM_FULL | AF_SWA | AF_SWA_ROPE_UNSCALED, 4},
+    // gemma, gemma2: the output head is always token_embd (an output.weight stays unread).
+    {"gemma", NULL, ROPE_NEOX, AF_ALWAYS_TIED | AF_GELU | AF_EMB_SQRT | AF_Q_PRESCALE, 0},
+    {"gemma2", NULL, ROPE_NEOX,
+     AF_ALWAYS_TIED | AF_GELU | AF_EMB_SQRT | AF_Q_PRESCALE | AF_POST_NORMS | AF_ATTN_SOFTCAP | AF_FINAL_SOFTCAP | AF_SWA, 2},
+    {"gemma3", NULL, ROPE_NEOX,
+     AF_TIED_OK | AF_GELU | AF_EMB_SQRT | AF_Q_PRESCALE | AF_POST_NORMS | AF_QK_NORM | AF_FINAL_SOFTCAP | AF_SWA |
+         AF_SWA_ROPE_UNSCALED, 6},
+    {"gpt-oss", NULL, ROPE_NEOX,
+     AF_FFN_NORM_PA | AF_SINKS | AF_SWA | AF_SWIGLU_OAI | AF_MOE_SOFTMAX_K | AF_MOE_BIASES, 2},
+    {"deepseek2", NULL, ROPE_NORM, AF_TIED_OK | AF_MLA | AF_DEEPSEEK_MOE, 0},
+    {"granite", NULL, ROPE_NORM, AF_TIED_OK | AF_GRANITE, 0},
+    {"granitemoe", NULL, ROPE_NORM, AF_TIED_OK | AF_GRANITE | AF_MOE_NORM_W, 0},
+    {"phi3", NULL, ROPE_NEOX, AF_TIED_OK | AF_Q_PRESCALE, 0},
+    {"falcon", NULL, ROPE_NEOX, AF_TIED_OK | AF_LAYERNORM | AF_GELU | AF_FFN_UNGATED | AF_PARALLEL, 0},
+    {"gptneox", NULL, ROPE_NEOX, AF_LAYERNORM | AF_GELU | AF_FFN_UNGATED | AF_PARALLEL_KEY, 0},
+    {"starcoder2", NULL, ROPE_NEOX, AF_TIED_OK | AF_LAYERNORM | AF_GELU | AF_FFN_UNGATED, 0},
+    {"bloom", NULL, ROPE_NONE, AF_TIED_OK | AF_LAYERNORM | AF_GELU | AF_FFN_UNGATED | AF_TOK_NORM | AF_ALIBI_8, 0},
+    // mpt: bound and run, but the fixture misses the reference by ~3% nmse already at
+    // position 0 (so not ALiBi); the cause is not found yet, so it is refused.
+    {"mpt", "parity with the reference not reached (logits differ by ~3% nmse; cause under investigation)", ROPE_NONE,
+     AF_TIED_OK | AF_LAYERNORM | AF_GELU | AF_FFN_UNGATED | AF_ALIBI_KEY | AF_CLAMP_KQV | AF_QK_LN_OPT | AF_POS_EMBD, 0},
 };
 
 const struct arch_info *arch_find(const char *name) {

@@ -9,29 +9,63 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-enum arch_flag {
-    AF_QK_NORM = 1u << 0,         // per-head RMSNorm of q and k
-    AF_HYBRID_GDN = 1u << 1,      // Gated DeltaNet + gated attention layers
-    AF_GATED_ATTN = 1u << 2,      // double-width q with a sigmoid output gate
-    AF_TIED_OK = 1u << 3,         // output.weight may be absent (tied to token_embd)
-    AF_MOE_NORM_W = 1u << 4,      // routed weights always renormalized
-    AF_MOE_NORM_KEY = 1u << 5,    // renormalization from <arch>.expert_weights_norm
-    AF_SHEXP_GATE = 1u << 6,      // shared expert scaled by sigmoid(ffn_gate_inp_shexp . x)
-    AF_OUTPUT_BIAS = 1u << 7,     // output.bias added to the logits when present
-    AF_FFN_SCALES = 1u << 8,      // `.scale` tensors of dense FFN weights are applied
-    AF_EXP_SCALES = 1u << 9,      // `.scale` of routed expert weights are applied
-    AF_SHEXP_SCALES = 1u << 10,   // `.scale` of shared expert weights are applied
-    AF_GDN_GROUPED_V = 1u << 11,  // qwen3next V-head order (grouped); else tiled (qwen35)
-    AF_GDN_BA_FUSED = 1u << 12,   // ssm_ba instead of ssm_beta/ssm_alpha
-    AF_GDN_SCALES = 1u << 13,     // `.scale` of GDN projections are applied
-    AF_EXP_DOWN_SCALE_ONLY = 1u << 14, // only ffn_down_exps.scale is applied among expert scales
-};
+// Feature flags of a row (enum arch_flag in spirit; 64 bits, so macros).
+#define AF(n) ((uint64_t)1 << (n))
+#define AF_QK_NORM             AF(0)   // per-head RMSNorm of q and k
+#define AF_HYBRID_GDN          AF(1)   // Gated DeltaNet + gated attention layers
+#define AF_GATED_ATTN          AF(2)   // double-width q with a sigmoid output gate
+#define AF_TIED_OK             AF(3)   // output.weight may be absent (tied to token_embd)
+#define AF_MOE_NORM_W          AF(4)   // routed weights always renormalized
+#define AF_MOE_NORM_KEY        AF(5)   // renormalization from <arch>.expert_weights_norm
+#define AF_SHEXP_GATE          AF(6)   // shared expert scaled by sigmoid(ffn_gate_inp_shexp . x)
+#define AF_OUTPUT_BIAS         AF(7)   // output.bias added to the logits when present
+#define AF_FFN_SCALES          AF(8)   // `.scale` tensors of dense FFN weights are applied
+#define AF_EXP_SCALES          AF(9)   // `.scale` of routed expert weights are applied
+#define AF_SHEXP_SCALES        AF(10)  // `.scale` of shared expert weights are applied
+#define AF_GDN_GROUPED_V       AF(11)  // qwen3next V-head order (grouped); else tiled (qwen35)
+#define AF_GDN_BA_FUSED        AF(12)  // ssm_ba instead of ssm_beta/ssm_alpha
+#define AF_GDN_SCALES          AF(13)  // `.scale` of GDN projections are applied
+#define AF_EXP_DOWN_SCALE_ONLY AF(14)  // only ffn_down_exps.scale is applied among expert scales
+// Norms
+#define AF_LAYERNORM           AF(15)  // LayerNorm (+ bias) everywhere, eps from attention.layer_norm_epsilon
+#define AF_NO_PRE_NORM         AF(16)  // no attn_norm / ffn_norm: post-norms only (olmo2)
+#define AF_POST_NORMS          AF(17)  // post_attention_norm and post_ffw_norm on the block outputs
+#define AF_FFN_NORM_PA         AF(18)  // the pre-FFN norm is named post_attention_norm
+#define AF_QK_NORM_FULL        AF(19)  // RMSNorm over the whole q and k rows (all heads)
+#define AF_QK_LN_OPT           AF(20)  // LayerNorm over whole q/k rows when attn_q_norm is present (mpt)
+#define AF_TOK_NORM            AF(21)  // token_embd_norm (LayerNorm) after the embedding lookup
+#define AF_POS_EMBD            AF(22)  // learned absolute positions (position_embd) when present
+// Embedding / output / residual scales
+#define AF_EMB_SQRT            AF(23)  // embedding * sqrt(D), and gemma's query scale rule
+#define AF_GRANITE             AF(24)  // embedding/residual/attention/logit scales from metadata; rope.scaling.finetuned
+#define AF_ALWAYS_TIED         AF(25)  // output is token_embd even when output.weight exists (gemma2)
+#define AF_FINAL_SOFTCAP       AF(26)  // final_logit_softcapping (default 30 with AF_ATTN_SOFTCAP, else 0)
+// Attention
+#define AF_ATTN_SOFTCAP        AF(27)  // attn_logit_softcapping (default 50)
+#define AF_Q_PRESCALE          AF(28)  // q multiplied by the attention scale before attention, kq scale 1
+#define AF_SWA                 AF(29)  // sliding-window layers (attention.sliding_window + pattern)
+#define AF_SWA_ROPE_UNSCALED   AF(30)  // SWA layers use freq_scale 1 (gemma3, olmo2)
+#define AF_SINKS               AF(31)  // attn_sinks per head
+#define AF_ALIBI_8             AF(32)  // ALiBi with max bias 8 (bloom; the key is not read)
+#define AF_ALIBI_KEY           AF(33)  // ALiBi from attention.max_alibi_bias (mpt; 0 = off)
+#define AF_CLAMP_KQV           AF(34)  // attention.clamp_kqv clamps q, k, v after projection
+#define AF_MLA                 AF(35)  // multi-head latent attention (deepseek2)
+// FFN / residual
+#define AF_GELU                AF(36)  // FFN activation GELU (gated: GeGLU)
+#define AF_FFN_UNGATED         AF(37)  // y = W_d act(W_u x + b_u) + b_d
+#define AF_SWIGLU_OAI          AF(38)  // gpt-oss clamped SwiGLU
+#define AF_MOE_SOFTMAX_K       AF(39)  // top-k on raw router logits, softmax over the k (gpt-oss)
+#define AF_MOE_BIASES          AF(40)  // router and expert biases are applied
+#define AF_PARALLEL            AF(41)  // x + attn(n) + ffn(n): falcon
+#define AF_PARALLEL_KEY        AF(42)  // parallel residual from use_parallel_residual (gptneox)
+#define AF_DEEPSEEK_MOE        AF(43)  // gating func, groups, weight norm/scale, leading dense blocks from metadata
 
 struct arch_info {
     const char *name;
     const char *refused;  // NULL: runs; else why frink refuses it
-    int rope_mode;        // ROPE_NORM / ROPE_NEOX (model.h)
-    uint32_t flags;       // enum arch_flag
+    int rope_mode;        // ROPE_NORM / ROPE_NEOX / ROPE_NONE (model.h)
+    uint64_t flags;       // enum arch_flag
+    int swa_pattern;      // AF_SWA: default period P (layer L slides iff L % P < P-1)
 };
 
 // Row for `name`, or NULL when the name is not in the table at all.

@@ -3,29 +3,62 @@
 //   q = Wq xn  (+ gate, interleaved per head, when LF_ATTN_GATE)   [T][H][d]
 //   k = Wk xn, v = Wv xn                                           [T][Hkv][d]
 //   q, k = rms_norm per head (LF_QK_NORM), then RoPE on the first n_rot dims
-//   K, V appended to the cache as F16 (the reference's cache type)
-//   o_h = softmax(q_h K^T / sqrt(d)) V       (causal; query head h uses kv head h / (H/Hkv))
+//   K, V appended to the cache in its type (F16, the reference's default; F32; Q8_0)
+//   o_h = softmax(q_h K^T * scale (+ softcap, ALiBi, sliding window, sink)) V
+//                                            (causal; query head h uses kv head h / (H/Hkv))
 //   o *= sigmoid(gate)                       (LF_ATTN_GATE)
 //   y = Wo o
+// and multi-head latent attention (mla_layer), which shares the kernel.
 #include <math.h>
 #include <string.h>
 
 #include "model/forward_impl.h"
 #include "quant/quant.h"
 
+// RoPE parameters of one layer.
+struct rope_p {
+    int n_rot, mode;
+    float base, freq_scale, attn_factor, ext_factor;
+    float corr[2];          // YaRN ramp bounds (dims)
+    const float *ff;        // frequency factors [n_rot/2] or NULL
+};
+
+static struct rope_p rope_params(const struct model *m, const struct layer *L) {
+    const struct hparams *hp = &m->hp;
+    struct rope_p r = {L->n_rot, hp->rope_mode, L->rope_base, L->rope_scale, hp->rope_attn_factor, hp->rope_ext_factor, {0, 0}, m->rope_freqs};
+    if (r.ext_factor != 0) {
+        // ggml_rope_yarn_corr_dims with beta_fast 32, beta_slow 1.
+        float n_ctx_orig = (float)hp->rope_n_ctx_orig;
+        float lo = floorf(r.n_rot * logf(n_ctx_orig / (32.0f * 2 * (float)M_PI)) / (2 * logf(r.base)));
+        float hi = ceilf(r.n_rot * logf(n_ctx_orig / (1.0f * 2 * (float)M_PI)) / (2 * logf(r.base)));
+        r.corr[0] = lo > 0 ? lo : 0;
+        r.corr[1] = hi < r.n_rot - 1 ? hi : (float)(r.n_rot - 1);
+    }
+    return r;
+}
+
 // Rotates the first n_rot dims of one head at position pos, as ggml's rope:
 // theta advances by repeated multiplication with base^(-2/n_rot), so the
-// float rounding matches the reference's kernel.
-static void rope_head(float *v, int n_rot, int pos, float base, float freq_scale, float attn_factor,
-                      const float *freq_factors, int mode) {
-    const float theta_scale = powf(base, -2.0f / (float)n_rot);
+// float rounding matches the reference's kernel; YaRN mixes interpolated and
+// extrapolated angles along the ramp and scales the magnitude.
+static void rope_head(float *v, const struct rope_p *r, int pos) {
+    int n_rot = r->n_rot;
+    const float theta_scale = powf(r->base, -2.0f / (float)n_rot);
     float theta = (float)pos;
     for (int i0 = 0; i0 < n_rot; i0 += 2) {
-        float ff = freq_factors ? freq_factors[i0 / 2] : 1.0f;
-        float th = freq_scale * (theta / ff);
-        float c = cosf(th) * attn_factor, s = sinf(th) * attn_factor;
+        float ff = r->ff ? r->ff[i0 / 2] : 1.0f;
+        float th_extrap = theta / ff, th = r->freq_scale * th_extrap, mscale = r->attn_factor;
+        if (r->ext_factor != 0) {
+            float dd = r->corr[1] - r->corr[0];
+            float y = ((float)(i0 / 2) - r->corr[0]) / (dd > 0.001f ? dd : 0.001f);
+            float ramp = 1 - (y < 0 ? 0 : y > 1 ? 1 : y);
+            float mix = ramp * r->ext_factor;
+            th = th * (1 - mix) + th_extrap * mix;
+            mscale *= 1.0f + 0.1f * logf(1.0f / r->freq_scale);
+        }
+        float c = cosf(th) * mscale, s = sinf(th) * mscale;
         int a, b;
-        if (mode == ROPE_NEOX) {
+        if (r->mode == ROPE_NEOX) {
             a = i0 / 2;
             b = i0 / 2 + n_rot / 2;
         } else {
@@ -39,83 +72,122 @@ static void rope_head(float *v, int n_rot, int pos, float base, float freq_scale
     }
 }
 
-// q . k over F16 vectors, summed in the order of the reference's AVX2 kernel
-// (4 accumulators of 8 lanes, fused multiply-add, pairwise reduction, tail in
-// double). Matching the order matters: with quantized weights, a last-bit
-// difference here can flip an activation's rounding downstream.
-static float dot_f16(const uint16_t *x, const uint16_t *y, int n) {
-    float acc[4][8] = {{0}};
-    int np = n & ~31;
-    for (int i = 0; i < np; i += 32)
-        for (int a = 0; a < 4; a++)
-            for (int l = 0; l < 8; l++)
-                acc[a][l] = fmaf(fp16_to_fp32(x[i + a * 8 + l]), fp16_to_fp32(y[i + a * 8 + l]), acc[a][l]);
-    for (int l = 0; l < 8; l++) {
-        acc[0][l] += acc[2][l];
-        acc[1][l] += acc[3][l];
-    }
-    for (int l = 0; l < 8; l++) acc[0][l] += acc[1][l];
-    float t0[4], t1[2];
-    for (int l = 0; l < 4; l++) t0[l] = acc[0][l] + acc[0][l + 4];
-    t1[0] = t0[0] + t0[1];
-    t1[1] = t0[2] + t0[3];
-    double sum = t1[0] + t1[1];
-    for (int i = np; i < n; i++) sum += (double)(fp16_to_fp32(x[i]) * fp16_to_fp32(y[i]));
-    return (float)sum;
-}
-
 struct attn_job {
     const struct layer *L;
     const float *q;     // [T][H][d] (stride ldq per token)
     int64_t ldq;
-    const uint16_t *K, *V;
+    const uint16_t *K, *V; // F16 caches: the rows in place
     int p0, T;
     float *o;           // [T][H*dv]
     uint16_t *acc16;    // [nth][dv] F16 accumulators
+    const struct seq *s; // F32 / Q8_0 caches: rows decoded through kv_load_row
+    int il;
+    float softcap, alibi_max_bias;
 };
 
+// ALiBi slope of head h of H (max bias B): m0^(h+1) below the largest power of
+// two n2 <= H, then odd powers of m1.
+static float alibi_slope(int h, int H, float B) {
+    int n2 = 1;
+    while (n2 * 2 <= H) n2 *= 2;
+    float m0 = powf(2.0f, -B / n2), m1 = powf(2.0f, -B / 2.0f / n2);
+    return h < n2 ? powf(m0, (float)(h + 1)) : powf(m1, (float)(2 * (h - n2) + 1));
+}
+
+// One query row per work item, as the reference's CPU flash-attention kernel
+// computes it: q rounded to F16, scores scaled (and softcapped), the ALiBi
+// bias added, cells outside a sliding window skipped, an online softmax with
+// the V accumulator in F16, the sink joining the denominator at the end.
 static void attn_task(void *p, int ith, int nth) {
     struct attn_job *j = p;
     const struct layer *L = j->L;
     int H = L->n_head, Hkv = L->n_head_kv, d = L->head_dim, dv = L->head_dim_v;
     int group = H / Hkv;
     size_t kstride = (size_t)Hkv * d, vstride = (size_t)Hkv * dv;
-    float scale = 1.0f / sqrtf((float)d);
+    float scale = (L->feat & LF_Q_PRESCALE) ? 1.0f : L->kq_scale;
+    float softcap = (L->feat & LF_ATTN_SOFTCAP) ? j->softcap : 0.0f;
+    if (softcap != 0) scale /= softcap;
     uint16_t qh[1024];
     int64_t w0, w1;
     pool_range((int64_t)j->T * H, ith, nth, 1, &w0, &w1);
     for (int64_t w = w0; w < w1; w++) {
         int t = (int)(w / H), h = (int)(w % H), kvh = h / group;
         int pos = j->p0 + t, n_kv = pos + 1;
+        int c0 = (L->feat & LF_SWA) && pos - L->swa_window + 1 > 0 ? pos - L->swa_window + 1 : 0;
+        float slope = (L->feat & LF_ALIBI) ? alibi_slope(h, H, j->alibi_max_bias) : 0.0f;
         // The reference converts q to F16 for the K·q products.
         const float *qsrc = j->q + (size_t)t * j->ldq + (size_t)h * d;
         for (int i = 0; i < d; i++) qh[i] = fp32_to_fp16(qsrc[i]);
         // Online softmax with the V accumulator kept in F16, as the reference's
         // CPU flash-attention kernel does for an F16 cache: each step scales
         // and adds in float, then rounds the accumulator back to F16.
+        // F32 / Q8_0 caches: rows decoded to float, q kept in float, an F32 accumulator.
         float M = -INFINITY, S = 0;
         uint16_t *acc = j->acc16 + (size_t)ith * dv;
         for (int i = 0; i < dv; i++) acc[i] = 0;
-        for (int c = 0; c < n_kv; c++) {
-            const uint16_t *k = j->K + (size_t)c * kstride + (size_t)kvh * d;
-            float s = dot_f16(k, qh, d) * scale;
+        bool f16 = j->s->kv_type == KV_F16;
+        float kf[1024], vf[1024], accf[1024];
+        if (!f16) for (int i = 0; i < dv; i++) accf[i] = 0;
+        for (int c = c0; c < n_kv; c++) {
+            float s;
+            if (f16) {
+                const uint16_t *k = j->K + (size_t)c * kstride + (size_t)kvh * d;
+                s = quant_f16_dot(k, qh, d) * scale;
+            } else {
+                kv_load_row(j->s, j->il, KV_K, c, kvh * d, d, kf);
+                s = 0;
+                for (int i = 0; i < d; i++) s += kf[i] * qsrc[i];
+                s *= scale;
+            }
+            if (softcap != 0) s = softcap * tanhf(s);
+            // The mask holds -|i - j| as F16; the kernel multiplies it by the slope.
+            if (slope != 0) s += slope * fp16_to_fp32(fp32_to_fp16((float)(c - pos)));
             float ms = 1.0f, vs = 1.0f;
             if (s > M) {
                 float Mold = M;
                 M = s;
                 ms = expf(Mold - M);
-                for (int i = 0; i < dv; i++) acc[i] = fp32_to_fp16(fp16_to_fp32(acc[i]) * ms);
+                if (f16) quant_f16_scale(acc, ms, dv);
+                else for (int i = 0; i < dv; i++) accf[i] *= ms;
             } else {
                 vs = expf(s - M);
             }
-            const uint16_t *v = j->V + (size_t)c * vstride + (size_t)kvh * dv;
-            for (int i = 0; i < dv; i++) acc[i] = fp32_to_fp16(fmaf(fp16_to_fp32(v[i]), vs, fp16_to_fp32(acc[i])));
+            if (f16) {
+                const uint16_t *v = j->V + (size_t)c * vstride + (size_t)kvh * dv;
+                quant_f16_mad(acc, v, vs, dv);
+            } else {
+                kv_load_row(j->s, j->il, KV_V, c, kvh * dv, dv, vf);
+                for (int i = 0; i < dv; i++) accf[i] = fmaf(vf[i], vs, accf[i]);
+            }
+            S = S * ms + vs;
+        }
+        if (L->attn_sinks) {
+            // gpt-oss: the sink logit joins the denominator only.
+            float sk = L->attn_sinks[h], ms = 1.0f, vs = 1.0f;
+            if (sk > M) {
+                ms = expf(M - sk);
+                if (f16) quant_f16_scale(acc, ms, dv);
+                else for (int i = 0; i < dv; i++) accf[i] *= ms;
+            } else {
+                vs = expf(sk - M);
+            }
             S = S * ms + vs;
         }
         float *o = j->o + (size_t)t * H * dv + (size_t)h * dv;
         float inv = S == 0.0f ? 0.0f : 1.0f / S;
-        for (int i = 0; i < dv; i++) o[i] = fp16_to_fp32(acc[i]) * inv;
+        for (int i = 0; i < dv; i++) o[i] = (f16 ? fp16_to_fp32(acc[i]) : accf[i]) * inv;
     }
+}
+
+static void attn_run(struct exec *ex, const struct layer *L, const float *q, int64_t ldq, struct seq *s, int il, int p0, int T, float *o) {
+    struct attn_job j = {L, q, ldq, (const uint16_t *)s->k[il], (const uint16_t *)s->v[il], p0, T, o, ex->acc16, s, il,
+                         ex->m->hp.attn_softcap, ex->m->hp.alibi_max_bias};
+    pool_run(ex->pool, attn_task, &j);
+}
+
+// Clamps n values to [-c, c] (mpt's clamp_kqv).
+static void clamp_n(float *x, int n, float c) {
+    for (int i = 0; i < n; i++) x[i] = x[i] < -c ? -c : x[i] > c ? c : x[i];
 }
 
 void attn_layer(struct exec *ex, struct seq *s, int il, const float *xn, int T, float *y) {
@@ -144,32 +216,49 @@ void attn_layer(struct exec *ex, struct seq *s, int il, const float *xn, int T, 
         mm(ex, &L->wv, 0, xn, D, T, vb, ld);
     }
     int p0 = s->n_past;
-    size_t kstride = (size_t)Hkv * d, vstride = (size_t)Hkv * dv;
+    struct rope_p rp = rope_params(m, L);
+    float eps = m->hp.norm_eps;
     for (int t = 0; t < T; t++) {
         float *q = qg + (size_t)t * ld, *k = kb + (size_t)t * ld;
+        if (L->feat & LF_CLAMP_KQV) {
+            float c = m->hp.clamp_kqv;
+            clamp_n(q, qw, c);
+            clamp_n(k, Hkv * d, c);
+            clamp_n(vb + (size_t)t * ld, Hkv * dv, c);
+        }
+        if (L->feat & LF_QK_NORM_FULL) {
+            // Over the whole rows, before the split into heads (olmo2, olmoe; mpt's LayerNorm).
+            if (L->feat & LF_QK_LN) {
+                if (L->q_norm) layer_norm(q, q, L->q_norm, L->q_norm_b, H * d, eps);
+                layer_norm(k, k, L->k_norm, L->k_norm_b, Hkv * d, eps);
+            } else {
+                rms_norm(q, q, L->q_norm, H * d, eps);
+                rms_norm(k, k, L->k_norm, Hkv * d, eps);
+            }
+        }
         if (gated) {
             // [q_h | gate_h] per head: move the gates to ob, compact q to [H][d].
             float *gate = ob + (size_t)t * ld;
             for (int h = 0; h < H; h++) memcpy(gate + (size_t)h * d, q + (size_t)h * 2 * d + d, (size_t)d * sizeof(float));
             for (int h = 1; h < H; h++) memmove(q + (size_t)h * d, q + (size_t)h * 2 * d, (size_t)d * sizeof(float));
         }
+        bool head_norm = (L->feat & LF_QK_NORM) != 0, rope = !(L->feat & LF_NO_ROPE);
         for (int h = 0; h < H; h++) {
-            if (L->q_norm) rms_norm(q + (size_t)h * d, q + (size_t)h * d, L->q_norm, d, m->hp.norm_eps);
-            if (m->hp.rope_mode != ROPE_NONE)
-                rope_head(q + (size_t)h * d, L->n_rot, p0 + t, L->rope_base, L->rope_scale, m->hp.rope_attn_factor, m->rope_freqs, m->hp.rope_mode);
+            float *qh = q + (size_t)h * d;
+            if (head_norm) rms_norm(qh, qh, L->q_norm, d, eps);
+            if (rope) rope_head(qh, &rp, p0 + t);
+            if (L->feat & LF_Q_PRESCALE)
+                for (int i = 0; i < d; i++) qh[i] *= L->kq_scale;
         }
         for (int h = 0; h < Hkv; h++) {
-            if (L->k_norm) rms_norm(k + (size_t)h * d, k + (size_t)h * d, L->k_norm, d, m->hp.norm_eps);
-            if (m->hp.rope_mode != ROPE_NONE)
-                rope_head(k + (size_t)h * d, L->n_rot, p0 + t, L->rope_base, L->rope_scale, m->hp.rope_attn_factor, m->rope_freqs, m->hp.rope_mode);
+            if (head_norm) rms_norm(k + (size_t)h * d, k + (size_t)h * d, L->k_norm, d, eps);
+            if (rope) rope_head(k + (size_t)h * d, &rp, p0 + t);
         }
-        uint16_t *kc = s->k[il] + (size_t)(p0 + t) * kstride, *vc = s->v[il] + (size_t)(p0 + t) * vstride;
-        for (size_t i = 0; i < kstride; i++) kc[i] = fp32_to_fp16(k[i]);
-        for (size_t i = 0; i < vstride; i++) vc[i] = fp32_to_fp16(vb[(size_t)t * ld + i]);
+        kv_store_row(s, il, KV_K, p0 + t, k);
+        kv_store_row(s, il, KV_V, p0 + t, vb + (size_t)t * ld);
     }
     float *att = gated ? kb : ob; // [T][H*dv]: kb is free once K is cached; ob once q/k/v are split
-    struct attn_job j = {L, qg, ld, s->k[il], s->v[il], p0, T, att, ex->acc16};
-    pool_run(ex->pool, attn_task, &j);
+    attn_run(ex, L, qg, ld, s, il, p0, T, att);
     if (gated) {
         for (int t = 0; t < T; t++) {
             float *o = att + (size_t)t * H * dv;
@@ -179,4 +268,53 @@ void attn_layer(struct exec *ex, struct seq *s, int il, const float *xn, int T, 
     }
     exec_act_invalidate(ex);
     mm(ex, &L->wo, 0, att, (int64_t)H * dv, T, y, D);
+}
+
+// Multi-head latent attention (deepseek2), as the reference runs it:
+//   q     = Wq_b rms_norm(Wq_a xn) (or Wq xn)        [T][H][d_nope | n_rot]
+//   c     = Wkv_a xn                                 [T][kv_lora | n_rot]
+//   k_pe  = rope(c[kv_lora:]), kv = rms_norm(c[:kv_lora])   one shared head
+//   K row = [kv | k_pe], V row = kv                  (cache type as attention)
+//   q_h'  = [W_kb[h] q_nope_h | rope(q_pe_h)]        k_b absorbed into q
+//   o_h   = W_vb[h] attention(q_h', K, V)            then y = Wo o
+void mla_layer(struct exec *ex, struct seq *s, int il, const float *xn, int T, float *y) {
+    const struct model *m = ex->m;
+    const struct layer *L = &m->layers[il];
+    int D = m->hp.n_embd, H = L->n_head, r = L->n_rot, kvl = L->kv_lora, dn = L->d_nope, dqk = dn + r, dvm = L->dv_mla;
+    int dk = kvl + r; // == L->head_dim
+    int64_t ld = ex->ldh;
+    float *qb = ex->hb, *cb = ex->hb2, *qa = ex->hb3, *qf = ex->hb4;
+    float eps = m->hp.norm_eps;
+    if (L->wq_a.data) {
+        mm(ex, &L->wq_a, 0, xn, D, T, qa, ld);
+        for (int t = 0; t < T; t++) rms_norm(qa + (size_t)t * ld, qa + (size_t)t * ld, L->q_a_norm, (int)L->wq_a.n_out, eps);
+        exec_act_invalidate(ex);
+        mm(ex, &L->wq_b, 0, qa, ld, T, qb, ld);
+    } else {
+        mm(ex, &L->wq, 0, xn, D, T, qb, ld);
+    }
+    mm(ex, &L->wkv_a, 0, xn, D, T, cb, ld);
+    int p0 = s->n_past;
+    struct rope_p rp = rope_params(m, L);
+    for (int t = 0; t < T; t++) {
+        float *c = cb + (size_t)t * ld;
+        rope_head(c + kvl, &rp, p0 + t);
+        rms_norm(c, c, L->kv_a_norm, kvl, eps);
+        kv_store_row(s, il, KV_K, p0 + t, c);
+        kv_store_row(s, il, KV_V, p0 + t, c);
+        for (int h = 0; h < H; h++) rope_head(qb + (size_t)t * ld + (size_t)h * dqk + dn, &rp, p0 + t);
+    }
+    // Absorb k_b into q: per head, q_nope [d_nope] -> [kv_lora]; q_pe follows it.
+    exec_act_invalidate(ex);
+    for (int h = 0; h < H; h++) {
+        mm(ex, &L->wk_b, h, qb + (size_t)h * dqk, ld, T, qf + (size_t)h * dk, ld);
+        for (int t = 0; t < T; t++)
+            memcpy(qf + (size_t)t * ld + (size_t)h * dk + kvl, qb + (size_t)t * ld + (size_t)h * dqk + dn, (size_t)r * sizeof(float));
+    }
+    float *att = qb; // [T][H*kv_lora]: q is consumed once qf is built
+    attn_run(ex, L, qf, ld, s, il, p0, T, att);
+    exec_act_invalidate(ex);
+    for (int h = 0; h < H; h++) mm(ex, &L->wv_b, h, att + (size_t)h * kvl, (int64_t)H * kvl, T, cb + (size_t)h * dvm, (int64_t)H * dvm);
+    exec_act_invalidate(ex);
+    mm(ex, &L->wo, 0, cb, (int64_t)H * dvm, T, y, D);
 }

@@ -117,164 +117,142 @@ void rms_norm(float *y, const float *x, const float *w, int n, float eps) {
         for (int i = 0; i < n; i++) y[i] *= w[i];
 }
 
+// LayerNorm as the reference computes it: mean and variance summed in double,
+// then (x - mean) * (1/sqrt(var + eps)), the weight and the bias as separate ops.
+void layer_norm(float *y, const float *x, const float *w, const float *b, int n, float eps) {
+    double sum = 0.0;
+    for (int i = 0; i < n; i++) sum += x[i];
+    float mean = (float)(sum / n);
+    double sum2 = 0.0;
+    for (int i = 0; i < n; i++) {
+        float v = x[i] - mean;
+        y[i] = v;
+        sum2 += (double)(v * v);
+    }
+    float scale = 1.0f / sqrtf((float)(sum2 / n) + eps);
+    for (int i = 0; i < n; i++) y[i] *= scale;
+    if (w)
+        for (int i = 0; i < n; i++) y[i] *= w[i];
+    if (b)
+        for (int i = 0; i < n; i++) y[i] += b[i];
+}
+
+// The model's norm (RMS or LayerNorm) over T rows of D.
+static void norm_rows(const struct model *m, float *y, const float *x, const float *w, const float *b, int T) {
+    int D = m->hp.n_embd;
+    for (int t = 0; t < T; t++) {
+        if (m->hp.norm_kind == NORM_LAYER) layer_norm(y + (size_t)t * D, x + (size_t)t * D, w, b, D, m->hp.norm_eps);
+        else rms_norm(y + (size_t)t * D, x + (size_t)t * D, w, D, m->hp.norm_eps);
+    }
+}
+
 float silu(float x) { return x / (1.0f + expf(-x)); }
 float sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
 
 // ---- embeddings and output -------------------------------------------------------
 
-static void embed(struct exec *ex, const int32_t *tok, int T, float *x) {
+// x = embed(tokens) (+ learned position) (* scale) (-> LayerNorm, bloom).
+static void embed(struct exec *ex, const int32_t *tok, int T, int p0, float *x) {
     const struct model *m = ex->m;
     const struct weight *e = &m->tok_embd;
+    int D = m->hp.n_embd;
     for (int t = 0; t < T; t++)
-        quant_dequant_row(e->type, (const uint8_t *)e->data + (size_t)tok[t] * e->row_bytes, x + (size_t)t * m->hp.n_embd, m->hp.n_embd);
+        quant_dequant_row(e->type, (const uint8_t *)e->data + (size_t)tok[t] * e->row_bytes, x + (size_t)t * D, D);
+    if (m->pos_embd.data) {
+        float *pe = ex->yg;
+        for (int t = 0; t < T; t++) {
+            int pos = p0 + t < m->pos_embd.n_out ? p0 + t : (int)m->pos_embd.n_out - 1;
+            quant_dequant_row(m->pos_embd.type, (const uint8_t *)m->pos_embd.data + (size_t)pos * m->pos_embd.row_bytes, pe, D);
+            for (int i = 0; i < D; i++) x[(size_t)t * D + i] += pe[i];
+        }
+    }
+    // gemma: sqrt(D) (computed in float, as the reference); granite: embedding_scale.
+    float sc = (m->arch->flags & AF_EMB_SQRT) ? sqrtf((float)D) : m->hp.f_emb_scale;
+    if (sc != 0.0f && sc != 1.0f)
+        for (size_t i = 0; i < (size_t)T * D; i++) x[i] *= sc;
+    if (m->tok_norm) norm_rows(m, x, x, m->tok_norm, m->tok_norm_b, T);
 }
 
+// logits = output(norm(x)) (+ bias) (/ logit_scale) (softcapped).
 static void output_logits(struct exec *ex, const float *x, int T, float *logits) {
     const struct model *m = ex->m;
-    int D = m->hp.n_embd, V = m->hp.n_vocab;
-    for (int t = 0; t < T; t++) rms_norm(ex->xn + (size_t)t * D, x + (size_t)t * D, m->output_norm, D, m->hp.norm_eps);
+    int V = m->hp.n_vocab;
+    norm_rows(m, ex->xn, x, m->output_norm, m->output_norm_b, T);
     exec_act_invalidate(ex);
-    mm(ex, &m->output, 0, ex->xn, D, T, logits, V);
+    mm(ex, &m->output, 0, ex->xn, m->hp.n_embd, T, logits, V);
+    size_t n = (size_t)T * V;
     if (m->output_bias)
         for (int t = 0; t < T; t++)
             for (int i = 0; i < V; i++) logits[(size_t)t * V + i] += m->output_bias[i];
-}
-
-// ---- FFN -----------------------------------------------------------------------
-
-// Dense gated FFN over T rows: y = W_d (silu(W_g x) * W_u x).
-static void ffn_dense(struct exec *ex, const struct layer *L, const float *xn, int T, float *y) {
-    int D = ex->m->hp.n_embd, F = L->n_ff;
-    mm(ex, &L->ffn_gate, 0, xn, D, T, ex->hb, ex->ldh);
-    mm(ex, &L->ffn_up, 0, xn, D, T, ex->hb2, ex->ldh);
-    for (int t = 0; t < T; t++) {
-        float *g = ex->hb + (size_t)t * ex->ldh, *u = ex->hb2 + (size_t)t * ex->ldh;
-        for (int i = 0; i < F; i++) g[i] = silu(g[i]) * u[i];
+    if (m->hp.f_logit_scale != 0 && m->hp.f_logit_scale != 1) {
+        float s = 1.0f / m->hp.f_logit_scale;
+        for (size_t i = 0; i < n; i++) logits[i] *= s;
     }
-    mm(ex, &L->ffn_down, 0, ex->hb, ex->ldh, T, y, D);
-}
-
-// Routed experts (+ shared expert). Only the selected experts are computed:
-// tokens are grouped by expert, each expert's matrices are read once per batch.
-static void ffn_moe(struct exec *ex, const struct layer *L, const float *xn, int T, float *y) {
-    const struct model *m = ex->m;
-    int D = m->hp.n_embd, E = L->n_expert, K = L->n_expert_used, F = L->n_ff;
-    float *router = ex->router; // [T][E]
-    mm(ex, &L->gate_inp, 0, xn, D, T, router, E);
-    // Selection per token: softmax probabilities, optional selection bias, top-k,
-    // weights from the unbiased probabilities, renormalized when the arch says so.
-    for (int t = 0; t < T; t++) {
-        float *lg = router + (size_t)t * E;
-        float mx = -INFINITY;
-        for (int e = 0; e < E; e++) mx = lg[e] > mx ? lg[e] : mx;
-        double sum = 0;
-        for (int e = 0; e < E; e++) {
-            lg[e] = expf(lg[e] - mx);
-            sum += lg[e];
-        }
-        for (int e = 0; e < E; e++) lg[e] = (float)(lg[e] / sum);
-        int *sel = ex->sel + (size_t)t * K;
-        float *wt = ex->selw + (size_t)t * K;
-        for (int k = 0; k < K; k++) {
-            int best = -1;
-            float bv = -INFINITY;
-            for (int e = 0; e < E; e++) {
-                bool taken = false;
-                for (int q = 0; q < k; q++) taken |= sel[q] == e;
-                if (taken) continue;
-                float v = lg[e] + (L->exp_probs_b ? L->exp_probs_b[e] : 0.0f);
-                if (best < 0 || v > bv) { best = e; bv = v; }
-            }
-            sel[k] = best;
-            wt[k] = lg[best];
-        }
-        if (L->feat & LF_MOE_NORM_W) {
-            float s = 0;
-            for (int k = 0; k < K; k++) s += wt[k];
-            if (s < 6.103515625e-5f) s = 6.103515625e-5f;
-            for (int k = 0; k < K; k++) wt[k] /= s;
-        }
-        if (m->hp.expert_weights_scale != 0 && m->hp.expert_weights_scale != 1)
-            for (int k = 0; k < K; k++) wt[k] *= m->hp.expert_weights_scale;
-    }
-    memset(y, 0, (size_t)T * D * sizeof(float));
-    // Per expert: gather its tokens, run the expert on them, scatter-add weighted.
-    for (int e = 0; e < E; e++) {
-        int n = 0;
-        for (int t = 0; t < T; t++)
-            for (int k = 0; k < K; k++)
-                if (ex->sel[(size_t)t * K + k] == e) {
-                    ex->tok_idx[n] = t;
-                    ex->tok_w[n] = ex->selw[(size_t)t * K + k];
-                    memcpy(ex->xg + (size_t)n * D, xn + (size_t)t * D, (size_t)D * sizeof(float));
-                    n++;
-                }
-        if (!n) continue;
-        exec_act_invalidate(ex);
-        if (L->feat & LF_FFN_GATE_UP_FUSED) {
-            // [gate rows | up rows] per expert: one product, then split.
-            mm(ex, &L->gate_up_exps, e, ex->xg, D, n, ex->hb, ex->ldh);
-            for (int i = 0; i < n; i++) {
-                float *g = ex->hb + (size_t)i * ex->ldh, *u = g + F;
-                for (int c = 0; c < F; c++) g[c] = silu(g[c]) * u[c];
-            }
-        } else {
-            mm(ex, &L->gate_exps, e, ex->xg, D, n, ex->hb, ex->ldh);
-            mm(ex, &L->up_exps, e, ex->xg, D, n, ex->hb2, ex->ldh);
-            for (int i = 0; i < n; i++) {
-                float *g = ex->hb + (size_t)i * ex->ldh, *u = ex->hb2 + (size_t)i * ex->ldh;
-                for (int c = 0; c < F; c++) g[c] = silu(g[c]) * u[c];
-            }
-        }
-        mm(ex, &L->down_exps, e, ex->hb, ex->ldh, n, ex->yg, D);
-        for (int i = 0; i < n; i++) {
-            float *dst = y + (size_t)ex->tok_idx[i] * D, *src = ex->yg + (size_t)i * D;
-            for (int c = 0; c < D; c++) dst[c] += ex->tok_w[i] * src[c];
-        }
-    }
-    if (L->feat & LF_FFN_SHEXP) {
-        int Fs = L->n_ff_shexp;
-        exec_act_invalidate(ex);
-        mm(ex, &L->gate_shexp, 0, xn, D, T, ex->hb, ex->ldh);
-        mm(ex, &L->up_shexp, 0, xn, D, T, ex->hb2, ex->ldh);
-        for (int t = 0; t < T; t++) {
-            float *g = ex->hb + (size_t)t * ex->ldh, *u = ex->hb2 + (size_t)t * ex->ldh;
-            for (int c = 0; c < Fs; c++) g[c] = silu(g[c]) * u[c];
-        }
-        mm(ex, &L->down_shexp, 0, ex->hb, ex->ldh, T, ex->yg, D);
-        for (int t = 0; t < T; t++) {
-            float gate = 1.0f;
-            if (L->feat & LF_FFN_SHEXP_GATE) {
-                float d = 0;
-                for (int c = 0; c < D; c++) d += L->gate_inp_shexp[c] * xn[(size_t)t * D + c];
-                gate = sigmoid(d);
-            }
-            for (int c = 0; c < D; c++) y[(size_t)t * D + c] += gate * ex->yg[(size_t)t * D + c];
-        }
+    float c = m->hp.final_softcap;
+    if (c != 0) {
+        float ic = 1.0f / c;
+        for (size_t i = 0; i < n; i++) logits[i] = tanhf(logits[i] * ic) * c;
     }
 }
 
 // ---- the layer loop -----------------------------------------------------------------
 
+// One block, in the order the math happens:
+//   n   = norm(x; attn_norm)                     (none: olmo2)
+//   a   = mixer(n or norm(x; attn_norm_2))       attention, MLA or Gated DeltaNet
+//   a   = norm(a; post_attention_norm)           (sandwich: gemma2/3, olmo2)
+//   sequential: h = x + rs*a;  f = ffn(norm(h; ffn_norm)); x = h + rs*norm(f; post_ffw_norm)
+//   parallel:   x = x + a + ffn(falcon: n; neox: norm(x; ffn_norm))
+static void block(struct exec *ex, struct seq *s, int il, float *x, int T) {
+    const struct model *m = ex->m;
+    const struct layer *L = &m->layers[il];
+    int D = m->hp.n_embd;
+    size_t n = (size_t)T * D;
+    float *xn = ex->xn, *y = ex->y;
+    float rs = m->hp.f_residual_scale;
+    if (L->attn_norm) norm_rows(m, xn, x, L->attn_norm, L->attn_norm_b, T);
+    else memcpy(xn, x, n * sizeof(float));
+    const float *xa = xn;
+    if (L->attn_norm_2) {
+        norm_rows(m, ex->xn2, x, L->attn_norm_2, L->attn_norm_2_b, T);
+        xa = ex->xn2;
+    }
+    exec_act_invalidate(ex);
+    if (L->feat & LF_GDN) gdn_layer(ex, s, il, xa, T, y);
+    else if (L->feat & LF_MLA) mla_layer(ex, s, il, xa, T, y);
+    else attn_layer(ex, s, il, xa, T, y);
+    if (L->post_attn_norm) norm_rows(m, y, y, L->post_attn_norm, NULL, T);
+    if (L->feat & LF_PARALLEL) {
+        // falcon's FFN reads attn_norm's output; neox's its own ffn_norm.
+        if (L->ffn_norm) norm_rows(m, xn, x, L->ffn_norm, L->ffn_norm_b, T);
+        exec_act_invalidate(ex);
+        float *f = ex->y2;
+        if (L->feat & LF_FFN_MOE) ffn_moe(ex, L, xn, T, f);
+        else ffn_dense(ex, L, xn, T, f);
+        for (size_t i = 0; i < n; i++) x[i] += y[i] + f[i];
+        return;
+    }
+    if (rs != 0)
+        for (size_t i = 0; i < n; i++) y[i] *= rs;
+    for (size_t i = 0; i < n; i++) x[i] += y[i];
+    if (L->ffn_norm) norm_rows(m, xn, x, L->ffn_norm, L->ffn_norm_b, T);
+    else memcpy(xn, x, n * sizeof(float));
+    exec_act_invalidate(ex);
+    if (L->feat & LF_FFN_MOE) ffn_moe(ex, L, xn, T, y);
+    else ffn_dense(ex, L, xn, T, y);
+    if (L->post_ffn_norm) norm_rows(m, y, y, L->post_ffn_norm, NULL, T);
+    if (rs != 0)
+        for (size_t i = 0; i < n; i++) y[i] *= rs;
+    for (size_t i = 0; i < n; i++) x[i] += y[i];
+}
+
 static frink_status forward_batch(struct exec *ex, struct seq *s, const int32_t *tok, int T, float *logits, bool all_logits) {
     const struct model *m = ex->m;
     const struct hparams *hp = &m->hp;
     int D = hp->n_embd;
-    float *x = ex->x, *xn = ex->xn, *y = ex->y;
-    embed(ex, tok, T, x);
-    for (int il = 0; il < hp->n_layer; il++) {
-        const struct layer *L = &m->layers[il];
-        for (int t = 0; t < T; t++) rms_norm(xn + (size_t)t * D, x + (size_t)t * D, L->attn_norm, D, hp->norm_eps);
-        exec_act_invalidate(ex);
-        if (L->feat & LF_GDN) gdn_layer(ex, s, il, xn, T, y);
-        else attn_layer(ex, s, il, xn, T, y);
-        for (size_t i = 0; i < (size_t)T * D; i++) x[i] += y[i];
-        for (int t = 0; t < T; t++) rms_norm(xn + (size_t)t * D, x + (size_t)t * D, L->ffn_norm, D, hp->norm_eps);
-        exec_act_invalidate(ex);
-        if (L->feat & LF_FFN_MOE) ffn_moe(ex, L, xn, T, y);
-        else ffn_dense(ex, L, xn, T, y);
-        for (size_t i = 0; i < (size_t)T * D; i++) x[i] += y[i];
-    }
+    float *x = ex->x;
+    embed(ex, tok, T, s->n_past, x);
+    for (int il = 0; il < hp->n_layer; il++) block(ex, s, il, x, T);
     memcpy(s->tokens + s->n_past, tok, (size_t)T * sizeof *tok);
     s->n_past += T;
     if (logits) {
@@ -316,6 +294,7 @@ frink_status exec_create(const struct model *m, struct pool *pool, int max_batch
     ex->pool = pool;
     ex->max_T = max_batch;
     ex->gdn_chunk = 64;
+    ffn_init();
     const struct hparams *hp = &m->hp;
     int D = hp->n_embd, W = D, E = 1, K = 1;
     for (int il = 0; il < hp->n_layer; il++) {
@@ -325,6 +304,10 @@ frink_status exec_create(const struct model *m, struct pool *pool, int max_batch
         W = imax(W, 2 * L->n_head * L->head_dim);
         W = imax(W, L->n_head * L->head_dim_v);
         W = imax(W, L->n_head_kv * imax(L->head_dim, L->head_dim_v));
+        W = imax(W, L->n_head * imax(L->head_dim, L->head_dim_v)); // MLA: absorbed q, latent outputs
+        W = imax(W, L->n_head * (L->d_nope + L->n_rot));
+        W = imax(W, (int)L->wq_a.n_out);
+        W = imax(W, L->kv_lora + L->n_rot);
         E = imax(E, L->n_expert);
         K = imax(K, L->n_expert_used);
     }
@@ -339,6 +322,8 @@ frink_status exec_create(const struct model *m, struct pool *pool, int max_batch
     ex->y = malloc(T * D * sizeof(float));
     ex->xg = malloc(T * D * sizeof(float));
     ex->yg = malloc(T * D * sizeof(float));
+    ex->y2 = malloc(T * D * sizeof(float));
+    ex->xn2 = malloc(T * D * sizeof(float));
     ex->hb = malloc(T * W * sizeof(float));
     ex->hb2 = malloc(T * W * sizeof(float));
     ex->hb3 = malloc(T * W * sizeof(float));
@@ -349,7 +334,7 @@ frink_status exec_create(const struct model *m, struct pool *pool, int max_batch
     ex->tok_idx = malloc(T * K * sizeof(int));
     ex->tok_w = malloc(T * K * sizeof(float));
     ex->acc16 = malloc((size_t)pool_threads(pool) * 1024 * sizeof(uint16_t));
-    if (!ex->x || !ex->xn || !ex->y || !ex->xg || !ex->yg || !ex->hb || !ex->hb2 || !ex->hb3 || !ex->hb4 ||
+    if (!ex->x || !ex->xn || !ex->y || !ex->xg || !ex->yg || !ex->y2 || !ex->xn2 || !ex->hb || !ex->hb2 || !ex->hb3 || !ex->hb4 ||
         !ex->router || !ex->sel || !ex->selw || !ex->tok_idx || !ex->tok_w || !ex->acc16) {
         exec_free(ex);
         return frink_fail(FRINK_ERR_NOMEM, "out of memory for a batch of %d tokens", max_batch);
@@ -367,6 +352,8 @@ void exec_free(struct exec *ex) {
     free(ex->y);
     free(ex->xg);
     free(ex->yg);
+    free(ex->y2);
+    free(ex->xn2);
     free(ex->hb);
     free(ex->hb2);
     free(ex->hb3);

@@ -16,6 +16,8 @@ struct exec {
     float *xn;          // [T][D] normed input of the current block
     float *y;           // [T][D] block output
     float *xg, *yg;     // [T][D] gathered rows (experts), scratch outputs
+    float *y2;          // [T][D] FFN output of a parallel block
+    float *xn2;         // [T][D] attention input when it has its own norm (falcon attn_norm_2)
     float *hb, *hb2;    // [T][ldh] intermediates (FFN hidden, q, ...)
     float *hb3, *hb4;   // [T][ldh]
     float *router;      // [T][E]
@@ -37,11 +39,18 @@ const uint8_t *exec_act(struct exec *ex, const struct weight *w, const float *x,
 void exec_act_invalidate(struct exec *ex);
 void mm(struct exec *ex, const struct weight *w, int mat, const float *x, int64_t ldx, int T, float *y, int64_t ldy);
 void rms_norm(float *y, const float *x, const float *w, int n, float eps);
+void layer_norm(float *y, const float *x, const float *w, const float *b, int n, float eps);
 float silu(float x);
 float sigmoid(float x);
 
 // Mixers: read xn [T][D], write y [T][D], update the sequence's state for layer il.
 void attn_layer(struct exec *ex, struct seq *s, int il, const float *xn, int T, float *y);
 void gdn_layer(struct exec *ex, struct seq *s, int il, const float *xn, int T, float *y);
+void mla_layer(struct exec *ex, struct seq *s, int il, const float *xn, int T, float *y);
+
+// FFN blocks (ffn.c): read xn [T][D], write y [T][D]. ffn_init builds the GELU table once.
+void ffn_init(void);
+void ffn_dense(struct exec *ex, const struct layer *L, const float *xn, int T, float *y);
+void ffn_moe(struct exec *ex, const struct layer *L, const float *xn, int T, float *y);
 
 #endif

@@ -250,8 +250,8 @@ static const float *scale_take(struct loader *ld, const char *base, bool applied
 
 // Binds `<base>.weight` as a matrix [n_in -> n_out] (x n_mat), plus `<base>.bias`
 // and `<base>.scale` when present. want_*: expected dims (0 = any).
-static struct weight mat_take(struct loader *ld, const char *base, int64_t n_in, int64_t n_out, int64_t n_mat,
-                              bool required, bool scale_applied) {
+static struct weight mat_take_b(struct loader *ld, const char *base, int64_t n_in, int64_t n_out, int64_t n_mat,
+                                bool required, bool scale_applied, bool bias_applied) {
     struct weight w = {0};
     char name[GGUF_MAX_NAME + 16];
     snprintf(name, sizeof name, "%s.weight", base);
@@ -279,8 +279,27 @@ static struct weight mat_take(struct loader *ld, const char *base, int64_t n_in,
     w.mat_bytes = w.row_bytes * (size_t)w.n_out;
     w.name = t->name;
     snprintf(name, sizeof name, "%s.bias", base);
-    w.bias = vec_take(ld, name, w.n_out * w.n_mat, false);
+    if (bias_applied) w.bias = vec_take(ld, name, w.n_out * w.n_mat, false);
     w.scale = scale_take(ld, base, scale_applied, w.n_mat, &w.n_scale);
+    return w;
+}
+
+// As mat_take_b, with `<base>.bias` applied when present.
+static struct weight mat_take(struct loader *ld, const char *base, int64_t n_in, int64_t n_out, int64_t n_mat,
+                              bool required, bool scale_applied) {
+    return mat_take_b(ld, base, n_in, n_out, n_mat, required, scale_applied, true);
+}
+
+// A norm weight `<base>.weight` [n] and, for LayerNorm, its optional `<base>.bias`.
+static const float *norm_take(struct loader *ld, const char *base, int64_t n, bool required, const float **bias) {
+    char name[GGUF_MAX_NAME + 16];
+    snprintf(name, sizeof name, "%s.weight", base);
+    const float *w = vec_take(ld, name, n, required);
+    if (bias) {
+        *bias = NULL;
+        snprintf(name, sizeof name, "%s.bias", base);
+        if (w && ld->m->hp.norm_kind == NORM_LAYER) *bias = vec_take(ld, name, n, false);
+    }
     return w;
 }
 
@@ -288,7 +307,7 @@ static struct weight mat_take(struct loader *ld, const char *base, int64_t n_in,
 
 static void bind_attention(struct loader *ld, struct layer *L, int il) {
     const struct hparams *hp = &ld->m->hp;
-    uint32_t af = ld->m->arch->flags;
+    uint64_t af = ld->m->arch->flags;
     char b[64];
     int D = hp->n_embd, d = L->head_dim, H = L->n_head, Hkv = L->n_head_kv;
     int q_out = (af & AF_GATED_ATTN) ? 2 * H * d : H * d;
@@ -317,12 +336,71 @@ static void bind_attention(struct loader *ld, struct layer *L, int il) {
         L->k_norm = vec_take(ld, b, d, true);
         L->feat |= LF_QK_NORM;
     }
+    if (af & AF_QK_NORM_FULL) {
+        snprintf(b, sizeof b, "blk.%d.attn_q_norm.weight", il);
+        L->q_norm = vec_take(ld, b, (int64_t)H * d, true);
+        snprintf(b, sizeof b, "blk.%d.attn_k_norm.weight", il);
+        L->k_norm = vec_take(ld, b, (int64_t)Hkv * d, true);
+        L->feat |= LF_QK_NORM_FULL;
+    }
+    snprintf(qn, sizeof qn, "blk.%d.attn_q_norm.weight", il);
+    if ((af & AF_QK_LN_OPT) && gguf_tensor_index(ld->f, qn) >= 0) {
+        // mpt: both q and k LayerNorms, only when the q one exists (the
+        // reference ignores a lone attn_k_norm; it then stays unread).
+        snprintf(b, sizeof b, "blk.%d.attn_q_norm", il);
+        L->q_norm = norm_take(ld, b, (int64_t)H * d, true, &L->q_norm_b);
+        snprintf(b, sizeof b, "blk.%d.attn_k_norm", il);
+        L->k_norm = norm_take(ld, b, (int64_t)Hkv * d, true, &L->k_norm_b);
+        L->feat |= LF_QK_NORM_FULL | LF_QK_LN;
+    }
+    if (af & AF_SINKS) {
+        snprintf(b, sizeof b, "blk.%d.attn_sinks.weight", il);
+        L->attn_sinks = vec_take(ld, b, H, true);
+        L->feat |= LF_ATTN_SINKS;
+    }
     if (L->wq.bias || L->wk.bias || L->wv.bias || L->wo.bias || L->wqkv.bias) L->feat |= LF_ATTN_BIAS;
+}
+
+// Multi-head latent attention (deepseek2), run as the reference runs it: k_b
+// absorbed into q, one shared KV head of [kv_cmpr | k_pe], v_b after attention.
+static void bind_mla(struct loader *ld, struct layer *L, int il, int q_lora, int d_qk, int d_v) {
+    const struct hparams *hp = &ld->m->hp;
+    char b[64];
+    int D = hp->n_embd, H = L->n_head, r = L->n_rot, kvl = L->kv_lora;
+    L->feat |= LF_ATTN | LF_MLA;
+    L->d_nope = d_qk - r;
+    L->dv_mla = d_v;
+    if (q_lora > 0) {
+        snprintf(b, sizeof b, "blk.%d.attn_q_a", il);
+        L->wq_a = mat_take(ld, b, D, q_lora, 0, true, false);
+        snprintf(b, sizeof b, "blk.%d.attn_q_a_norm.weight", il);
+        L->q_a_norm = vec_take(ld, b, q_lora, true);
+        snprintf(b, sizeof b, "blk.%d.attn_q_b", il);
+        L->wq_b = mat_take(ld, b, q_lora, (int64_t)H * d_qk, 0, true, false);
+    } else {
+        snprintf(b, sizeof b, "blk.%d.attn_q", il);
+        L->wq = mat_take(ld, b, D, (int64_t)H * d_qk, 0, true, false);
+    }
+    snprintf(b, sizeof b, "blk.%d.attn_kv_a_mqa", il);
+    L->wkv_a = mat_take(ld, b, D, kvl + r, 0, true, false);
+    snprintf(b, sizeof b, "blk.%d.attn_kv_a_norm.weight", il);
+    L->kv_a_norm = vec_take(ld, b, kvl, true);
+    snprintf(b, sizeof b, "blk.%d.attn_k_b", il);
+    L->wk_b = mat_take(ld, b, L->d_nope, kvl, H, true, false);
+    snprintf(b, sizeof b, "blk.%d.attn_v_b", il);
+    L->wv_b = mat_take(ld, b, kvl, d_v, H, true, false);
+    snprintf(b, sizeof b, "blk.%d.attn_output", il);
+    L->wo = mat_take(ld, b, (int64_t)H * d_v, D, 0, true, true);
+    // The attention kernel sees one KV head of kv_lora + n_rot, values kv_lora wide.
+    L->n_head_kv = 1;
+    L->head_dim = kvl + r;
+    L->head_dim_v = kvl;
+    L->kq_scale = 1.0f / sqrtf((float)d_qk);
 }
 
 static void bind_gdn(struct loader *ld, struct layer *L, int il) {
     const struct hparams *hp = &ld->m->hp;
-    uint32_t af = ld->m->arch->flags;
+    uint64_t af = ld->m->arch->flags;
     char b[64];
     int D = hp->n_embd;
     int nk = hp->ssm_n_group, dk = hp->ssm_d_state, nv = hp->ssm_dt_rank, vdim = hp->ssm_d_inner;
@@ -357,32 +435,35 @@ static void bind_gdn(struct loader *ld, struct layer *L, int il) {
 
 static void bind_ffn(struct loader *ld, struct layer *L, int il) {
     const struct hparams *hp = &ld->m->hp;
-    uint32_t af = ld->m->arch->flags;
+    uint64_t af = ld->m->arch->flags;
     char b[64];
     int D = hp->n_embd;
     if (L->n_expert > 0) {
         L->feat |= LF_FFN_MOE;
         int E = L->n_expert, F = L->n_ff;
         bool es = (af & AF_EXP_SCALES) != 0, ds = es || (af & AF_EXP_DOWN_SCALE_ONLY);
+        bool eb = (af & AF_MOE_BIASES) != 0;
         snprintf(b, sizeof b, "blk.%d.ffn_gate_inp", il);
-        L->gate_inp = mat_take(ld, b, D, E, 0, true, false);
+        L->gate_inp = mat_take_b(ld, b, D, E, 0, true, false, eb);
         snprintf(b, sizeof b, "blk.%d.exp_probs_b.bias", il);
         L->exp_probs_b = vec_take(ld, b, E, false);
         char gu[80];
         snprintf(gu, sizeof gu, "blk.%d.ffn_gate_up_exps.weight", il);
         if (gguf_tensor_index(ld->f, gu) >= 0) {
             snprintf(b, sizeof b, "blk.%d.ffn_gate_up_exps", il);
-            L->gate_up_exps = mat_take(ld, b, D, 2 * F, E, true, es);
+            L->gate_up_exps = mat_take_b(ld, b, D, 2 * F, E, true, es, eb);
             L->feat |= LF_FFN_GATE_UP_FUSED;
         } else {
             snprintf(b, sizeof b, "blk.%d.ffn_gate_exps", il);
-            L->gate_exps = mat_take(ld, b, D, F, E, true, es);
+            L->gate_exps = mat_take_b(ld, b, D, F, E, true, es, eb);
             snprintf(b, sizeof b, "blk.%d.ffn_up_exps", il);
-            L->up_exps = mat_take(ld, b, D, F, E, true, es);
+            L->up_exps = mat_take_b(ld, b, D, F, E, true, es, eb);
         }
         snprintf(b, sizeof b, "blk.%d.ffn_down_exps", il);
-        L->down_exps = mat_take(ld, b, F, D, E, true, ds);
-        if (af & AF_MOE_NORM_W) L->feat |= LF_MOE_NORM_W;
+        L->down_exps = mat_take_b(ld, b, F, D, E, true, ds, eb);
+        // The reference adds expert biases before any per-tensor scale.
+        L->gate_exps.bias_first = L->up_exps.bias_first = L->down_exps.bias_first = L->gate_up_exps.bias_first = true;
+        if ((af & AF_MOE_NORM_W) || ((af & AF_DEEPSEEK_MOE) && hp->moe_norm_w)) L->feat |= LF_MOE_NORM_W;
         char sh[80];
         snprintf(sh, sizeof sh, "blk.%d.ffn_up_shexp.weight", il);
         if (gguf_tensor_index(ld->f, sh) >= 0) {
@@ -404,10 +485,19 @@ static void bind_ffn(struct loader *ld, struct layer *L, int il) {
     } else {
         L->feat |= LF_FFN_DENSE;
         bool fs = (af & AF_FFN_SCALES) != 0;
-        snprintf(b, sizeof b, "blk.%d.ffn_gate", il);
-        L->ffn_gate = mat_take(ld, b, D, L->n_ff, 0, true, fs);
+        char gn[80];
+        snprintf(gn, sizeof gn, "blk.%d.ffn_gate.weight", il);
+        if (af & AF_FFN_UNGATED) {
+            L->feat |= LF_FFN_UNGATED;
+        } else if (gguf_tensor_index(ld->f, gn) < 0) {
+            // phi3: ffn_up is [gate rows | up rows], 2F wide.
+            L->feat |= LF_FFN_GATE_UP_FUSED;
+        } else {
+            snprintf(b, sizeof b, "blk.%d.ffn_gate", il);
+            L->ffn_gate = mat_take(ld, b, D, L->n_ff, 0, true, fs);
+        }
         snprintf(b, sizeof b, "blk.%d.ffn_up", il);
-        L->ffn_up = mat_take(ld, b, D, L->n_ff, 0, true, fs);
+        L->ffn_up = mat_take(ld, b, D, (L->feat & LF_FFN_GATE_UP_FUSED) ? 2 * L->n_ff : L->n_ff, 0, true, fs);
         snprintf(b, sizeof b, "blk.%d.ffn_down", il);
         L->ffn_down = mat_take(ld, b, L->n_ff, D, 0, true, fs);
         // The reference's FFN adds the bias before the per-tensor scale.
@@ -432,11 +522,52 @@ static void layer_mark_scaled(struct layer *L) {
         if (weight_scaled(ws[i])) L->feat |= LF_WSCALE;
 }
 
+// The hyperparameters of the optional features in the table (scales, softcaps,
+// sliding windows, ALiBi, clamps). Each key read here is consumed, and so
+// exempt from check_effect_keys; keys the reference ignores for a family are
+// not read, and then refused by check_effect_keys if they declare an effect.
+static void read_hparams_features(struct loader *ld) {
+    struct model *m = ld->m;
+    struct hparams *hp = &m->hp;
+    uint64_t af = m->arch->flags;
+    hp->ffn_act = (af & AF_SWIGLU_OAI) ? ACT_SWIGLU_OAI : (af & AF_GELU) ? ACT_GELU : ACT_SILU;
+    if (af & AF_GRANITE) {
+        hp->f_logit_scale = (float)hp_num(ld, "logit_scale", NAN);
+        hp->f_residual_scale = (float)hp_num(ld, "residual_scale", 0);
+        hp->f_emb_scale = (float)hp_num(ld, "embedding_scale", 0);
+        hp->f_attn_scale = (float)hp_num(ld, "attention.scale", 0);
+        if (!ld->st && hp->f_logit_scale == 0) ld_fail(ld, FRINK_ERR_FORMAT, "'%s.logit_scale' is 0", ld->arch);
+        // rope.scaling.finetuned is read by the reference but does not change the
+        // graph of these two (measured: granitemoe's fixture says false and the
+        // reference still rotates); it is not read here.
+    }
+    if (af & AF_EMB_SQRT) {
+        // gemma: the query scale is 1/sqrt(head_dim), except the 27B models (46
+        // layers gemma2, 62 gemma3) use 1/sqrt(D/H). The file's attention.scale is
+        // not read by the reference; accepted only when it agrees.
+        int n_big = (af & AF_ATTN_SOFTCAP) ? 46 : (af & AF_QK_NORM) ? 62 : -1;
+        hp->f_attn_scale = hp->n_layer == n_big ? 1.0f / sqrtf((float)(hp->n_embd / hp->n_head)) : 1.0f / sqrtf((float)hp->head_dim);
+        double fs = hp_num(ld, "attention.scale", 0);
+        if (fs != 0 && fabs(fs - hp->f_attn_scale) > 1e-6 * hp->f_attn_scale)
+            ld_fail(ld, FRINK_ERR_UNSUPPORTED, "metadata '%s.attention.scale' = %g differs from the scale the reference applies (%g); refusing", ld->arch, fs, hp->f_attn_scale);
+    }
+    if (af & AF_ATTN_SOFTCAP) hp->attn_softcap = (float)hp_num(ld, "attn_logit_softcapping", 50.0);
+    if (af & AF_FINAL_SOFTCAP) hp->final_softcap = (float)hp_num(ld, "final_logit_softcapping", (af & AF_ATTN_SOFTCAP) ? 30.0 : 0.0);
+    if (af & AF_ALIBI_KEY) hp->alibi_max_bias = (float)hp_num(ld, "attention.max_alibi_bias", 0);
+    if (af & AF_ALIBI_8) {
+        // bloom: the reference hard-codes 8; a file saying otherwise is not what it computes.
+        double mb = hp_num(ld, "attention.max_alibi_bias", 8);
+        if (mb != 8) ld_fail(ld, FRINK_ERR_UNSUPPORTED, "metadata '%s.attention.max_alibi_bias' = %g: the reference fixes 8 for '%s'", ld->arch, mb, ld->arch);
+        hp->alibi_max_bias = 8;
+    }
+    if (af & AF_CLAMP_KQV) hp->clamp_kqv = (float)hp_num(ld, "attention.clamp_kqv", 0);
+}
+
 // Reads the hyperparameters the supported families share.
 static void read_hparams(struct loader *ld) {
     struct model *m = ld->m;
     struct hparams *hp = &m->hp;
-    uint32_t af = m->arch->flags;
+    uint64_t af = m->arch->flags;
     hp->n_embd = hp_int(ld, "embedding_length", NAN);
     int n_total = hp_int(ld, "block_count", NAN);
     int nextn = hp_int(ld, "nextn_predict_layers", 0);
@@ -452,17 +583,23 @@ static void read_hparams(struct loader *ld) {
     hp->head_dim_v = hp_int(ld, "attention.value_length", hp->n_head ? hp->n_embd / hp->n_head : 0);
     hp->n_rot = hp_int(ld, "rope.dimension_count", hp->head_dim);
     hp->n_ff = hp_layer_int(ld, "feed_forward_length", 0, 0, n_total);
-    hp->norm_eps = (float)hp_num(ld, "attention.layer_norm_rms_epsilon", NAN);
+    hp->norm_kind = (af & AF_LAYERNORM) ? NORM_LAYER : NORM_RMS;
+    hp->norm_eps = (float)hp_num(ld, (af & AF_LAYERNORM) ? "attention.layer_norm_epsilon" : "attention.layer_norm_rms_epsilon", NAN);
     hp->rope_base = (float)hp_num(ld, "rope.freq_base", 10000.0);
     hp->rope_mode = m->arch->rope_mode;
-    // RoPE linear scaling (none/linear handled here; yarn/longrope refused in check_effect_keys).
-    const struct gguf_kv *rt = kv_take(ld, "rope.scaling.type");
-    double factor = hp_num(ld, "rope.scaling.factor", 0);
-    if (factor == 0) factor = hp_num(ld, "rope.scale_linear", 0);
+    // RoPE scaling: none, linear, and YaRN (ext_factor 1, beta_fast 32, beta_slow 1,
+    // the reference's fixed values). LongRoPE is frequency factors only (phi3).
+    const struct gguf_kv *rt = hp->rope_mode == ROPE_NONE ? NULL : kv_take(ld, "rope.scaling.type");
+    double factor = hp->rope_mode == ROPE_NONE ? 0 : hp_num(ld, "rope.scaling.factor", 0);
+    if (factor == 0 && hp->rope_mode != ROPE_NONE) factor = hp_num(ld, "rope.scale_linear", 0);
     hp->rope_freq_scale = factor > 0 ? (float)(1.0 / factor) : 1.0f;
     if (rt && rt->type == GGUF_VT_STRING) {
+        bool longrope_ok = gguf_str_eq(rt->v.str, "longrope") && gguf_find_tensor(ld->f, "rope_factors_short.weight");
         if (gguf_str_eq(rt->v.str, "none")) hp->rope_freq_scale = 1.0f;
-        else if (!gguf_str_eq(rt->v.str, "linear")) {
+        else if (gguf_str_eq(rt->v.str, "yarn") && !(af & AF_MLA)) {
+            hp->rope_ext_factor = 1.0f;
+            hp->rope_n_ctx_orig = hp_int(ld, "rope.scaling.original_context_length", hp->n_ctx_train);
+        } else if (!gguf_str_eq(rt->v.str, "linear") && !longrope_ok) {
             ld_fail(ld, FRINK_ERR_UNSUPPORTED, "RoPE scaling '%.*s' is not implemented for '%s'", (int)rt->v.str.len, rt->v.str.ptr, ld->arch);
             return;
         }
@@ -476,13 +613,26 @@ static void read_hparams(struct loader *ld) {
         ld_fail(ld, FRINK_ERR_FORMAT, "expert_count %d / expert_used_count %d are inconsistent", hp->n_expert, hp->n_expert_used);
         return;
     }
-    hp->gating = GATING_SOFTMAX;
+    hp->gating = (af & AF_MOE_SOFTMAX_K) ? GATING_SOFTMAX_WEIGHT : GATING_SOFTMAX;
     if (hp->n_expert > 0) {
         int g = hp_int(ld, "expert_gating_func", 0);
-        if (g != 0 && g != GATING_SOFTMAX) { ld_fail(ld, FRINK_ERR_UNSUPPORTED, "expert_gating_func %d is not implemented for '%s'", g, ld->arch); return; }
+        bool dsk = (af & AF_DEEPSEEK_MOE) != 0;
+        if (g != 0 && g != hp->gating && !(dsk && g == GATING_SIGMOID)) { ld_fail(ld, FRINK_ERR_UNSUPPORTED, "expert_gating_func %d is not implemented for '%s'", g, ld->arch); return; }
+        if (g) hp->gating = g;
         int groups = hp_int(ld, "expert_group_count", 0);
-        if (groups > 1) { ld_fail(ld, FRINK_ERR_UNSUPPORTED, "grouped expert routing (expert_group_count %d) is not implemented for '%s'", groups, ld->arch); return; }
+        if (groups > 1 && !dsk) { ld_fail(ld, FRINK_ERR_UNSUPPORTED, "grouped expert routing (expert_group_count %d) is not implemented for '%s'", groups, ld->arch); return; }
+        if (dsk) {
+            hp->expert_groups = groups;
+            hp->expert_groups_used = hp_int(ld, "expert_group_used_count", 0);
+            if (groups > 1 && (groups > 256 || hp->n_expert % groups || hp->expert_groups_used < 1 || hp->expert_groups_used > groups)) {
+                ld_fail(ld, FRINK_ERR_FORMAT, "expert groups %d / used %d do not fit %d experts", groups, hp->expert_groups_used, hp->n_expert);
+                return;
+            }
+            hp->moe_norm_w = hp_int(ld, "expert_weights_norm", 0) != 0;
+            hp->expert_weights_scale = (float)hp_num(ld, "expert_weights_scale", 0);
+        }
     }
+    read_hparams_features(ld);
     if (af & AF_HYBRID_GDN) {
         hp->ssm_conv_kernel = hp_int(ld, "ssm.conv_kernel", NAN);
         hp->ssm_d_state = hp_int(ld, "ssm.state_size", NAN);
@@ -536,10 +686,26 @@ static bool layer_is_recurrent(struct loader *ld, int il, int n_total) {
     return (il + 1) % interval != 0;
 }
 
+// Which layers use the sliding window: attention.sliding_window_pattern as a
+// per-layer array (non-zero = sliding) or a period P (layer L slides iff
+// L % P < P-1), else the family's default period.
+static bool layer_is_swa(struct loader *ld, int il, int n_total) {
+    const struct gguf_kv *kv = kv_take(ld, "attention.sliding_window_pattern");
+    if (kv && kv->type == GGUF_VT_ARRAY) {
+        if (kv->v.arr.type == GGUF_VT_STRING || kv->v.arr.n < (uint64_t)n_total) {
+            ld_fail(ld, FRINK_ERR_FORMAT, "'%s.attention.sliding_window_pattern' must have %d entries", ld->arch, n_total);
+            return false;
+        }
+        return gguf_arr_i64(kv, (uint64_t)il) != 0;
+    }
+    int P = kv && kv_is_num(kv) ? (int)kv_num(kv) : ld->m->arch->swa_pattern;
+    return P > 1 && il % P < P - 1;
+}
+
 static frink_status bind_model(struct loader *ld) {
     struct model *m = ld->m;
     struct hparams *hp = &m->hp;
-    uint32_t af = m->arch->flags;
+    uint64_t af = m->arch->flags;
     read_hparams(ld);
     if (ld->st) return ld->st;
     int D = hp->n_embd;
@@ -547,23 +713,63 @@ static frink_status bind_model(struct loader *ld) {
 
     const struct gguf_tensor *te = gguf_find_tensor(ld->f, "token_embd.weight");
     if (!te) return ld_fail(ld, FRINK_ERR_FORMAT, "required tensor 'token_embd.weight' is missing");
-    m->tok_embd = mat_take(ld, "token_embd", D, 0, 0, true, false);
+    m->tok_embd = mat_take_b(ld, "token_embd", D, 0, 0, true, false, false);
     if (ld->st) return ld->st;
     hp->n_vocab = (int)m->tok_embd.n_out;
-    m->output_norm = vec_take(ld, "output_norm.weight", D, true);
-    if (gguf_tensor_index(ld->f, "output.weight") >= 0) {
-        m->output = mat_take(ld, "output", D, hp->n_vocab, 0, true, false);
-        if (m->output.bias && !(af & AF_OUTPUT_BIAS))
-            return ld_fail(ld, FRINK_ERR_UNSUPPORTED, "tensor 'output.bias' is not applied by '%s'", ld->arch);
+    if (af & AF_TOK_NORM) m->tok_norm = norm_take(ld, "token_embd_norm", D, true, &m->tok_norm_b);
+    if ((af & AF_POS_EMBD) && gguf_tensor_index(ld->f, "position_embd.weight") >= 0)
+        m->pos_embd = mat_take_b(ld, "position_embd", D, 0, 0, true, false, false);
+    m->output_norm = norm_take(ld, "output_norm", D, true, &m->output_norm_b);
+    if (gguf_tensor_index(ld->f, "output.weight") >= 0 && !(af & AF_ALWAYS_TIED)) {
+        m->output = mat_take_b(ld, "output", D, hp->n_vocab, 0, true, false, (af & AF_OUTPUT_BIAS) != 0);
         m->output_bias = m->output.bias;
         m->output.bias = NULL;
-    } else if (af & AF_TIED_OK) {
+    } else if (af & (AF_TIED_OK | AF_ALWAYS_TIED)) {
         m->output = m->tok_embd;
     } else {
         return ld_fail(ld, FRINK_ERR_FORMAT, "required tensor 'output.weight' is missing ('%s' does not tie it to token_embd)", ld->arch);
     }
-    if (gguf_tensor_index(ld->f, "rope_freqs.weight") >= 0)
-        m->rope_freqs = vec_take(ld, "rope_freqs.weight", hp->n_rot / 2, true);
+    if (hp->rope_mode != ROPE_NONE) {
+        if (gguf_tensor_index(ld->f, "rope_freqs.weight") >= 0)
+            m->rope_freqs = vec_take(ld, "rope_freqs.weight", hp->n_rot / 2, true);
+        // LongRoPE (phi3): the short factors serve contexts up to the original
+        // length, which is what frink plans for; the long ones stay unread and a
+        // file that has them loads only with --allow-unread. (Known gap: the
+        // reference switches to the long set when its context exceeds that.)
+        if (gguf_tensor_index(ld->f, "rope_factors_short.weight") >= 0)
+            m->rope_freqs = vec_take(ld, "rope_factors_short.weight", hp->n_rot / 2, true);
+    }
+
+    // MLA and DeepSeek MoE layout.
+    int n_dense_lead = 0, q_lora = 0, d_qk_mla = 0, d_v_mla = 0, kv_lora = 0;
+    if (af & AF_DEEPSEEK_MOE) {
+        n_dense_lead = hp_int(ld, "leading_dense_block_count", 0);
+        if (hp->n_expert > 0) hp_int(ld, "expert_shared_count", NAN);
+    }
+    if (af & AF_MLA) {
+        q_lora = hp_int(ld, "attention.q_lora_rank", 0);
+        kv_lora = hp_int(ld, "attention.kv_lora_rank", NAN);
+        d_qk_mla = hp_int(ld, "attention.key_length_mla", 0);
+        d_v_mla = hp_int(ld, "attention.value_length_mla", 0);
+        if (d_qk_mla == 0 || d_v_mla == 0)
+            return ld_fail(ld, FRINK_ERR_UNSUPPORTED, "'%s' without attention.key_length_mla/value_length_mla (the MHA form with attn_kv_b) is not implemented", ld->arch);
+        if (ld->st) return ld->st;
+        if (kv_lora <= 0 || kv_lora + hp->n_rot > 1024 || d_qk_mla <= hp->n_rot || d_v_mla <= 0 || q_lora < 0)
+            return ld_fail(ld, FRINK_ERR_FORMAT, "MLA dims are inconsistent (kv_lora %d, rot %d, qk %d, v %d)", kv_lora, hp->n_rot, d_qk_mla, d_v_mla);
+    }
+    int n_swa = 0;
+    float swa_base = hp->rope_base;
+    if (af & AF_SWA) {
+        n_swa = hp_int(ld, "attention.sliding_window", (af & AF_ATTN_SOFTCAP) ? 4096 : 0);
+        bool gemma3 = (af & AF_EMB_SQRT) && (af & AF_SWA_ROPE_UNSCALED);
+        if (n_swa > 0) swa_base = (float)hp_num(ld, "rope.freq_base_swa", gemma3 ? 10000.0 : hp->rope_base);
+    }
+    bool parallel = (af & AF_PARALLEL) != 0;
+    if (af & AF_PARALLEL_KEY) {
+        const struct gguf_kv *pk = kv_take(ld, "use_parallel_residual");
+        if (!pk || !kv_is_num(pk)) return ld_fail(ld, FRINK_ERR_FORMAT, "required metadata '%s.use_parallel_residual' is missing", ld->arch);
+        parallel = kv_num(pk) != 0;
+    }
 
     m->layers = calloc((size_t)hp->n_layer, sizeof *m->layers);
     if (!m->layers) return ld_fail(ld, FRINK_ERR_NOMEM, "out of memory");
@@ -577,17 +783,42 @@ static frink_status bind_model(struct loader *ld) {
         L->n_rot = hp->n_rot;
         L->rope_base = hp->rope_base;
         L->rope_scale = hp->rope_freq_scale;
-        L->n_expert = hp->n_expert;
-        L->n_expert_used = hp_layer_int(ld, "expert_used_count", 0, il, n_total);
+        L->kq_scale = hp->f_attn_scale != 0 ? hp->f_attn_scale : 1.0f / sqrtf((float)(L->head_dim > 0 ? L->head_dim : 1));
+        if (hp->rope_mode == ROPE_NONE) L->feat |= LF_NO_ROPE;
+        if (af & AF_Q_PRESCALE) L->feat |= LF_Q_PRESCALE;
+        if (hp->attn_softcap != 0) L->feat |= LF_ATTN_SOFTCAP;
+        if (hp->alibi_max_bias != 0) L->feat |= LF_ALIBI;
+        if (hp->clamp_kqv != 0) L->feat |= LF_CLAMP_KQV;
+        if (parallel) L->feat |= LF_PARALLEL;
+        if (n_swa > 0 && layer_is_swa(ld, il, n_total)) {
+            L->feat |= LF_SWA;
+            L->swa_window = n_swa;
+            L->rope_base = swa_base;
+            if (af & AF_SWA_ROPE_UNSCALED) L->rope_scale = 1.0f;
+        }
+        L->n_expert = il < n_dense_lead ? 0 : hp->n_expert;
+        L->n_expert_used = L->n_expert ? hp_layer_int(ld, "expert_used_count", 0, il, n_total) : 0;
         L->n_ff = L->n_expert > 0 ? hp_layer_int(ld, "expert_feed_forward_length", 0, il, n_total)
                                   : hp_layer_int(ld, "feed_forward_length", 0, il, n_total);
         if (L->n_expert > 0 && L->n_ff == 0) L->n_ff = hp_layer_int(ld, "feed_forward_length", 0, il, n_total);
-        snprintf(b, sizeof b, "blk.%d.attn_norm.weight", il);
-        L->attn_norm = vec_take(ld, b, D, true);
+        if (!(af & AF_NO_PRE_NORM)) {
+            snprintf(b, sizeof b, "blk.%d.attn_norm", il);
+            L->attn_norm = norm_take(ld, b, D, true, &L->attn_norm_b);
+        }
+        if (af & AF_PARALLEL) {
+            snprintf(b, sizeof b, "blk.%d.attn_norm_2", il);
+            L->attn_norm_2 = norm_take(ld, b, D, false, &L->attn_norm_2_b);
+        }
         bool recurrent = (af & AF_HYBRID_GDN) && layer_is_recurrent(ld, il, n_total);
         if (recurrent) {
             bind_gdn(ld, L, il);
             m->n_gdn_layers++;
+        } else if (af & AF_MLA) {
+            if (L->n_head <= 0 || L->n_head > 1024)
+                return ld_fail(ld, FRINK_ERR_FORMAT, "layer %d: head count %d is out of range", il, L->n_head);
+            L->kv_lora = kv_lora;
+            bind_mla(ld, L, il, q_lora, d_qk_mla, d_v_mla);
+            m->n_attn_layers++;
         } else {
             if (L->n_head <= 0 || L->n_head_kv <= 0 || L->n_head % L->n_head_kv || L->head_dim <= 0 || L->head_dim > 1024 || L->head_dim_v <= 0 || L->head_dim_v > 1024 ||
                 L->n_rot > L->head_dim || L->n_rot % 2)
@@ -596,9 +827,19 @@ static frink_status bind_model(struct loader *ld) {
             bind_attention(ld, L, il);
             m->n_attn_layers++;
         }
-        // The pre-FFN norm: `ffn_norm`, or `post_attention_norm` in the hybrid family.
-        snprintf(b, sizeof b, (af & AF_HYBRID_GDN) ? "blk.%d.post_attention_norm.weight" : "blk.%d.ffn_norm.weight", il);
-        L->ffn_norm = vec_take(ld, b, D, true);
+        if (af & AF_POST_NORMS) {
+            snprintf(b, sizeof b, "blk.%d.post_attention_norm.weight", il);
+            L->post_attn_norm = vec_take(ld, b, D, true);
+            snprintf(b, sizeof b, "blk.%d.post_ffw_norm.weight", il);
+            L->post_ffn_norm = vec_take(ld, b, D, true);
+            L->feat |= LF_POST_ATTN_NORM | LF_POST_FFN_NORM;
+        }
+        // The pre-FFN norm: `ffn_norm`, or `post_attention_norm` in the hybrid family
+        // and gpt-oss; none in falcon (the FFN reads attn_norm's output).
+        if (!(af & (AF_NO_PRE_NORM | AF_PARALLEL))) {
+            snprintf(b, sizeof b, (af & AF_FFN_NORM_PA) ? "blk.%d.post_attention_norm" : "blk.%d.ffn_norm", il);
+            L->ffn_norm = norm_take(ld, b, D, true, &L->ffn_norm_b);
+        }
         if (L->n_ff <= 0) return ld_fail(ld, FRINK_ERR_FORMAT, "layer %d: feed-forward width is missing", il);
         bind_ffn(ld, L, il);
         layer_mark_scaled(L);

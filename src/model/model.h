@@ -51,10 +51,21 @@ enum layer_feature {
     LF_MOE_NORM_W = 1u << 14,   // renormalize routed weights
     LF_FFN_GATE_UP_FUSED = 1u << 15,
     LF_ATTN_SINKS = 1u << 16,
-    LF_SWA = 1u << 17,
+    LF_SWA = 1u << 17,          // sliding-window attention (swa_window)
+    LF_QK_NORM_FULL = 1u << 18, // RMSNorm (or LayerNorm, LF_QK_LN) over the whole q / k rows
+    LF_QK_LN = 1u << 19,        // the full-row q/k norm is a LayerNorm with bias (mpt)
+    LF_Q_PRESCALE = 1u << 20,   // q *= kq_scale after RoPE, attention scale 1 (gemma, phi3)
+    LF_ALIBI = 1u << 21,        // ALiBi position bias (hp.alibi_max_bias)
+    LF_CLAMP_KQV = 1u << 22,    // q, k, v clamped to [-hp.clamp_kqv, hp.clamp_kqv]
+    LF_PARALLEL = 1u << 23,     // x + attn(n) + ffn(n') instead of sequential residuals
+    LF_FFN_UNGATED = 1u << 24,  // y = W_d act(W_u x + b_u) + b_d
+    LF_MLA = 1u << 25,          // multi-head latent attention (attn.c: mla_layer)
+    LF_NO_ROPE = 1u << 26,      // no rotary embedding in this layer
+    LF_ATTN_SOFTCAP = 1u << 27, // s = c tanh(s / c) on the attention logits
 };
 
 enum ffn_act { ACT_SILU = 0, ACT_GELU, ACT_SWIGLU_OAI };
+enum norm_kind { NORM_RMS = 0, NORM_LAYER };
 enum gating_func { GATING_SOFTMAX = 1, GATING_SIGMOID = 2, GATING_SOFTMAX_WEIGHT = 3 };
 
 struct layer {
@@ -67,10 +78,13 @@ struct layer {
     float rope_base, rope_scale; // per layer (SWA layers may differ)
     int n_rot;
     int swa_window;         // 0: full attention
+    float kq_scale;         // attention logit scale (applied to q instead when LF_Q_PRESCALE)
 
-    const float *attn_norm, *attn_norm_b;  // [D]
+    const float *attn_norm, *attn_norm_b;  // [D] pre-norm (NULL: none, olmo2)
+    const float *attn_norm_2, *attn_norm_2_b; // [D] falcon-40B: separate attention-input norm
     struct weight wq, wk, wv, wo, wqkv;    // attention projections
-    const float *q_norm, *k_norm;          // [head_dim]
+    const float *q_norm, *k_norm;          // [head_dim], or [H*d] / [Hkv*d] when LF_QK_NORM_FULL
+    const float *q_norm_b, *k_norm_b;      // LayerNorm biases (LF_QK_LN)
     const float *post_attn_norm;           // [D] sandwich post-norm
     const float *attn_sinks;               // [n_head]
 
@@ -82,6 +96,14 @@ struct layer {
     struct weight gate_exps, up_exps, down_exps, gate_up_exps;
     struct weight gate_shexp, up_shexp, down_shexp;
     const float *gate_inp_shexp;                       // [D] shared-expert gate row (F32 copy)
+
+    // Multi-head latent attention (LF_MLA). K cache rows are [kv_cmpr | k_pe]
+    // (head_dim = kv_lora + n_rot), V rows kv_cmpr (head_dim_v = kv_lora).
+    struct weight wq_a, wq_b;   // [D -> q_lora], [q_lora -> H*(d_nope+n_rot)] (or wq when no q_lora)
+    struct weight wkv_a;        // [D -> kv_lora + n_rot]
+    struct weight wk_b, wv_b;   // per head: [d_nope -> kv_lora], [kv_lora -> dv_mla]
+    const float *q_a_norm, *kv_a_norm;
+    int kv_lora, d_nope, dv_mla;
 
     // Gated DeltaNet
     struct weight ssm_qkv;     // conv-input projection [D -> C]
@@ -108,6 +130,15 @@ struct hparams {
     bool gdn_grouped_v;        // qwen3next: value head h uses key head h / r (else h % nk)
     float f_emb_scale, f_logit_scale, f_residual_scale, f_attn_scale;
     float attn_softcap, final_softcap;
+    int norm_kind;             // enum norm_kind
+    int ffn_act;               // enum ffn_act
+    float alibi_max_bias;      // 0: no ALiBi
+    float clamp_kqv;           // 0: no clamp
+    // YaRN (ext_factor 1) on every RoPE layer; n_ctx_orig sets the ramp
+    float rope_ext_factor;
+    int rope_n_ctx_orig;
+    bool moe_norm_w;           // from expert_weights_norm (deepseek2)
+    int expert_groups, expert_groups_used;
 };
 
 enum { ROPE_NONE = -1, ROPE_NORM = 0, ROPE_NEOX = 2 };
@@ -120,7 +151,9 @@ struct model {
     struct weight output;       // [D x V] (== tok_embd when tied)
     const float *output_norm, *output_norm_b;
     const float *output_bias;   // [V]
-    const float *rope_freqs;    // [n_rot/2] frequency factors (llama3), NULL
+    const float *tok_norm, *tok_norm_b; // [D] LayerNorm right after the embedding (bloom)
+    struct weight pos_embd;     // [D x n_ctx_train] learned positions (mpt), data NULL when absent
+    const float *rope_freqs;    // [n_rot/2] frequency factors (llama3; phi3's short factors), NULL
     struct layer *layers;
     int n_gdn_layers, n_attn_layers;
     void **owned;               // F32 copies of small tensors (norms, biases, conv, scales)

@@ -1,7 +1,13 @@
+// seq.c — sequence state: lifetime, KV rows in the cache type, checkpoints of
+// the recurrent state, append / truncate / fork. See seq.h for the policy.
 #include "seq.h"
 
+#include <strings.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "model/forward.h"
+#include "quant/quant.h"
 
 int64_t seq_conv_floats(const struct model *m) {
     const struct hparams *hp = &m->hp;
@@ -14,35 +20,126 @@ int64_t seq_ssm_floats(const struct model *m) {
     return (int64_t)hp->ssm_d_state * hp->ssm_d_inner;
 }
 
-static size_t kv_row(const struct layer *L) { return (size_t)L->n_head_kv * (size_t)L->head_dim; }
-static size_t kv_row_v(const struct layer *L) { return (size_t)L->n_head_kv * (size_t)L->head_dim_v; }
+// ---- KV rows ------------------------------------------------------------------------
+
+static const char *const kv_names[] = {"f16", "f32", "q8_0"};
+
+const char *kv_type_name(enum kv_type t) { return (unsigned)t < 3 ? kv_names[t] : "?"; }
+
+bool kv_type_parse(const char *s, enum kv_type *out) {
+    for (int t = 0; t < 3; t++)
+        if (!strcasecmp(s, kv_names[t])) {
+            *out = (enum kv_type)t;
+            return true;
+        }
+    return false;
+}
+
+size_t kv_row_bytes(enum kv_type t, int64_t n) {
+    switch (t) {
+    case KV_F32: return (size_t)n * 4;
+    case KV_Q8_0: return (size_t)(n / QK8_0) * sizeof(block_q8_0);
+    default: return (size_t)n * 2;
+    }
+}
+
+void kv_store_row(struct seq *s, int il, int which, int pos, const float *x) {
+    const struct layer *L = &s->m->layers[il];
+    size_t rb = which == KV_K ? s->k_row[il] : s->v_row[il];
+    uint8_t *dst = (which == KV_K ? s->k[il] : s->v[il]) + (size_t)pos * rb;
+    int64_t n = (int64_t)L->n_head_kv * (which == KV_K ? L->head_dim : L->head_dim_v);
+    switch (s->kv_type) {
+    case KV_F32: memcpy(dst, x, (size_t)n * sizeof(float)); break;
+    // ggml's set_rows quantizes with the same x86 from_float as activations.
+    case KV_Q8_0: quant_act_from_float(GGML_TYPE_Q8_0, x, dst, n); break;
+    default: {
+        uint16_t *h = (uint16_t *)dst;
+        for (int64_t i = 0; i < n; i++) h[i] = fp32_to_fp16(x[i]);
+    }
+    }
+}
+
+void kv_load_row(const struct seq *s, int il, int which, int pos, int off, int n, float *dst) {
+    size_t rb = which == KV_K ? s->k_row[il] : s->v_row[il];
+    const uint8_t *src = (which == KV_K ? s->k[il] : s->v[il]) + (size_t)pos * rb;
+    switch (s->kv_type) {
+    case KV_F32: memcpy(dst, (const float *)src + off, (size_t)n * sizeof(float)); break;
+    case KV_Q8_0: {
+        const block_q8_0 *b = (const block_q8_0 *)src;
+        for (int i = 0; i < n;) {
+            int e = off + i, bi = e / QK8_0, j0 = e % QK8_0;
+            float d = fp16_to_fp32(b[bi].d);
+            for (int j = j0; j < QK8_0 && i < n; j++, i++) dst[i] = d * (float)b[bi].qs[j];
+        }
+        break;
+    }
+    default: {
+        const uint16_t *h = (const uint16_t *)src + off;
+        for (int i = 0; i < n; i++) dst[i] = fp16_to_fp32(h[i]);
+    }
+    }
+}
+
+// ---- lifetime -----------------------------------------------------------------------
+
+void seq_opts_default(struct seq_opts *o) {
+    *o = (struct seq_opts){.cap = 512, .kv_type = KV_F16, .ckpt_every = 256, .ckpt_keep_recent = 4, .ckpt_keep_marked = 8};
+}
+
+bool seq_is_hybrid(const struct seq *s) { return s->m->n_gdn_layers > 0; }
 
 frink_status seq_create(const struct model *m, int cap, struct seq **out) {
+    struct seq_opts o;
+    seq_opts_default(&o);
+    o.cap = cap;
+    return seq_create_opts(m, &o, out);
+}
+
+frink_status seq_create_opts(const struct model *m, const struct seq_opts *o, struct seq **out) {
     *out = NULL;
-    if (cap < 1) cap = 1;
+    int nl = m->hp.n_layer;
+    if ((unsigned)o->kv_type > KV_Q8_0) return frink_fail(FRINK_ERR_ARG, "unknown KV cache type %d", (int)o->kv_type);
+    if (o->kv_type == KV_Q8_0)
+        for (int il = 0; il < nl; il++) {
+            const struct layer *L = &m->layers[il];
+            if (!(L->feat & LF_ATTN)) continue;
+            int nk = L->n_head_kv * L->head_dim, nv = L->n_head_kv * L->head_dim_v;
+            if (nk % QK8_0 || nv % QK8_0)
+                return frink_fail(FRINK_ERR_UNSUPPORTED,
+                                  "KV cache type q8_0 needs rows that are a multiple of 32; layer %d has K rows of %d and V rows of %d",
+                                  il, nk, nv);
+        }
     struct seq *s = calloc(1, sizeof *s);
     if (!s) return frink_fail(FRINK_ERR_NOMEM, "out of memory");
     s->m = m;
-    int nl = m->hp.n_layer;
+    s->kv_type = o->kv_type;
+    s->ckpt_every = o->ckpt_every > 0 ? o->ckpt_every : 0;
+    s->ckpt_keep_recent = o->ckpt_keep_recent > 0 ? o->ckpt_keep_recent : 0;
+    s->ckpt_keep_marked = o->ckpt_keep_marked > 0 ? o->ckpt_keep_marked : 0;
     s->k = calloc((size_t)nl, sizeof *s->k);
     s->v = calloc((size_t)nl, sizeof *s->v);
+    s->k_row = calloc((size_t)nl, sizeof *s->k_row);
+    s->v_row = calloc((size_t)nl, sizeof *s->v_row);
     s->conv = calloc((size_t)nl, sizeof *s->conv);
     s->ssm = calloc((size_t)nl, sizeof *s->ssm);
-    if (!s->k || !s->v || !s->conv || !s->ssm) goto oom;
+    if (!s->k || !s->v || !s->k_row || !s->v_row || !s->conv || !s->ssm) goto oom;
     for (int il = 0; il < nl; il++) {
         const struct layer *L = &m->layers[il];
         if (L->feat & LF_GDN) {
             s->conv[il] = calloc((size_t)seq_conv_floats(m), sizeof(float));
             s->ssm[il] = calloc((size_t)seq_ssm_floats(m), sizeof(float));
             if (!s->conv[il] || !s->ssm[il]) goto oom;
+        } else if (L->feat & LF_ATTN) {
+            s->k_row[il] = kv_row_bytes(s->kv_type, (int64_t)L->n_head_kv * L->head_dim);
+            s->v_row[il] = kv_row_bytes(s->kv_type, (int64_t)L->n_head_kv * L->head_dim_v);
         }
     }
-    if (seq_reserve(s, cap)) goto oom;
+    if (seq_reserve(s, o->cap < 1 ? 1 : o->cap)) goto oom;
     *out = s;
     return FRINK_OK;
 oom:
     seq_free(s);
-    return frink_fail(FRINK_ERR_NOMEM, "out of memory creating a sequence of %d tokens", cap);
+    return frink_fail(FRINK_ERR_NOMEM, "out of memory creating a sequence of %d tokens", o->cap);
 }
 
 frink_status seq_reserve(struct seq *s, int n) {
@@ -53,12 +150,11 @@ frink_status seq_reserve(struct seq *s, int n) {
     if (!t) return frink_fail(FRINK_ERR_NOMEM, "out of memory growing a sequence to %d tokens", cap);
     s->tokens = t;
     for (int il = 0; il < s->m->hp.n_layer; il++) {
-        const struct layer *L = &s->m->layers[il];
-        if (!(L->feat & LF_ATTN)) continue;
-        uint16_t *k = realloc(s->k[il], (size_t)cap * kv_row(L) * sizeof(uint16_t));
+        if (!s->k_row[il]) continue;
+        uint8_t *k = realloc(s->k[il], (size_t)cap * s->k_row[il]);
         if (!k) return frink_fail(FRINK_ERR_NOMEM, "out of memory growing the KV cache to %d tokens", cap);
         s->k[il] = k;
-        uint16_t *v = realloc(s->v[il], (size_t)cap * kv_row_v(L) * sizeof(uint16_t));
+        uint8_t *v = realloc(s->v[il], (size_t)cap * s->v_row[il]);
         if (!v) return frink_fail(FRINK_ERR_NOMEM, "out of memory growing the KV cache to %d tokens", cap);
         s->v[il] = v;
     }
@@ -66,12 +162,22 @@ frink_status seq_reserve(struct seq *s, int n) {
     return FRINK_OK;
 }
 
-void seq_reset(struct seq *s) {
-    s->n_past = 0;
+static void ckpt_clear(struct seq *s) {
+    for (int i = 0; i < s->n_ckpt; i++) seq_ckpt_release(s->ckpt[i].c);
+    s->n_ckpt = 0;
+}
+
+static void state_zero(struct seq *s) {
     for (int il = 0; il < s->m->hp.n_layer; il++) {
         if (s->conv[il]) memset(s->conv[il], 0, (size_t)seq_conv_floats(s->m) * sizeof(float));
         if (s->ssm[il]) memset(s->ssm[il], 0, (size_t)seq_ssm_floats(s->m) * sizeof(float));
     }
+}
+
+void seq_reset(struct seq *s) {
+    s->n_past = 0;
+    state_zero(s);
+    ckpt_clear(s);
 }
 
 void seq_free(struct seq *s) {
@@ -83,10 +189,272 @@ void seq_free(struct seq *s) {
         if (s->conv) free(s->conv[il]);
         if (s->ssm) free(s->ssm[il]);
     }
+    ckpt_clear(s);
+    free(s->ckpt);
     free(s->k);
     free(s->v);
+    free(s->k_row);
+    free(s->v_row);
     free(s->conv);
     free(s->ssm);
     free(s->tokens);
     free(s);
+}
+
+size_t seq_bytes(const struct seq *s) {
+    const struct model *m = s->m;
+    size_t b = (size_t)s->n_past * sizeof(int32_t);
+    for (int il = 0; il < m->hp.n_layer; il++) b += (size_t)s->n_past * (s->k_row[il] + s->v_row[il]);
+    size_t st = (size_t)m->n_gdn_layers * (size_t)(seq_conv_floats(m) + seq_ssm_floats(m)) * sizeof(float);
+    return b + st * (size_t)(1 + s->n_ckpt);
+}
+
+// ---- checkpoints --------------------------------------------------------------------
+
+void seq_ckpt_retain(struct seq_ckpt *c) { __atomic_add_fetch(&c->refs, 1, __ATOMIC_RELAXED); }
+
+void seq_ckpt_release(struct seq_ckpt *c) {
+    if (c && __atomic_sub_fetch(&c->refs, 1, __ATOMIC_ACQ_REL) == 0) {
+        free(c->data);
+        free(c);
+    }
+}
+
+void seq_ckpt_apply(struct seq *s, const struct seq_ckpt *c) {
+    const struct model *m = s->m;
+    size_t nc = (size_t)seq_conv_floats(m), ns = (size_t)seq_ssm_floats(m);
+    const float *p = c->data;
+    for (int il = 0; il < m->hp.n_layer; il++) {
+        if (!s->conv[il]) continue;
+        memcpy(s->conv[il], p, nc * sizeof(float));
+        memcpy(s->ssm[il], p + nc, ns * sizeof(float));
+        p += nc + ns;
+    }
+}
+
+// Drops the oldest checkpoints of one class beyond its quota.
+static void ckpt_evict(struct seq *s, bool marked, int keep) {
+    int have = 0;
+    for (int i = 0; i < s->n_ckpt; i++) have += s->ckpt[i].marked == marked;
+    for (int i = 0; i < s->n_ckpt && have > keep;) {
+        if (s->ckpt[i].marked != marked) {
+            i++;
+            continue;
+        }
+        seq_ckpt_release(s->ckpt[i].c);
+        memmove(s->ckpt + i, s->ckpt + i + 1, (size_t)(s->n_ckpt - i - 1) * sizeof *s->ckpt);
+        s->n_ckpt--;
+        have--;
+    }
+}
+
+frink_status seq_checkpoint(struct seq *s, bool mark) {
+    if (!seq_is_hybrid(s)) return FRINK_OK;
+    if (s->n_ckpt && s->ckpt[s->n_ckpt - 1].c->pos == s->n_past) {
+        // Already there: only the class can change (a marked one stays marked).
+        struct seq_cp *cp = &s->ckpt[s->n_ckpt - 1];
+        if (mark && !cp->marked) {
+            cp->marked = true;
+            ckpt_evict(s, true, s->ckpt_keep_marked);
+        }
+        return FRINK_OK;
+    }
+    if (!(mark ? s->ckpt_keep_marked : s->ckpt_keep_recent)) return FRINK_OK;
+    const struct model *m = s->m;
+    size_t nc = (size_t)seq_conv_floats(m), ns = (size_t)seq_ssm_floats(m);
+    struct seq_ckpt *c = calloc(1, sizeof *c);
+    if (c) c->data = malloc((size_t)m->n_gdn_layers * (nc + ns) * sizeof(float));
+    if (s->n_ckpt == s->cap_ckpt) {
+        int cap = s->cap_ckpt ? 2 * s->cap_ckpt : 8;
+        struct seq_cp *nv = realloc(s->ckpt, (size_t)cap * sizeof *nv);
+        if (nv) {
+            s->ckpt = nv;
+            s->cap_ckpt = cap;
+        }
+    }
+    if (!c || !c->data || s->n_ckpt == s->cap_ckpt) {
+        if (c) free(c->data);
+        free(c);
+        return frink_fail(FRINK_ERR_NOMEM, "out of memory taking a recurrent-state checkpoint");
+    }
+    c->refs = 1;
+    c->pos = s->n_past;
+    float *p = c->data;
+    for (int il = 0; il < m->hp.n_layer; il++) {
+        if (!s->conv[il]) continue;
+        memcpy(p, s->conv[il], nc * sizeof(float));
+        memcpy(p + nc, s->ssm[il], ns * sizeof(float));
+        p += nc + ns;
+    }
+    // Positions only grow between truncations (which drop later ones), so the
+    // list stays sorted by appending.
+    s->ckpt[s->n_ckpt++] = (struct seq_cp){c, mark};
+    ckpt_evict(s, mark, mark ? s->ckpt_keep_marked : s->ckpt_keep_recent);
+    return FRINK_OK;
+}
+
+frink_status seq_append(struct exec *ex, struct seq *s, const int32_t *tokens, int n, float *logits, bool all_logits,
+                        bool mark) {
+    if (n <= 0) return frink_fail(FRINK_ERR_ARG, "no tokens to append");
+    bool hybrid = seq_is_hybrid(s);
+    int every = hybrid ? s->ckpt_every : 0;
+    size_t V = (size_t)s->m->hp.n_vocab;
+    frink_status st;
+    for (int i = 0; i < n;) {
+        int piece = n - i;
+        if (every) {
+            int next = (s->n_past / every + 1) * every; // next boundary after n_past
+            if (next - s->n_past < piece) piece = next - s->n_past;
+        }
+        bool last = i + piece == n;
+        float *lg = NULL;
+        if (logits && all_logits) lg = logits + (size_t)i * V;
+        else if (logits && last) lg = logits;
+        if ((st = exec_forward(ex, s, tokens + i, piece, lg, all_logits))) return st;
+        i += piece;
+        if (every && s->n_past % every == 0 && (st = seq_checkpoint(s, false))) return st;
+    }
+    return mark ? seq_checkpoint(s, true) : FRINK_OK;
+}
+
+int seq_restore_point(const struct seq *s, int n) {
+    if (!seq_is_hybrid(s) || n >= s->n_past) return n;
+    for (int i = s->n_ckpt - 1; i >= 0; i--)
+        if (s->ckpt[i].c->pos <= n) return s->ckpt[i].c->pos;
+    return 0;
+}
+
+frink_status seq_truncate(struct exec *ex, struct seq *s, int n, int *replayed) {
+    if (replayed) *replayed = 0;
+    if (n < 0 || n > s->n_past)
+        return frink_fail(FRINK_ERR_ARG, "cannot truncate a sequence of %d tokens to %d", s->n_past, n);
+    if (n == s->n_past) return FRINK_OK;
+    if (!seq_is_hybrid(s)) {
+        s->n_past = n;
+        return FRINK_OK;
+    }
+    while (s->n_ckpt && s->ckpt[s->n_ckpt - 1].c->pos > n) seq_ckpt_release(s->ckpt[--s->n_ckpt].c);
+    int base = 0;
+    if (s->n_ckpt) {
+        base = s->ckpt[s->n_ckpt - 1].c->pos;
+        seq_ckpt_apply(s, s->ckpt[s->n_ckpt - 1].c);
+    } else {
+        state_zero(s);
+    }
+    s->n_past = base;
+    if (base == n) return FRINK_OK;
+    if (!ex) return frink_fail(FRINK_ERR_ARG, "truncating a hybrid sequence to %d needs an executor to replay from %d", n, base);
+    // Replay from a copy: exec_forward writes the history it reads from.
+    int32_t *tmp = malloc((size_t)(n - base) * sizeof *tmp);
+    if (!tmp) return frink_fail(FRINK_ERR_NOMEM, "out of memory replaying %d tokens", n - base);
+    memcpy(tmp, s->tokens + base, (size_t)(n - base) * sizeof *tmp);
+    frink_status st = seq_append(ex, s, tmp, n - base, NULL, false, false);
+    free(tmp);
+    if (st) return st;
+    if (replayed) *replayed = n - base;
+    return FRINK_OK;
+}
+
+frink_status seq_fork(const struct seq *s, struct seq **out) {
+    struct seq_opts o = {.cap = s->n_past > 0 ? s->n_past : 1,
+                         .kv_type = s->kv_type,
+                         .ckpt_every = s->ckpt_every,
+                         .ckpt_keep_recent = s->ckpt_keep_recent,
+                         .ckpt_keep_marked = s->ckpt_keep_marked};
+    struct seq *d;
+    frink_status st = seq_create_opts(s->m, &o, &d);
+    if (st) return st;
+    if (s->n_ckpt) {
+        d->ckpt = malloc((size_t)s->n_ckpt * sizeof *d->ckpt);
+        if (!d->ckpt) {
+            seq_free(d);
+            return frink_fail(FRINK_ERR_NOMEM, "out of memory forking a sequence");
+        }
+        d->cap_ckpt = s->n_ckpt;
+    }
+    const struct model *m = s->m;
+    d->n_past = s->n_past;
+    memcpy(d->tokens, s->tokens, (size_t)s->n_past * sizeof *d->tokens);
+    for (int il = 0; il < m->hp.n_layer; il++) {
+        if (s->k_row[il]) {
+            memcpy(d->k[il], s->k[il], (size_t)s->n_past * s->k_row[il]);
+            memcpy(d->v[il], s->v[il], (size_t)s->n_past * s->v_row[il]);
+        }
+        if (s->conv[il]) {
+            memcpy(d->conv[il], s->conv[il], (size_t)seq_conv_floats(m) * sizeof(float));
+            memcpy(d->ssm[il], s->ssm[il], (size_t)seq_ssm_floats(m) * sizeof(float));
+        }
+    }
+    for (int i = 0; i < s->n_ckpt; i++) {
+        seq_ckpt_retain(s->ckpt[i].c);
+        d->ckpt[d->n_ckpt++] = s->ckpt[i];
+    }
+    *out = d;
+    return FRINK_OK;
+}
+
+frink_status seq_restore_from(struct exec *ex, struct seq *dst, const struct seq *src, int n, int *replayed) {
+    if (replayed) *replayed = 0;
+    if (dst->m != src->m) return frink_fail(FRINK_ERR_ARG, "restoring a sequence from another model's state");
+    if (dst->kv_type != src->kv_type)
+        return frink_fail(FRINK_ERR_ARG, "restoring a %s KV cache into a %s one", kv_type_name(src->kv_type),
+                          kv_type_name(dst->kv_type));
+    if (n < 0 || n > src->n_past)
+        return frink_fail(FRINK_ERR_ARG, "cannot restore %d tokens from a sequence of %d", n, src->n_past);
+    const struct model *m = src->m;
+    bool hybrid = seq_is_hybrid(src);
+    int r = seq_restore_point(src, n);
+    if (r < n && !ex)
+        return frink_fail(FRINK_ERR_ARG, "restoring a hybrid sequence to %d needs an executor to replay from %d", n, r);
+    seq_reset(dst);
+    frink_status st = seq_reserve(dst, n > 0 ? n : 1);
+    if (st) return st;
+    memcpy(dst->tokens, src->tokens, (size_t)n * sizeof *dst->tokens);
+    for (int il = 0; il < m->hp.n_layer; il++)
+        if (src->k_row[il]) {
+            memcpy(dst->k[il], src->k[il], (size_t)r * src->k_row[il]);
+            memcpy(dst->v[il], src->v[il], (size_t)r * src->v_row[il]);
+        }
+    if (hybrid) {
+        if (r == src->n_past) {
+            for (int il = 0; il < m->hp.n_layer; il++)
+                if (src->conv[il]) {
+                    memcpy(dst->conv[il], src->conv[il], (size_t)seq_conv_floats(m) * sizeof(float));
+                    memcpy(dst->ssm[il], src->ssm[il], (size_t)seq_ssm_floats(m) * sizeof(float));
+                }
+        }
+        for (int i = 0; i < src->n_ckpt && src->ckpt[i].c->pos <= r; i++) {
+            if (dst->n_ckpt == dst->cap_ckpt) {
+                int cap = dst->cap_ckpt ? 2 * dst->cap_ckpt : 8;
+                struct seq_cp *nv = realloc(dst->ckpt, (size_t)cap * sizeof *nv);
+                if (!nv) {
+                    seq_reset(dst);
+                    return frink_fail(FRINK_ERR_NOMEM, "out of memory restoring a sequence");
+                }
+                dst->ckpt = nv;
+                dst->cap_ckpt = cap;
+            }
+            seq_ckpt_retain(src->ckpt[i].c);
+            dst->ckpt[dst->n_ckpt++] = src->ckpt[i];
+            if (r < src->n_past && src->ckpt[i].c->pos == r) seq_ckpt_apply(dst, src->ckpt[i].c);
+        }
+    }
+    dst->n_past = r;
+    if (r == n) return FRINK_OK;
+    // dst->tokens[r..n) already holds the history; replay from a copy, since
+    // exec_forward writes the history it would read.
+    int32_t *tmp = malloc((size_t)(n - r) * sizeof *tmp);
+    if (!tmp) {
+        seq_reset(dst);
+        return frink_fail(FRINK_ERR_NOMEM, "out of memory replaying %d tokens", n - r);
+    }
+    memcpy(tmp, src->tokens + r, (size_t)(n - r) * sizeof *tmp);
+    st = seq_append(ex, dst, tmp, n - r, NULL, false, false);
+    free(tmp);
+    if (st) {
+        seq_reset(dst);
+        return st;
+    }
+    if (replayed) *replayed = n - r;
+    return FRINK_OK;
 }

@@ -1,36 +1,159 @@
 // seq.h — the state of one sequence: tokens, KV cache per attention layer,
-// recurrent state per Gated DeltaNet layer.
+// recurrent state per Gated DeltaNet layer, and checkpoints of that recurrent
+// state so a hybrid sequence can rewind.
 //
-// KV rows are stored as F16 (the reference's default cache type): K and V are
-// rounded when written, exactly as the reference rounds them.
+// KV rows are stored in the sequence's cache type: F16 (the default, and the
+// reference's: K and V are rounded when written, exactly as the reference
+// rounds them), F32, or Q8_0 (row length must be a multiple of 32). attn.c
+// writes rows through kv_store_row and, for the non-F16 types, reads them
+// through kv_load_row; the F16 path reads the rows in place.
+//
+// Rewinding. An attention layer rewinds by moving n_past: rows past it are
+// simply overwritten later. A recurrent (GDN) layer cannot: its state has
+// folded every token in. So seq_append takes **checkpoints** — copies of every
+// GDN layer's conv window and delta-rule state — at absolute positions that
+// are multiples of `ckpt_every`, and at the end of each appended prompt
+// (`mark`). seq_truncate restores the nearest checkpoint at or before the
+// target and replays the tokens after it. Position 0 (all zeros) is always
+// available, so truncation never fails for want of a checkpoint; it only costs
+// replay.
+//
+// Checkpoint policy (bounds memory; each checkpoint is n_gdn_layers x
+// (conv + ssm) floats, e.g. ~19 MiB for a Qwen3.5-2B shape):
+//   - periodic checkpoints: the `ckpt_keep_recent` most recent are kept;
+//   - marked (end-of-prompt) checkpoints: the `ckpt_keep_marked` most recent
+//     are kept, independently of the periodic ones;
+//   - truncation drops every checkpoint past the new length.
+// Checkpoints are immutable and reference-counted: a fork shares them.
+// Attention-only models take no checkpoints.
 #ifndef FRINK_SEQ_H
 #define FRINK_SEQ_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/err.h"
 #include "model/model.h"
+
+struct exec;
+
+enum kv_type { KV_F16 = 0, KV_F32 = 1, KV_Q8_0 = 2 };
+enum { KV_K = 0, KV_V = 1 };
+
+const char *kv_type_name(enum kv_type t);
+// Parses "f16", "f32", "q8_0" (case-insensitive). Returns false when unknown.
+bool kv_type_parse(const char *s, enum kv_type *out);
+
+// A snapshot of every GDN layer's recurrent state after `pos` tokens.
+// Immutable once taken; shared between forks and prefix-cache entries.
+struct seq_ckpt {
+    int refs;          // owners; changed atomically
+    int pos;           // tokens folded into the state
+    float *data;       // [n_gdn][conv | ssm], GDN layers in layer order
+};
+
+// A sequence's reference to a checkpoint, with its policy class.
+struct seq_cp {
+    struct seq_ckpt *c;
+    bool marked;       // end of an appended prompt (kept under ckpt_keep_marked)
+};
+
+struct seq_opts {
+    int cap;                // initial KV capacity in tokens (grows on demand)
+    enum kv_type kv_type;   // KV cache row format
+    int ckpt_every;         // periodic checkpoint spacing in tokens (0: none)
+    int ckpt_keep_recent;   // periodic checkpoints kept
+    int ckpt_keep_marked;   // end-of-prompt checkpoints kept
+};
+
+// Defaults: F16 cache, a checkpoint every 256 tokens (a multiple of the chunked
+// delta rule's 64, so piece boundaries do not move chunk boundaries), the 4
+// most recent periodic and 8 most recent marked checkpoints.
+void seq_opts_default(struct seq_opts *o);
 
 struct seq {
     const struct model *m;
     int n_past;          // tokens whose K/V (and recurrent effect) are in the state
     int cap;             // KV capacity in tokens
     int32_t *tokens;     // [cap] token history
-    uint16_t **k, **v;   // per layer: [cap][n_head_kv * head_dim] F16; NULL for GDN layers
+    enum kv_type kv_type;
+    uint8_t **k, **v;    // per layer: [cap][row bytes] in kv_type; NULL for GDN layers
+    size_t *k_row, *v_row; // per layer: bytes of one K / V row (0 for GDN layers)
     float **conv;        // per layer: [C][Kc-1] raw conv inputs, oldest first; NULL for attention layers
     float **ssm;         // per layer: [nv][dv][dk] delta-rule state; NULL for attention layers
+    struct seq_cp *ckpt; // [n_ckpt] sorted by pos, ascending
+    int n_ckpt, cap_ckpt;
+    int ckpt_every, ckpt_keep_recent, ckpt_keep_marked;
 };
 
-// Creates an empty sequence with room for `cap` tokens (grows on demand).
+// Creates an empty sequence with room for `cap` tokens (grows on demand), F16
+// cache, default checkpoint policy.
 frink_status seq_create(const struct model *m, int cap, struct seq **out);
+// The same with every option. Fails naming the layer when Q8_0 is asked of a
+// row length that is not a multiple of 32.
+frink_status seq_create_opts(const struct model *m, const struct seq_opts *o, struct seq **out);
 void seq_free(struct seq *s);
-// Forgets everything: KV emptied, recurrent state zeroed.
+// Forgets everything: KV emptied, recurrent state zeroed, checkpoints dropped.
 void seq_reset(struct seq *s);
 // Makes room for at least `n` tokens (keeps contents).
 frink_status seq_reserve(struct seq *s, int n);
+// True when the model has recurrent (GDN) layers: rewinding needs checkpoints.
+bool seq_is_hybrid(const struct seq *s);
+
+// Appends tokens[0..n) (exec_forward), split into pieces at absolute positions
+// that are multiples of ckpt_every, taking a periodic checkpoint at each such
+// boundary; with `mark`, also a marked checkpoint after the last token. Logits
+// as exec_forward. On failure the sequence may hold part of the tokens.
+frink_status seq_append(struct exec *ex, struct seq *s, const int32_t *tokens, int n, float *logits, bool all_logits,
+                        bool mark);
+
+// Takes a checkpoint of the current state (no-op for attention-only models,
+// or when one already exists at n_past; `mark` upgrades an existing one).
+frink_status seq_checkpoint(struct seq *s, bool mark);
+
+// Shortens the sequence to its first n tokens (n <= n_past). Attention-only:
+// moves n_past. Hybrid: restores the nearest checkpoint at or before n (or
+// zeros) and replays the tokens after it through `ex`; *replayed (may be
+// NULL) gets how many. Checkpoints past n are dropped. Logits are not produced:
+// a caller that needs the logits of token n-1 truncates to n-1 and appends it.
+frink_status seq_truncate(struct exec *ex, struct seq *s, int n, int *replayed);
+
+// The position of the checkpoint seq_truncate(n) would restore (0 when none);
+// n itself when no replay is needed.
+int seq_restore_point(const struct seq *s, int n);
+
+// A copy of `s` (same model, options, tokens, KV rows up to n_past, recurrent
+// state); checkpoints are shared, not copied.
+frink_status seq_fork(const struct seq *s, struct seq **out);
+
+// Makes `dst` the state of `src` truncated to n tokens (n <= src->n_past)
+// without changing src: tokens and KV rows are copied; for hybrid models the
+// recurrent state at seq_restore_point(src, n) is copied and the tokens after
+// it replayed through `ex` (*replayed, may be NULL, gets how many). Both must
+// belong to the same model and use the same KV cache type.
+frink_status seq_restore_from(struct exec *ex, struct seq *dst, const struct seq *src, int n, int *replayed);
+
+// Bytes the sequence holds for n_past tokens plus its recurrent state and
+// checkpoints (for budgets and reports).
+size_t seq_bytes(const struct seq *s);
 
 // Sizes of the recurrent state of one GDN layer, in floats.
 int64_t seq_conv_floats(const struct model *m);
 int64_t seq_ssm_floats(const struct model *m);
+
+// Bytes of one row of n elements in cache type t (n % 32 == 0 for Q8_0).
+size_t kv_row_bytes(enum kv_type t, int64_t n);
+// Writes x[0..row) as the K (which = KV_K) or V row of token `pos` of layer il.
+void kv_store_row(struct seq *s, int il, int which, int pos, const float *x);
+// Reads elements [off, off+n) of the K or V row of token `pos` of layer il as
+// floats (any offset: Q8_0 blocks are decoded as needed).
+void kv_load_row(const struct seq *s, int il, int which, int pos, int off, int n, float *dst);
+
+// Checkpoint reference counting (shared with the prefix cache).
+void seq_ckpt_retain(struct seq_ckpt *c);
+void seq_ckpt_release(struct seq_ckpt *c);
+// Copies a checkpoint's state into the sequence's live GDN state.
+void seq_ckpt_apply(struct seq *s, const struct seq_ckpt *c);
 
 #endif

@@ -1,0 +1,223 @@
+// ffn.c — feed-forward blocks of the host path: dense (gated, fused gate-up,
+// ungated) and routed experts (+ shared expert), with the activations the
+// table names (SiLU, GELU, gpt-oss's clamped SwiGLU).
+//
+//   gated:    y = W_d (act(W_g x + b_g) * (W_u x + b_u)) + b_d
+//   fused:    [g | u] = W_up x (phi3), then as gated
+//   ungated:  y = W_d act(W_u x + b_u) + b_d
+//   experts:  router -> probabilities -> (groups) -> top-k -> weights; each chosen
+//             expert is a gated FFN; the shared expert is added (sigmoid-gated or not).
+#include <math.h>
+#include <pthread.h>
+#include <string.h>
+
+#include "model/forward_impl.h"
+#include "quant/quant.h"
+
+// ---- activations -------------------------------------------------------------
+
+// The reference's CPU GELU: the tanh approximation, evaluated once per F16
+// input value into an F16 table; inputs are rounded to F16 to index it, and
+// the result is that F16 value. Outside (-10, 10) it is 0 or x.
+static uint16_t gelu_table[1 << 16];
+static pthread_once_t gelu_once = PTHREAD_ONCE_INIT;
+
+static void gelu_table_init(void) {
+    const float sqrt_2_over_pi = 0.79788456080286535587989211986876f, coef_a = 0.044715f;
+    for (int i = 0; i < 1 << 16; i++) {
+        float x = fp16_to_fp32((uint16_t)i);
+        gelu_table[i] = fp32_to_fp16(0.5f * x * (1.0f + tanhf(sqrt_2_over_pi * x * (1.0f + coef_a * x * x))));
+    }
+}
+
+static inline float gelu(float x) {
+    if (x <= -10.0f) return 0.0f;
+    if (x >= 10.0f) return x;
+    return fp16_to_fp32(gelu_table[fp32_to_fp16(x)]);
+}
+
+// gpt-oss: g = min(gate, 7), u = clamp(up, -7, 7), g * sigmoid(1.702 g) * (u + 1).
+static inline float swiglu_oai(float g, float u) {
+    const float alpha = 1.702f, limit = 7.0f;
+    float x = g < limit ? g : limit;
+    float y = u < -limit ? -limit : u > limit ? limit : u;
+    return x / (1.0f + expf(alpha * -x)) * (y + 1.0f);
+}
+
+// g[i] = act(g[i]) * u[i] (gated), for n values.
+static void glu(int act, float *g, const float *u, int n) {
+    switch (act) {
+    case ACT_GELU:
+        for (int i = 0; i < n; i++) g[i] = gelu(g[i]) * u[i];
+        break;
+    case ACT_SWIGLU_OAI:
+        for (int i = 0; i < n; i++) g[i] = swiglu_oai(g[i], u[i]);
+        break;
+    default:
+        for (int i = 0; i < n; i++) g[i] = silu(g[i]) * u[i];
+    }
+}
+
+void ffn_init(void) { pthread_once(&gelu_once, gelu_table_init); }
+
+// ---- dense -------------------------------------------------------------------
+
+void ffn_dense(struct exec *ex, const struct layer *L, const float *xn, int T, float *y) {
+    int D = ex->m->hp.n_embd, F = L->n_ff, act = ex->m->hp.ffn_act;
+    int64_t ld = ex->ldh;
+    if (L->feat & LF_FFN_UNGATED) {
+        mm(ex, &L->ffn_up, 0, xn, D, T, ex->hb, ld);
+        for (int t = 0; t < T; t++) {
+            float *u = ex->hb + (size_t)t * ld;
+            if (act == ACT_GELU)
+                for (int i = 0; i < F; i++) u[i] = gelu(u[i]);
+            else
+                for (int i = 0; i < F; i++) u[i] = silu(u[i]);
+        }
+    } else if (L->feat & LF_FFN_GATE_UP_FUSED) {
+        mm(ex, &L->ffn_up, 0, xn, D, T, ex->hb, ld);
+        for (int t = 0; t < T; t++) {
+            float *g = ex->hb + (size_t)t * ld;
+            glu(act, g, g + F, F);
+        }
+    } else {
+        mm(ex, &L->ffn_gate, 0, xn, D, T, ex->hb, ld);
+        mm(ex, &L->ffn_up, 0, xn, D, T, ex->hb2, ld);
+        for (int t = 0; t < T; t++) glu(act, ex->hb + (size_t)t * ld, ex->hb2 + (size_t)t * ld, F);
+    }
+    mm(ex, &L->ffn_down, 0, ex->hb, ld, T, y, D);
+}
+
+// ---- routed experts ----------------------------------------------------------------
+
+static void softmax_inplace(float *v, int n) {
+    float mx = -INFINITY;
+    for (int i = 0; i < n; i++) mx = v[i] > mx ? v[i] : mx;
+    double sum = 0;
+    for (int i = 0; i < n; i++) {
+        v[i] = expf(v[i] - mx);
+        sum += v[i];
+    }
+    for (int i = 0; i < n; i++) v[i] = (float)(v[i] / sum);
+}
+
+// Chooses the K experts of one token and their weights, in the reference's order:
+// probabilities by the gating function, selection scores (+ exp_probs_b),
+// group-limited routing, top-k, weights from the unbiased probabilities.
+static void route(const struct model *m, const struct layer *L, float *probs, float *score, int *sel, float *wt) {
+    const struct hparams *hp = &m->hp;
+    int E = L->n_expert, K = L->n_expert_used;
+    if (hp->gating == GATING_SOFTMAX) softmax_inplace(probs, E);
+    else if (hp->gating == GATING_SIGMOID)
+        for (int e = 0; e < E; e++) probs[e] = sigmoid(probs[e]);
+    for (int e = 0; e < E; e++) score[e] = probs[e] + (L->exp_probs_b ? L->exp_probs_b[e] : 0.0f);
+    int G = hp->expert_groups;
+    if (G > 1) {
+        // Group score = sum of its two best selection scores; keep the best groups.
+        int per = E / G;
+        float gs[256];
+        bool keep[256];
+        for (int g = 0; g < G && g < 256; g++) {
+            float a = -INFINITY, b = -INFINITY;
+            for (int e = g * per; e < (g + 1) * per; e++) {
+                if (score[e] > a) { b = a; a = score[e]; }
+                else if (score[e] > b) b = score[e];
+            }
+            gs[g] = a + (per > 1 ? b : 0.0f);
+            keep[g] = false;
+        }
+        for (int k = 0; k < hp->expert_groups_used; k++) {
+            int best = -1;
+            for (int g = 0; g < G; g++)
+                if (!keep[g] && (best < 0 || gs[g] > gs[best])) best = g;
+            keep[best] = true;
+        }
+        for (int e = 0; e < E; e++)
+            if (!keep[e / per]) score[e] = -INFINITY;
+    }
+    for (int k = 0; k < K; k++) {
+        int best = -1;
+        float bv = -INFINITY;
+        for (int e = 0; e < E; e++) {
+            bool taken = false;
+            for (int q = 0; q < k; q++) taken |= sel[q] == e;
+            if (taken) continue;
+            if (best < 0 || score[e] > bv) { best = e; bv = score[e]; }
+        }
+        sel[k] = best;
+        wt[k] = probs[best];
+    }
+    if (hp->gating == GATING_SOFTMAX_WEIGHT) softmax_inplace(wt, K);
+    if (L->feat & LF_MOE_NORM_W) {
+        float s = 0;
+        for (int k = 0; k < K; k++) s += wt[k];
+        if (s < 6.103515625e-5f) s = 6.103515625e-5f;
+        for (int k = 0; k < K; k++) wt[k] /= s;
+    }
+    if (hp->expert_weights_scale != 0 && hp->expert_weights_scale != 1)
+        for (int k = 0; k < K; k++) wt[k] *= hp->expert_weights_scale;
+}
+
+// Routed experts (+ shared expert). Only the selected experts are computed:
+// tokens are grouped by expert, each expert's matrices are read once per batch.
+void ffn_moe(struct exec *ex, const struct layer *L, const float *xn, int T, float *y) {
+    const struct model *m = ex->m;
+    int D = m->hp.n_embd, E = L->n_expert, K = L->n_expert_used, F = L->n_ff, act = m->hp.ffn_act;
+    float *router = ex->router; // [T][E]
+    mm(ex, &L->gate_inp, 0, xn, D, T, router, E);
+    float score[1024];
+    for (int t = 0; t < T; t++)
+        route(m, L, router + (size_t)t * E, score, ex->sel + (size_t)t * K, ex->selw + (size_t)t * K);
+    memset(y, 0, (size_t)T * D * sizeof(float));
+    // Per expert: gather its tokens, run the expert on them, scatter-add weighted.
+    for (int e = 0; e < E; e++) {
+        int n = 0;
+        for (int t = 0; t < T; t++)
+            for (int k = 0; k < K; k++)
+                if (ex->sel[(size_t)t * K + k] == e) {
+                    ex->tok_idx[n] = t;
+                    ex->tok_w[n] = ex->selw[(size_t)t * K + k];
+                    memcpy(ex->xg + (size_t)n * D, xn + (size_t)t * D, (size_t)D * sizeof(float));
+                    n++;
+                }
+        if (!n) continue;
+        exec_act_invalidate(ex);
+        if (L->feat & LF_FFN_GATE_UP_FUSED) {
+            // [gate rows | up rows] per expert: one product, then split.
+            mm(ex, &L->gate_up_exps, e, ex->xg, D, n, ex->hb, ex->ldh);
+            for (int i = 0; i < n; i++) {
+                float *g = ex->hb + (size_t)i * ex->ldh;
+                glu(act, g, g + F, F);
+            }
+        } else {
+            mm(ex, &L->gate_exps, e, ex->xg, D, n, ex->hb, ex->ldh);
+            mm(ex, &L->up_exps, e, ex->xg, D, n, ex->hb2, ex->ldh);
+            for (int i = 0; i < n; i++) glu(act, ex->hb + (size_t)i * ex->ldh, ex->hb2 + (size_t)i * ex->ldh, F);
+        }
+        mm(ex, &L->down_exps, e, ex->hb, ex->ldh, n, ex->yg, D);
+        for (int i = 0; i < n; i++) {
+            float *dst = y + (size_t)ex->tok_idx[i] * D, *src = ex->yg + (size_t)i * D;
+            for (int c = 0; c < D; c++) dst[c] += ex->tok_w[i] * src[c];
+        }
+    }
+    if (L->feat & LF_FFN_SHEXP) {
+        int Fs = L->n_ff_shexp;
+        exec_act_invalidate(ex);
+        mm(ex, &L->gate_shexp, 0, xn, D, T, ex->hb, ex->ldh);
+        mm(ex, &L->up_shexp, 0, xn, D, T, ex->hb2, ex->ldh);
+        for (int t = 0; t < T; t++) {
+            float *g = ex->hb + (size_t)t * ex->ldh, *u = ex->hb2 + (size_t)t * ex->ldh;
+            for (int c = 0; c < Fs; c++) g[c] = silu(g[c]) * u[c];
+        }
+        mm(ex, &L->down_shexp, 0, ex->hb, ex->ldh, T, ex->yg, D);
+        for (int t = 0; t < T; t++) {
+            float gate = 1.0f;
+            if (L->feat & LF_FFN_SHEXP_GATE) {
+                float d = 0;
+                for (int c = 0; c < D; c++) d += L->gate_inp_shexp[c] * xn[(size_t)t * D + c];
+                gate = sigmoid(d);
+            }
+            for (int c = 0; c < D; c++) y[(size_t)t * D + c] += gate * ex->yg[(size_t)t * D + c];
+        }
+    }
+}

@@ -1,0 +1,623 @@
+// state.c — slot files (save/restore one sequence) and the prefix cache.
+// Formats and policies are described in state.h.
+#include "state.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "model/forward.h"
+
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "slot files are little-endian and written in host order");
+
+// ---- XXH64 --------------------------------------------------------------------------
+
+#define XP1 11400714785074694791ULL
+#define XP2 14029467366897019727ULL
+#define XP3 1609587929392839161ULL
+#define XP4 9650029242287828579ULL
+#define XP5 2870177450012600261ULL
+
+static uint64_t rotl64(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+static uint64_t rd64(const uint8_t *p) {
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+static uint32_t rd32(const uint8_t *p) {
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+static uint64_t xround(uint64_t acc, uint64_t in) { return rotl64(acc + in * XP2, 31) * XP1; }
+static uint64_t xmerge(uint64_t acc, uint64_t v) { return (acc ^ xround(0, v)) * XP1 + XP4; }
+
+// Streaming XXH64: the writer hashes the payload section by section, the
+// reader in one call; both see the same bytes, so the same value.
+struct xxh64 {
+    uint64_t v[4], total;
+    uint8_t buf[32];
+    size_t nbuf;
+    uint64_t seed;
+};
+
+static void xxh64_init(struct xxh64 *x, uint64_t seed) {
+    memset(x, 0, sizeof *x);
+    x->seed = seed;
+    x->v[0] = seed + XP1 + XP2;
+    x->v[1] = seed + XP2;
+    x->v[2] = seed;
+    x->v[3] = seed - XP1;
+}
+
+static void xxh64_stripe(struct xxh64 *x, const uint8_t *p) {
+    for (int i = 0; i < 4; i++) x->v[i] = xround(x->v[i], rd64(p + 8 * i));
+}
+
+static void xxh64_update(struct xxh64 *x, const void *data, size_t len) {
+    const uint8_t *p = data, *end = p + len;
+    x->total += len;
+    if (x->nbuf) {
+        size_t k = 32 - x->nbuf < len ? 32 - x->nbuf : len;
+        memcpy(x->buf + x->nbuf, p, k);
+        x->nbuf += k;
+        p += k;
+        if (x->nbuf < 32) return;
+        xxh64_stripe(x, x->buf);
+        x->nbuf = 0;
+    }
+    for (; p + 32 <= end; p += 32) xxh64_stripe(x, p);
+    memcpy(x->buf, p, (size_t)(end - p));
+    x->nbuf = (size_t)(end - p);
+}
+
+static uint64_t xxh64_digest(const struct xxh64 *x) {
+    uint64_t h;
+    if (x->total >= 32) {
+        h = rotl64(x->v[0], 1) + rotl64(x->v[1], 7) + rotl64(x->v[2], 12) + rotl64(x->v[3], 18);
+        for (int i = 0; i < 4; i++) h = xmerge(h, x->v[i]);
+    } else {
+        h = x->seed + XP5;
+    }
+    h += x->total;
+    const uint8_t *p = x->buf, *end = p + x->nbuf;
+    for (; p + 8 <= end; p += 8) h = rotl64(h ^ xround(0, rd64(p)), 27) * XP1 + XP4;
+    if (p + 4 <= end) {
+        h = rotl64(h ^ (uint64_t)rd32(p) * XP1, 23) * XP2 + XP3;
+        p += 4;
+    }
+    for (; p < end; p++) h = rotl64(h ^ (uint64_t)*p * XP5, 11) * XP1;
+    h ^= h >> 33;
+    h *= XP2;
+    h ^= h >> 29;
+    h *= XP3;
+    h ^= h >> 32;
+    return h;
+}
+
+uint64_t state_hash64(const void *data, size_t len, uint64_t seed) {
+    struct xxh64 x;
+    xxh64_init(&x, seed);
+    xxh64_update(&x, data, len);
+    return xxh64_digest(&x);
+}
+
+// ---- model identity -------------------------------------------------------------------
+
+static size_t vtype_size(enum gguf_vtype t) {
+    switch (t) {
+    case GGUF_VT_UINT8: case GGUF_VT_INT8: case GGUF_VT_BOOL: return 1;
+    case GGUF_VT_UINT16: case GGUF_VT_INT16: return 2;
+    case GGUF_VT_UINT32: case GGUF_VT_INT32: case GGUF_VT_FLOAT32: return 4;
+    case GGUF_VT_UINT64: case GGUF_VT_INT64: case GGUF_VT_FLOAT64: return 8;
+    default: return 0;
+    }
+}
+
+uint64_t model_identity(const struct model *m) {
+    uint64_t h = state_hash64(m->arch->name, strlen(m->arch->name), 0);
+    const struct gguf_file *f = m->gguf;
+    for (uint64_t i = 0; i < f->n_kv; i++) {
+        const struct gguf_kv *kv = &f->kv[i];
+        uint32_t t = kv->type;
+        h = state_hash64(kv->key.ptr, kv->key.len, h);
+        h = state_hash64(&t, sizeof t, h);
+        if (kv->type == GGUF_VT_STRING) {
+            h = state_hash64(kv->v.str.ptr, kv->v.str.len, h);
+        } else if (kv->type == GGUF_VT_ARRAY) {
+            uint32_t et = kv->v.arr.type;
+            h = state_hash64(&et, sizeof et, h);
+            h = state_hash64(&kv->v.arr.n, sizeof kv->v.arr.n, h);
+            if (et == GGUF_VT_STRING)
+                for (uint64_t k = 0; k < kv->v.arr.n; k++) h = state_hash64(kv->v.arr.strs[k].ptr, kv->v.arr.strs[k].len, h);
+            else
+                h = state_hash64(kv->v.arr.data, kv->v.arr.n * vtype_size(et), h);
+        } else {
+            h = state_hash64(&kv->v.u64, sizeof kv->v.u64, h);
+        }
+    }
+    for (uint64_t i = 0; i < f->n_tensors; i++) {
+        const struct gguf_tensor *t = &f->tensors[i];
+        h = state_hash64(t->name, strlen(t->name), h);
+        h = state_hash64(&t->n_dims, sizeof t->n_dims, h);
+        h = state_hash64(t->ne, sizeof t->ne, h);
+        h = state_hash64(&t->type, sizeof t->type, h);
+        h = state_hash64(&t->offset, sizeof t->offset, h);
+    }
+    return h;
+}
+
+// ---- slot files ------------------------------------------------------------------------
+
+#define SLOT_MAGIC "FRINKSEQ"
+#define SLOT_VERSION 1u
+
+struct slot_header {
+    char magic[8];
+    uint32_t version, header_bytes;
+    uint64_t model_id;
+    char arch[32];
+    char name[96];
+    uint32_t kv_type, n_layer, n_tokens, n_ckpt;
+    uint64_t payload_bytes, payload_hash, header_hash;
+    uint8_t zero[64];
+};
+_Static_assert(sizeof(struct slot_header) == 256, "slot header");
+_Static_assert(offsetof(struct slot_header, header_hash) == 184, "slot header layout");
+
+void (*slot_save_hook)(size_t written);
+
+static size_t gdn_floats(const struct model *m) { return (size_t)(seq_conv_floats(m) + seq_ssm_floats(m)); }
+
+static uint64_t payload_bytes(const struct seq *s, uint64_t n_tok, uint64_t n_ckpt) {
+    const struct model *m = s->m;
+    uint64_t b = n_tok * sizeof(int32_t);
+    for (int il = 0; il < m->hp.n_layer; il++) b += n_tok * (s->k_row[il] + s->v_row[il]);
+    uint64_t st = (uint64_t)m->n_gdn_layers * gdn_floats(m) * sizeof(float);
+    return b + st + n_ckpt * (8 + st);
+}
+
+struct slot_writer {
+    int fd;
+    struct xxh64 hash;
+    size_t written;
+    frink_status st;
+    const char *path;
+};
+
+static void put(struct slot_writer *w, const void *p, size_t n) {
+    if (w->st || !n) return;
+    xxh64_update(&w->hash, p, n);
+    const uint8_t *b = p;
+    while (n) {
+        ssize_t k = write(w->fd, b, n > (1u << 30) ? (1u << 30) : n);
+        if (k < 0) {
+            if (errno == EINTR) continue;
+            w->st = frink_fail(FRINK_ERR_IO, "writing slot file for '%s': %s", w->path, strerror(errno));
+            return;
+        }
+        b += k;
+        n -= (size_t)k;
+        w->written += (size_t)k;
+    }
+    if (slot_save_hook) slot_save_hook(w->written);
+}
+
+static void put_gdn_state(struct slot_writer *w, const struct seq *s) {
+    const struct model *m = s->m;
+    for (int il = 0; il < m->hp.n_layer; il++)
+        if (s->conv[il]) {
+            put(w, s->conv[il], (size_t)seq_conv_floats(m) * sizeof(float));
+            put(w, s->ssm[il], (size_t)seq_ssm_floats(m) * sizeof(float));
+        }
+}
+
+// Copies src into dst[cap], cut short if needed; NUL-terminated, zero-padded.
+static void copy_str(char *dst, size_t cap, const char *src) {
+    size_t n = strnlen(src, cap - 1);
+    memcpy(dst, src, n);
+    memset(dst + n, 0, cap - n);
+}
+
+static void header_fill(struct slot_header *h, const struct seq *s) {
+    memset(h, 0, sizeof *h);
+    memcpy(h->magic, SLOT_MAGIC, 8);
+    h->version = SLOT_VERSION;
+    h->header_bytes = sizeof *h;
+    h->model_id = model_identity(s->m);
+    copy_str(h->arch, sizeof h->arch, s->m->arch->name);
+    copy_str(h->name, sizeof h->name, s->m->name);
+    h->kv_type = (uint32_t)s->kv_type;
+    h->n_layer = (uint32_t)s->m->hp.n_layer;
+    h->n_tokens = (uint32_t)s->n_past;
+    h->n_ckpt = (uint32_t)s->n_ckpt;
+    h->payload_bytes = payload_bytes(s, h->n_tokens, h->n_ckpt);
+}
+
+frink_status slot_save(const struct seq *s, const char *path) {
+    // The temporary file lives next to the target so the rename is atomic.
+    const char *slash = strrchr(path, '/');
+    size_t dlen = slash ? (size_t)(slash - path) : 0;
+    const char *base = slash ? slash + 1 : path;
+    if (!*base) return frink_fail(FRINK_ERR_ARG, "slot file path '%s' names a directory", path);
+    size_t tl = strlen(path) + 32;
+    char *tmp = malloc(tl), *dir = malloc(dlen + 2);
+    if (!tmp || !dir) {
+        free(tmp);
+        free(dir);
+        return frink_fail(FRINK_ERR_NOMEM, "out of memory");
+    }
+    if (slash) {
+        memcpy(dir, path, dlen);
+        dir[dlen] = 0;
+        if (!dlen) strcpy(dir, "/");
+    } else {
+        strcpy(dir, ".");
+    }
+    snprintf(tmp, tl, "%.*s%s.%s.tmp.XXXXXX", (int)dlen, path, slash ? "/" : "", base);
+    struct slot_writer w = {.fd = -1, .path = path};
+    frink_status st = FRINK_OK;
+    // Never replace a file that is something else (a mistyped path could name
+    // the model itself): only an empty file or an earlier slot file.
+    int ofd = open(path, O_RDONLY);
+    if (ofd >= 0) {
+        char magic[8];
+        ssize_t k = read(ofd, magic, sizeof magic);
+        close(ofd);
+        if (k != 0 && (k != 8 || memcmp(magic, SLOT_MAGIC, 8))) {
+            st = frink_fail(FRINK_ERR_ARG, "'%s' exists and is not a frink slot file: not overwriting it", path);
+            tmp[0] = 0;
+            goto out;
+        }
+    }
+    w.fd = mkstemp(tmp);
+    if (w.fd < 0) {
+        st = frink_fail(FRINK_ERR_IO, "cannot create a temporary file next to '%s': %s", path, strerror(errno));
+        goto out;
+    }
+    struct slot_header h;
+    header_fill(&h, s);
+    // A zero header first: a file cut short before the end never looks valid.
+    static const uint8_t zeros[sizeof(struct slot_header)];
+    put(&w, zeros, sizeof zeros);
+    xxh64_init(&w.hash, 0);
+    const struct model *m = s->m;
+    put(&w, s->tokens, (size_t)s->n_past * sizeof(int32_t));
+    for (int il = 0; il < m->hp.n_layer; il++)
+        if (s->k_row[il]) {
+            put(&w, s->k[il], (size_t)s->n_past * s->k_row[il]);
+            put(&w, s->v[il], (size_t)s->n_past * s->v_row[il]);
+        }
+    put_gdn_state(&w, s);
+    for (int i = 0; i < s->n_ckpt; i++) {
+        int32_t pm[2] = {s->ckpt[i].c->pos, s->ckpt[i].marked};
+        put(&w, pm, sizeof pm);
+        put(&w, s->ckpt[i].c->data, (size_t)m->n_gdn_layers * gdn_floats(m) * sizeof(float));
+    }
+    if ((st = w.st)) goto out;
+    h.payload_hash = xxh64_digest(&w.hash);
+    h.header_hash = state_hash64(&h, offsetof(struct slot_header, header_hash), 0);
+    if (pwrite(w.fd, &h, sizeof h, 0) != (ssize_t)sizeof h) {
+        st = frink_fail(FRINK_ERR_IO, "writing slot file header for '%s': %s", path, strerror(errno));
+        goto out;
+    }
+    if (fsync(w.fd)) {
+        st = frink_fail(FRINK_ERR_IO, "fsync of slot file for '%s': %s", path, strerror(errno));
+        goto out;
+    }
+    int fd = w.fd;
+    w.fd = -1;
+    if (close(fd)) {
+        st = frink_fail(FRINK_ERR_IO, "closing slot file for '%s': %s", path, strerror(errno));
+        goto out;
+    }
+    if (rename(tmp, path)) {
+        st = frink_fail(FRINK_ERR_IO, "cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
+        goto out;
+    }
+    tmp[0] = 0; // renamed: nothing to clean up
+    // The rename is durable once the directory entry is.
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+    if (dfd >= 0) {
+        if (fsync(dfd) && errno != EINVAL)
+            st = frink_fail(FRINK_ERR_IO, "fsync of directory '%s': %s", dir, strerror(errno));
+        close(dfd);
+    }
+out:
+    if (w.fd >= 0) close(w.fd);
+    if (st && tmp[0]) unlink(tmp);
+    free(tmp);
+    free(dir);
+    return st;
+}
+
+// Every refusal names the file and the reason.
+#define REFUSE(st, ...) (frink_fail(st, __VA_ARGS__), frink_fail_ctx(st, "slot file '%s': ", path))
+
+static frink_status slot_check(const struct seq *s, const char *path, const uint8_t *b, size_t size,
+                               struct slot_header *h) {
+    const struct model *m = s->m;
+    size_t nm = size < 8 ? size : 8;
+    if (memcmp(b, SLOT_MAGIC, nm)) return REFUSE(FRINK_ERR_FORMAT, "bad magic: not a frink slot file");
+    if (size < 16) return REFUSE(FRINK_ERR_FORMAT, "truncated: %zu bytes, shorter than its header", size);
+    uint32_t version = rd32(b + 8), hb = rd32(b + 12);
+    if (version != SLOT_VERSION)
+        return REFUSE(FRINK_ERR_UNSUPPORTED, "wrong version: the file is version %u, this frink reads version %u", version,
+                      SLOT_VERSION);
+    if (hb != sizeof *h) return REFUSE(FRINK_ERR_FORMAT, "corrupted: header size %u, expected %zu", hb, sizeof *h);
+    if (size < sizeof *h) return REFUSE(FRINK_ERR_FORMAT, "truncated: %zu bytes, shorter than its header", size);
+    memcpy(h, b, sizeof *h);
+    if (state_hash64(h, offsetof(struct slot_header, header_hash), 0) != h->header_hash)
+        return REFUSE(FRINK_ERR_FORMAT, "corrupted: header checksum mismatch");
+    h->arch[sizeof h->arch - 1] = 0;
+    h->name[sizeof h->name - 1] = 0;
+    uint64_t id = model_identity(m);
+    if (h->model_id != id || strcmp(h->arch, m->arch->name) || h->n_layer != (uint32_t)m->hp.n_layer)
+        return REFUSE(FRINK_ERR_ARG,
+                      "saved for another model: '%s' (%s, identity %016llx), this is '%s' (%s, identity %016llx)", h->name,
+                      h->arch, (unsigned long long)h->model_id, m->name, m->arch->name, (unsigned long long)id);
+    if (h->kv_type != (uint32_t)s->kv_type)
+        return REFUSE(FRINK_ERR_ARG, "saved with a %s KV cache, this sequence uses %s", kv_type_name((enum kv_type)h->kv_type),
+                      kv_type_name(s->kv_type));
+    if (h->n_tokens > (uint32_t)INT32_MAX / 2 || h->n_ckpt > 1u << 20)
+        return REFUSE(FRINK_ERR_FORMAT, "corrupted: %u tokens, %u checkpoints", h->n_tokens, h->n_ckpt);
+    uint64_t want = payload_bytes(s, h->n_tokens, h->n_ckpt);
+    if (h->payload_bytes != want)
+        return REFUSE(FRINK_ERR_FORMAT, "corrupted: payload of %llu bytes, %llu expected for %u tokens",
+                      (unsigned long long)h->payload_bytes, (unsigned long long)want, h->n_tokens);
+    if (size - sizeof *h < want)
+        return REFUSE(FRINK_ERR_FORMAT, "truncated: %zu bytes of %llu", size, (unsigned long long)(want + sizeof *h));
+    if (size - sizeof *h > want)
+        return REFUSE(FRINK_ERR_FORMAT, "corrupted: %llu bytes after the end of the state",
+                      (unsigned long long)(size - sizeof *h - want));
+    if (state_hash64(b + sizeof *h, want, 0) != h->payload_hash)
+        return REFUSE(FRINK_ERR_FORMAT, "corrupted: checksum mismatch");
+    return FRINK_OK;
+}
+
+static frink_status slot_apply(struct seq *s, const char *path, const uint8_t *p, const struct slot_header *h) {
+    const struct model *m = s->m;
+    int n = (int)h->n_tokens;
+    const int32_t *tok = (const int32_t *)p;
+    for (int i = 0; i < n; i++)
+        if (tok[i] < 0 || tok[i] >= m->hp.n_vocab)
+            return REFUSE(FRINK_ERR_FORMAT, "corrupted: token %d at %d is outside the vocabulary", tok[i], i);
+    size_t st_bytes = (size_t)m->n_gdn_layers * gdn_floats(m) * sizeof(float);
+    // Checkpoints: positions within the tokens, strictly increasing.
+    size_t ck_off = (size_t)n * sizeof(int32_t) + st_bytes;
+    for (int il = 0; il < m->hp.n_layer; il++) ck_off += (size_t)n * (s->k_row[il] + s->v_row[il]);
+    int prev = -1;
+    for (uint32_t i = 0; i < h->n_ckpt; i++) {
+        int32_t pm[2];
+        memcpy(pm, p + ck_off + (size_t)i * (8 + st_bytes), sizeof pm);
+        if (pm[0] <= prev || pm[0] > n || (uint32_t)pm[1] > 1)
+            return REFUSE(FRINK_ERR_FORMAT, "corrupted: checkpoint %u at position %d", i, pm[0]);
+        prev = pm[0];
+    }
+    frink_status st = seq_reserve(s, n > 0 ? n : 1);
+    if (st) return st;
+    struct seq_cp *cps = h->n_ckpt ? calloc(h->n_ckpt, sizeof *cps) : NULL;
+    if (h->n_ckpt && !cps) return frink_fail(FRINK_ERR_NOMEM, "out of memory loading '%s'", path);
+    for (uint32_t i = 0; i < h->n_ckpt; i++) {
+        const uint8_t *c = p + ck_off + (size_t)i * (8 + st_bytes);
+        int32_t pm[2];
+        memcpy(pm, c, sizeof pm);
+        struct seq_ckpt *ck = calloc(1, sizeof *ck);
+        if (ck) ck->data = malloc(st_bytes ? st_bytes : 1);
+        if (!ck || !ck->data) {
+            if (ck) free(ck->data);
+            free(ck);
+            for (uint32_t k = 0; k < i; k++) seq_ckpt_release(cps[k].c);
+            free(cps);
+            return frink_fail(FRINK_ERR_NOMEM, "out of memory loading '%s'", path);
+        }
+        ck->refs = 1;
+        ck->pos = pm[0];
+        memcpy(ck->data, c + 8, st_bytes);
+        cps[i] = (struct seq_cp){ck, pm[1] != 0};
+    }
+    // Nothing can fail from here: replace the sequence's contents.
+    seq_reset(s);
+    memcpy(s->tokens, p, (size_t)n * sizeof(int32_t));
+    p += (size_t)n * sizeof(int32_t);
+    for (int il = 0; il < m->hp.n_layer; il++)
+        if (s->k_row[il]) {
+            memcpy(s->k[il], p, (size_t)n * s->k_row[il]);
+            p += (size_t)n * s->k_row[il];
+            memcpy(s->v[il], p, (size_t)n * s->v_row[il]);
+            p += (size_t)n * s->v_row[il];
+        }
+    for (int il = 0; il < m->hp.n_layer; il++)
+        if (s->conv[il]) {
+            size_t nc = (size_t)seq_conv_floats(m) * sizeof(float), ns = (size_t)seq_ssm_floats(m) * sizeof(float);
+            memcpy(s->conv[il], p, nc);
+            memcpy(s->ssm[il], p + nc, ns);
+            p += nc + ns;
+        }
+    free(s->ckpt);
+    s->ckpt = cps;
+    s->n_ckpt = s->cap_ckpt = (int)h->n_ckpt;
+    s->n_past = n;
+    return FRINK_OK;
+}
+
+frink_status slot_load(struct seq *s, const char *path) {
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        int e = errno;
+        frink_fail(FRINK_ERR_IO, "cannot open slot file '%s': %s", path, strerror(e));
+        errno = e;
+        return FRINK_ERR_IO;
+    }
+    struct stat sb;
+    if (fstat(fd, &sb)) {
+        int e = errno;
+        close(fd);
+        return frink_fail(FRINK_ERR_IO, "cannot stat slot file '%s': %s", path, strerror(e));
+    }
+    size_t size = (size_t)sb.st_size;
+    if (size == 0) {
+        close(fd);
+        return REFUSE(FRINK_ERR_FORMAT, "truncated: the file is empty");
+    }
+    void *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED) return frink_fail(FRINK_ERR_IO, "cannot map slot file '%s': %s", path, strerror(errno));
+    struct slot_header h;
+    frink_status st = slot_check(s, path, map, size, &h);
+    if (!st) st = slot_apply(s, path, (const uint8_t *)map + sizeof h, &h);
+    munmap(map, size);
+    return st;
+}
+
+// ---- prefix cache ----------------------------------------------------------------------
+
+struct pc_entry {
+    struct seq *s;      // owned snapshot
+    uint64_t *keys;     // [n_keys] chained hash of blocks 0..i
+    int n_keys;
+    size_t bytes;
+    uint64_t used_at;
+};
+
+struct prefix_cache {
+    const struct model *m;
+    size_t budget, used;
+    int block;
+    struct pc_entry *e;
+    int n, cap;
+    uint64_t clock;
+};
+
+static uint64_t *block_keys(const int32_t *t, int n, int block, int *nk) {
+    *nk = n / block;
+    uint64_t *k = malloc((size_t)(*nk > 0 ? *nk : 1) * sizeof *k);
+    if (!k) return NULL;
+    uint64_t h = 0;
+    for (int i = 0; i < *nk; i++) k[i] = h = state_hash64(t + (size_t)i * block, (size_t)block * sizeof *t, h);
+    return k;
+}
+
+frink_status prefix_cache_create(const struct model *m, size_t budget, int block, struct prefix_cache **out) {
+    *out = NULL;
+    if (block < 1) return frink_fail(FRINK_ERR_ARG, "prefix cache block of %d tokens", block);
+    struct prefix_cache *pc = calloc(1, sizeof *pc);
+    if (!pc) return frink_fail(FRINK_ERR_NOMEM, "out of memory");
+    pc->m = m;
+    pc->budget = budget;
+    pc->block = block;
+    *out = pc;
+    return FRINK_OK;
+}
+
+static void entry_drop(struct prefix_cache *pc, int i) {
+    seq_free(pc->e[i].s);
+    free(pc->e[i].keys);
+    pc->used -= pc->e[i].bytes;
+    pc->e[i] = pc->e[--pc->n];
+}
+
+void prefix_cache_free(struct prefix_cache *pc) {
+    if (!pc) return;
+    while (pc->n) entry_drop(pc, pc->n - 1);
+    free(pc->e);
+    free(pc);
+}
+
+int prefix_cache_entries(const struct prefix_cache *pc) { return pc->n; }
+size_t prefix_cache_bytes(const struct prefix_cache *pc) { return pc->used; }
+
+frink_status prefix_cache_put(struct prefix_cache *pc, const struct seq *s) {
+    if (s->m != pc->m) return frink_fail(FRINK_ERR_ARG, "prefix cache: a sequence of another model");
+    if (s->n_past == 0) return FRINK_OK;
+    struct pc_entry e = {0};
+    frink_status st = seq_fork(s, &e.s);
+    if (st) return st;
+    e.keys = block_keys(s->tokens, s->n_past, pc->block, &e.n_keys);
+    if (!e.keys) {
+        seq_free(e.s);
+        return frink_fail(FRINK_ERR_NOMEM, "out of memory");
+    }
+    e.bytes = seq_bytes(e.s) + (size_t)e.n_keys * sizeof *e.keys;
+    if (e.bytes > pc->budget) {
+        seq_free(e.s);
+        free(e.keys);
+        return FRINK_OK;
+    }
+    // Entries the new one covers exactly are redundant.
+    for (int i = 0; i < pc->n;) {
+        const struct seq *o = pc->e[i].s;
+        if (o->n_past <= s->n_past && !memcmp(o->tokens, s->tokens, (size_t)o->n_past * sizeof *o->tokens) &&
+            seq_restore_point(e.s, o->n_past) == o->n_past)
+            entry_drop(pc, i);
+        else
+            i++;
+    }
+    while (pc->n && pc->used + e.bytes > pc->budget) {
+        int lru = 0;
+        for (int i = 1; i < pc->n; i++)
+            if (pc->e[i].used_at < pc->e[lru].used_at) lru = i;
+        entry_drop(pc, lru);
+    }
+    if (pc->n == pc->cap) {
+        int cap = pc->cap ? 2 * pc->cap : 8;
+        struct pc_entry *ne = realloc(pc->e, (size_t)cap * sizeof *ne);
+        if (!ne) {
+            seq_free(e.s);
+            free(e.keys);
+            return frink_fail(FRINK_ERR_NOMEM, "out of memory");
+        }
+        pc->e = ne;
+        pc->cap = cap;
+    }
+    e.used_at = ++pc->clock;
+    pc->e[pc->n++] = e;
+    pc->used += e.bytes;
+    return FRINK_OK;
+}
+
+frink_status prefix_cache_lookup(struct prefix_cache *pc, struct exec *ex, const int32_t *prompt, int n, int max_len,
+                                 struct seq *dst, int *n_prefix, int *n_replayed) {
+    *n_prefix = 0;
+    if (n_replayed) *n_replayed = 0;
+    int lim = n < max_len ? n : max_len;
+    if (lim < 0) lim = 0;
+    int nk;
+    uint64_t *pk = block_keys(prompt, lim, pc->block, &nk);
+    if (!pk) return frink_fail(FRINK_ERR_NOMEM, "out of memory");
+    // Best entry: the most tokens restored without compute (the restore point),
+    // then the longest match.
+    int best = -1, best_len = 0, best_r = -1;
+    for (int i = 0; i < pc->n; i++) {
+        const struct pc_entry *e = &pc->e[i];
+        int b = 0;
+        while (b < nk && b < e->n_keys && e->keys[b] == pk[b]) b++;
+        int L = b * pc->block;
+        if (memcmp(e->s->tokens, prompt, (size_t)L * sizeof *prompt)) L = 0; // a hash collision: compare tokens
+        int cap = e->s->n_past < lim ? e->s->n_past : lim;
+        while (L < cap && e->s->tokens[L] == prompt[L]) L++;
+        if (!L) continue;
+        int r = seq_restore_point(e->s, L);
+        if (r > best_r || (r == best_r && L > best_len)) {
+            best = i;
+            best_len = L;
+            best_r = r;
+        }
+    }
+    free(pk);
+    if (best < 0) {
+        seq_reset(dst);
+        return FRINK_OK;
+    }
+    pc->e[best].used_at = ++pc->clock;
+    frink_status st = seq_restore_from(ex, dst, pc->e[best].s, best_len, n_replayed);
+    if (st) return st;
+    *n_prefix = best_len;
+    return FRINK_OK;
+}

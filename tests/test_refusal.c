@@ -1,0 +1,166 @@
+// Refusal: every reason the loader refuses a file, each named in the message.
+//
+// The files are the llama-dense fixture (and mpt's, a refused family) copied
+// to a temporary file with bytes patched in place: a key's value, a string of
+// the same length, a tensor's name or its dims swapped (same element count, so
+// the file stays well-formed and only the model binding can object).
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/gguf.h"
+#include "frink.h"
+#include "model/model.h"
+#include "test.h"
+
+static unsigned char *slurp(const char *path, size_t *n) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long sz = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *d = malloc((size_t)sz);
+    if (d && fread(d, 1, (size_t)sz, f) != (size_t)sz) {
+        free(d);
+        d = NULL;
+    }
+    fclose(f);
+    *n = (size_t)sz;
+    return d;
+}
+
+// Offset of the first occurrence of `pat` (n bytes) in d, or -1.
+static long find(const unsigned char *d, size_t len, const void *pat, size_t n) {
+    for (size_t i = 0; i + n <= len; i++)
+        if (!memcmp(d + i, pat, n)) return (long)i;
+    return -1;
+}
+
+// A GGUF string as stored: u64 length then the bytes.
+static long find_gguf_str(const unsigned char *d, size_t len, const char *s) {
+    unsigned char buf[256];
+    uint64_t n = strlen(s);
+    memcpy(buf, &n, 8);
+    memcpy(buf + 8, s, n);
+    return find(d, len, buf, 8 + n);
+}
+
+// Writes d to a temporary file, loads it (allow_unread as given) and expects a
+// failure whose message contains every string in want[] (NULL-terminated).
+static void expect_refused(const char *what, const unsigned char *d, size_t len, bool allow_unread, const char *const *want) {
+    char path[] = "/tmp/frink-refusal-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0, "%s: mkstemp", what);
+    if (fd < 0) return;
+    CHECK(write(fd, d, len) == (ssize_t)len, "%s: write", what);
+    close(fd);
+    struct gguf_file *f;
+    frink_status st = gguf_open(path, &f);
+    CHECK(st == FRINK_OK, "%s: the patched file must still parse: %s", what, frink_errmsg());
+    if (st == FRINK_OK) {
+        struct model *m = NULL;
+        struct model_load_opts lo = {.allow_unread = allow_unread};
+        st = model_load(f, &lo, &m);
+        CHECK(st != FRINK_OK, "%s: loaded, expected a refusal", what);
+        if (st != FRINK_OK) {
+            const char *msg = frink_errmsg();
+            for (const char *const *w = want; *w; w++) CHECK(strstr(msg, *w) != NULL, "%s: message '%s' does not name '%s'", what, msg, *w);
+            printf("  %-28s %s\n", what, msg);
+            gguf_close(f);
+        } else {
+            model_free(m);
+        }
+    }
+    unlink(path);
+}
+
+int main(void) {
+    size_t len;
+    unsigned char *orig = slurp("tests/data/archs/llama-dense.gguf", &len);
+    CHECK(orig != NULL, "fixture missing");
+    if (!orig) return TEST_DONE();
+    unsigned char *d = malloc(len);
+
+    // Sanity: the fixture itself loads when unread tensors are allowed.
+    {
+        struct gguf_file *f;
+        struct model *m;
+        struct model_load_opts lo = {.allow_unread = true};
+        CHECK(gguf_open("tests/data/archs/llama-dense.gguf", &f) == FRINK_OK, "open");
+        CHECK(model_load(f, &lo, &m) == FRINK_OK, "the unpatched fixture must load: %s", frink_errmsg());
+        model_free(m);
+    }
+
+    // 1. An architecture frink does not know.
+    memcpy(d, orig, len);
+    long o = find_gguf_str(d, len, "general.architecture");
+    CHECK(o >= 0, "key");
+    long v = find_gguf_str(d + o, len - (size_t)o, "llama");
+    memcpy(d + o + v + 8, "lxama", 5);
+    expect_refused("unknown architecture", d, len, true, (const char *const[]){"'lxama'", "not implemented", NULL});
+
+    // 2. An architecture in the table that frink refuses by name (mpt).
+    {
+        size_t ml;
+        unsigned char *mpt = slurp("tests/data/archs/mpt-dense.gguf", &ml);
+        CHECK(mpt != NULL, "mpt fixture missing");
+        if (mpt) expect_refused("refused architecture", mpt, ml, true, (const char *const[]){"'mpt'", "refused", NULL});
+        free(mpt);
+    }
+
+    // 3. A tensor nothing reads (the fixture's `.input_scale` tensors) without --allow-unread.
+    expect_refused("unread tensor", orig, len, false, (const char *const[]){"input_scale", "nothing in frink", "--allow-unread", NULL});
+
+    // 4. A metadata scale nothing applies: llama.logit_scale = 2 (llama does not scale logits).
+    memcpy(d, orig, len);
+    o = find_gguf_str(d, len, "llama.logit_scale");
+    CHECK(o >= 0, "llama.logit_scale key");
+    {
+        size_t p = (size_t)o + 8 + strlen("llama.logit_scale");
+        uint32_t type;
+        memcpy(&type, d + p, 4);
+        CHECK(type == 6, "logit_scale is a float32 (%u)", type);
+        float two = 2.0f;
+        memcpy(d + p + 4, &two, 4);
+    }
+    expect_refused("metadata scale", d, len, true, (const char *const[]){"llama.logit_scale", "logit scale", NULL});
+
+    // 5. A RoPE scaling type frink does not implement.
+    memcpy(d, orig, len);
+    o = find_gguf_str(d, len, "llama.rope.scaling.type");
+    CHECK(o >= 0, "rope.scaling.type key");
+    {
+        size_t p = (size_t)o + 8 + strlen("llama.rope.scaling.type") + 4;
+        CHECK(!memcmp(d + p + 8, "linear", 6), "rope scaling type is 'linear'");
+        memcpy(d + p + 8, "zigzag", 6);
+    }
+    expect_refused("RoPE scaling type", d, len, true, (const char *const[]){"'zigzag'", "RoPE scaling", NULL});
+
+    // 6. A required tensor missing (output_norm.weight renamed).
+    memcpy(d, orig, len);
+    o = find_gguf_str(d, len, "output_norm.weight");
+    CHECK(o >= 0, "output_norm tensor");
+    memcpy(d + o + 8, "output_morm", 11);
+    expect_refused("missing tensor", d, len, true, (const char *const[]){"'output_norm.weight'", "missing", NULL});
+
+    // 7. A misshapen tensor: blk.0.ffn_down.weight's dims swapped.
+    memcpy(d, orig, len);
+    o = find_gguf_str(d, len, "blk.0.ffn_down.weight");
+    CHECK(o >= 0, "ffn_down tensor");
+    {
+        size_t p = (size_t)o + 8 + strlen("blk.0.ffn_down.weight");
+        uint32_t nd;
+        uint64_t ne0, ne1;
+        memcpy(&nd, d + p, 4);
+        memcpy(&ne0, d + p + 4, 8);
+        memcpy(&ne1, d + p + 12, 8);
+        CHECK(nd == 2 && ne0 != ne1, "ffn_down is 2-D and not square");
+        memcpy(d + p + 4, &ne1, 8);
+        memcpy(d + p + 12, &ne0, 8);
+    }
+    expect_refused("misshapen tensor", d, len, true, (const char *const[]){"'blk.0.ffn_down.weight'", "shape", NULL});
+
+    free(d);
+    free(orig);
+    return TEST_DONE();
+}
