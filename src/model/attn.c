@@ -182,7 +182,7 @@ static void attn_task(void *p, int ith, int nth) {
 static void attn_run(struct exec *ex, const struct layer *L, const float *q, int64_t ldq, struct seq *s, int il, int p0, int T, float *o) {
     struct attn_job j = {L, q, ldq, (const uint16_t *)s->k[il], (const uint16_t *)s->v[il], p0, T, o, ex->acc16, s, il,
                          ex->m->hp.attn_softcap, ex->m->hp.alibi_max_bias};
-    pool_run(ex->pool, attn_task, &j);
+    pool_run_sized(ex->pool, attn_task, &j, (int64_t)T * L->n_head * (p0 + T) * (L->head_dim + L->head_dim_v));
 }
 
 // Clamps n values to [-c, c] (mpt's clamp_kqv).
@@ -211,9 +211,9 @@ void attn_layer(struct exec *ex, struct seq *s, int il, const float *xn, int T, 
             memcpy(vb + (size_t)t * ld, r + qw + Hkv * d, (size_t)Hkv * dv * sizeof(float));
         }
     } else {
-        mm(ex, &L->wq, 0, xn, D, T, qg, ld);
-        mm(ex, &L->wk, 0, xn, D, T, kb, ld);
-        mm(ex, &L->wv, 0, xn, D, T, vb, ld);
+        const struct weight *w3[3] = {&L->wq, &L->wk, &L->wv};
+        float *y3[3] = {qg, kb, vb};
+        mm_multi(ex, 3, w3, xn, D, T, y3, ld);
     }
     int p0 = s->n_past;
     struct rope_p rp = rope_params(m, L);

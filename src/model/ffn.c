@@ -81,8 +81,9 @@ void ffn_dense(struct exec *ex, const struct layer *L, const float *xn, int T, f
             glu(act, g, g + F, F);
         }
     } else {
-        mm(ex, &L->ffn_gate, 0, xn, D, T, ex->hb, ld);
-        mm(ex, &L->ffn_up, 0, xn, D, T, ex->hb2, ld);
+        const struct weight *w2[2] = {&L->ffn_gate, &L->ffn_up};
+        float *y2[2] = {ex->hb, ex->hb2};
+        mm_multi(ex, 2, w2, xn, D, T, y2, ld);
         for (int t = 0; t < T; t++) glu(act, ex->hb + (size_t)t * ld, ex->hb2 + (size_t)t * ld, F);
     }
     mm(ex, &L->ffn_down, 0, ex->hb, ld, T, y, D);
@@ -203,8 +204,9 @@ void ffn_moe(struct exec *ex, const struct layer *L, const float *xn, int T, flo
     if (L->feat & LF_FFN_SHEXP) {
         int Fs = L->n_ff_shexp;
         exec_act_invalidate(ex);
-        mm(ex, &L->gate_shexp, 0, xn, D, T, ex->hb, ex->ldh);
-        mm(ex, &L->up_shexp, 0, xn, D, T, ex->hb2, ex->ldh);
+        const struct weight *w2[2] = {&L->gate_shexp, &L->up_shexp};
+        float *y2[2] = {ex->hb, ex->hb2};
+        mm_multi(ex, 2, w2, xn, D, T, y2, ex->ldh);
         for (int t = 0; t < T; t++) {
             float *g = ex->hb + (size_t)t * ex->ldh, *u = ex->hb2 + (size_t)t * ex->ldh;
             for (int c = 0; c < Fs; c++) g[c] = silu(g[c]) * u[c];

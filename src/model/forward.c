@@ -40,22 +40,32 @@ static void act_task(void *p, int ith, int nth) {
     for (int64_t t = t0; t < t1; t++) quant_act_from_float(j->type, j->x + t * j->ldx, j->xq + t * j->act_bytes, j->n);
 }
 
+// Up to 4 products sharing one input, split over the threads as one range of
+// rows (the concatenation of every matrix's rows): one barrier for q/k/v, one
+// for gate/up.
 struct mm_job {
-    const struct weight *w;
-    const uint8_t *W;
+    int n;
+    const struct weight *w[4];
+    const uint8_t *W[4];
+    float *y[4];
+    int64_t row0[5];  // prefix sums of the rows
     const uint8_t *xq;
     int T;
-    float *y;
     int64_t ldy;
 };
 
 static void mm_task(void *p, int ith, int nth) {
     struct mm_job *j = p;
     int64_t r0, r1;
-    // Align row splits to 16 rows so threads don't share cache lines of y.
-    pool_range(j->w->n_out, ith, nth, 16, &r0, &r1);
-    if (r0 >= r1) return;
-    quant_matmul(j->w->type, j->W, j->w->row_bytes, j->xq, j->w->n_in, j->T, j->y + r0, j->ldy, r0, r1);
+    // Align splits to 16 rows so threads don't share cache lines of y.
+    pool_range(j->row0[j->n], ith, nth, 16, &r0, &r1);
+    for (int k = 0; k < j->n && r0 < r1; k++) {
+        int64_t a = r0 > j->row0[k] ? r0 : j->row0[k], b = r1 < j->row0[k + 1] ? r1 : j->row0[k + 1];
+        if (a >= b) continue;
+        const struct weight *w = j->w[k];
+        int64_t lo = a - j->row0[k], hi = b - j->row0[k];
+        quant_matmul(w->type, j->W[k], w->row_bytes, j->xq, w->n_in, j->T, j->y[k] + lo, j->ldy, lo, hi);
+    }
 }
 
 // Converts T rows of x (stride ldx, n_in wide) to w's activation format. The
@@ -72,8 +82,7 @@ const uint8_t *exec_act(struct exec *ex, const struct weight *w, const float *x,
         if (!ex->xq) return NULL;
     }
     struct act_job j = {w->type, x, ldx, w->n_in, T, ex->xq, ab};
-    if (T == 1) act_task(&j, 0, 1);
-    else pool_run(ex->pool, act_task, &j);
+    pool_run_sized(ex->pool, act_task, &j, (int64_t)T * w->n_in * 4);
     ex->act_x = x;
     ex->act_type = w->type;
     ex->act_T = T;
@@ -85,11 +94,7 @@ const uint8_t *exec_act(struct exec *ex, const struct weight *w, const float *x,
 // Forgets the cached activation (call after writing to a buffer that was an input).
 void exec_act_invalidate(struct exec *ex) { ex->act_x = NULL; }
 
-// y[t][0..n_out) = (W[mat] x_t) * scale + bias, for T rows of x.
-void mm(struct exec *ex, const struct weight *w, int mat, const float *x, int64_t ldx, int T, float *y, int64_t ldy) {
-    const uint8_t *xq = exec_act(ex, w, x, ldx, T);
-    struct mm_job j = {w, (const uint8_t *)w->data + (size_t)mat * w->mat_bytes, xq, T, y, ldy};
-    pool_run(ex->pool, mm_task, &j);
+static void mm_epilogue(const struct weight *w, int mat, int T, float *y, int64_t ldy) {
     const float *b = w->bias ? w->bias + (size_t)mat * (size_t)w->n_out : NULL;
     if (b && w->bias_first)
         for (int t = 0; t < T; t++)
@@ -102,6 +107,37 @@ void mm(struct exec *ex, const struct weight *w, int mat, const float *x, int64_
     if (b && !w->bias_first)
         for (int t = 0; t < T; t++)
             for (int64_t r = 0; r < w->n_out; r++) y[t * ldy + r] += b[r];
+}
+
+// y_k[t][0..n_out) = (W_k x_t) * scale + bias for n <= 4 weights of one type
+// and input width, in one pass over the threads. Mixed types fall back to one
+// pass each (their activations differ).
+void mm_multi(struct exec *ex, int n, const struct weight *const *w, const float *x, int64_t ldx, int T, float *const *y,
+              int64_t ldy) {
+    for (int k = 1; k < n; k++)
+        if (w[k]->type != w[0]->type || w[k]->n_in != w[0]->n_in) {
+            for (int i = 0; i < n; i++) mm(ex, w[i], 0, x, ldx, T, y[i], ldy);
+            return;
+        }
+    struct mm_job j = {.n = n, .xq = exec_act(ex, w[0], x, ldx, T), .T = T, .ldy = ldy};
+    int64_t work = 0;
+    for (int k = 0; k < n; k++) {
+        j.w[k] = w[k];
+        j.W[k] = w[k]->data;
+        j.y[k] = y[k];
+        j.row0[k + 1] = j.row0[k] + w[k]->n_out;
+        work += w[k]->n_out * w[k]->n_in * T;
+    }
+    pool_run_sized(ex->pool, mm_task, &j, work);
+    for (int k = 0; k < n; k++) mm_epilogue(w[k], 0, T, y[k], ldy);
+}
+
+// y[t][0..n_out) = (W[mat] x_t) * scale + bias, for T rows of x.
+void mm(struct exec *ex, const struct weight *w, int mat, const float *x, int64_t ldx, int T, float *y, int64_t ldy) {
+    struct mm_job j = {.n = 1, .w = {w}, .W = {(const uint8_t *)w->data + (size_t)mat * w->mat_bytes}, .y = {y},
+                       .row0 = {0, w->n_out}, .xq = exec_act(ex, w, x, ldx, T), .T = T, .ldy = ldy};
+    pool_run_sized(ex->pool, mm_task, &j, w->n_out * w->n_in * T);
+    mm_epilogue(w, mat, T, y, ldy);
 }
 
 // ---- small ops ---------------------------------------------------------------

@@ -37,6 +37,8 @@ struct exec {
 
 const uint8_t *exec_act(struct exec *ex, const struct weight *w, const float *x, int64_t ldx, int T);
 void exec_act_invalidate(struct exec *ex);
+void mm_multi(struct exec *ex, int n, const struct weight *const *w, const float *x, int64_t ldx, int T, float *const *y,
+              int64_t ldy);
 void mm(struct exec *ex, const struct weight *w, int mat, const float *x, int64_t ldx, int T, float *y, int64_t ldy);
 void rms_norm(float *y, const float *x, const float *w, int n, float eps);
 void layer_norm(float *y, const float *x, const float *w, const float *b, int n, float eps);

@@ -245,8 +245,16 @@ void gdn_layer(struct exec *ex, struct seq *s, int il, const float *xn, int T, f
     float *z = ex->hb2;     // [T][ld]
     float *ba = ex->hb3;    // [T][ld]: beta | alpha (nv each), then decay
     float *o = ex->hb4;     // [T][ld]
-    mm(ex, &L->ssm_qkv, 0, xn, D, T, mixed, ld);
-    mm(ex, &L->ssm_gate, 0, xn, D, T, z, ld);
+    if (!L->ssm_ba.data) {
+        // One pass for the four projections of xn (q|k|v, z, beta, alpha).
+        const struct weight *w4[4] = {&L->ssm_qkv, &L->ssm_gate, &L->ssm_beta, &L->ssm_alpha};
+        float *y4[4] = {mixed, z, ba, ba + g.nv};
+        mm_multi(ex, 4, w4, xn, D, T, y4, ld);
+    } else {
+        const struct weight *w2[2] = {&L->ssm_qkv, &L->ssm_gate};
+        float *y2[2] = {mixed, z};
+        mm_multi(ex, 2, w2, xn, D, T, y2, ld);
+    }
     if (L->ssm_ba.data) {
         // qwen3next: [b(r) | a(r)] per key head; regroup to [b(nv) | a(nv)].
         mm(ex, &L->ssm_ba, 0, xn, D, T, o, ld);
@@ -259,9 +267,6 @@ void gdn_layer(struct exec *ex, struct seq *s, int il, const float *xn, int T, f
                     dst[g.nv + gk * g.r + jj] = src[gk * 2 * g.r + g.r + jj];
                 }
         }
-    } else {
-        mm(ex, &L->ssm_beta, 0, xn, D, T, ba, ld);
-        mm(ex, &L->ssm_alpha, 0, xn, D, T, ba + g.nv, ld);
     }
     // Gates: beta = sigmoid(b), g = ssm_a * softplus(a + dt_bias). Stored as
     // beta [T][nv] then g [T][nv] packed at the front of xg (free here).
@@ -273,7 +278,7 @@ void gdn_layer(struct exec *ex, struct seq *s, int il, const float *xn, int T, f
             gdecay[(size_t)t * g.nv + h] = L->ssm_a[h] * softplus(r[g.nv + h] + L->ssm_dt_b[h]);
         }
     struct conv_job cj = {g, L->ssm_conv1d, s->conv[il], mixed, ld, T};
-    pool_run(ex->pool, conv_task, &cj);
+    pool_run_sized(ex->pool, conv_task, &cj, (int64_t)g.C * g.Kc * T);
     // L2-normalize q and k per key head: x / sqrt(sum x^2 + eps).
     for (int t = 0; t < T; t++) {
         float *row = mixed + (size_t)t * ld;
@@ -293,7 +298,7 @@ void gdn_layer(struct exec *ex, struct seq *s, int il, const float *xn, int T, f
         if (!scratch) chunk = 1; // fall back to the recurrence: same result, no workspace
     }
     struct rule_job rj = {g, mixed, beta, gdecay, s->ssm[il], o, ld, T, chunk, scratch, per_thread};
-    pool_run(ex->pool, rule_task, &rj);
+    pool_run_sized(ex->pool, rule_task, &rj, (int64_t)g.nv * g.dk * g.dv * 4 * T);
     free(scratch);
     // Gated RMSNorm per value head, then the output projection. o is [T][nv*dv] packed.
     for (int t = 0; t < T; t++)
