@@ -45,6 +45,7 @@ void cli_engine_close(struct cli_engine *e);
 void cli_print_metadata(FILE *out, const struct gguf_file *f);
 
 int cmd_bench(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
 
 int cli_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 bool cli_int(const char *flag, const char *s, long lo, long hi, long *out);

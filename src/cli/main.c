@@ -402,6 +402,7 @@ static void usage(FILE *f) {
           "  logits    -m MODEL --ids 1,2,3 -o OUT.f32 [--all] [--decode]\n"
           "  inspect   -m MODEL\n"
           "  archs     architectures frink runs, and why the others are refused\n"
+          "  gen       --preset NAME -o OUT.gguf [--vocab FILE] [--layers N] [--seed S]: random weights, real shapes\n"
           "  bench     -m MODEL [-p 128] [-n 32] [-d DEPTH] [-t THREADS] [-r REPS] [--json]; --bandwidth\n"
           "model flags: -m MODEL (default: the embedded stories260K), -t THREADS, -c CONTEXT,\n"
           "             --reference (scalar reference kernels), --allow-unread (ignore tensors nothing reads)\n",
@@ -420,6 +421,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "inspect")) return cmd_inspect(argc - 2, argv + 2);
     if (!strcmp(cmd, "archs")) return cmd_archs();
     if (!strcmp(cmd, "bench")) return cmd_bench(argc - 2, argv + 2);
+    if (!strcmp(cmd, "gen")) return cmd_gen(argc - 2, argv + 2);
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
         usage(stdout);
         return 0;
