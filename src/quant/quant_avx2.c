@@ -71,10 +71,6 @@ static inline __m256i lookup_nibbles_32(__m128i table, const uint8_t *p) {
     return combine128(lo, hi);
 }
 
-// int16 scale a for lanes 0..7 (elements 0..15), b for lanes 8..15 (elements 16..31)
-static inline __m256i scale_pair(int a, int b) {
-    return combine128(_mm_set1_epi16((short)a), _mm_set1_epi16((short)b));
-}
 
 // ---- float formats ----------------------------------------------------------------------------
 
