@@ -85,6 +85,7 @@ int main(void) {
         {"logits --ids 99999 -o /tmp/frink-cli-bad.f32", "out of range"},
         {"tokenize", "missing TEXT"},
         {"inspect -m /nonexistent.gguf", "cannot open"},
+        {"run --cache-type bf16", "expects f16, f32 or q8_0"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         int rc = run(bad[i].args, out, sizeof out, 1);
@@ -92,6 +93,17 @@ int main(void) {
         CHECK(strstr(out, bad[i].want), "'frink %s' says '%s'", bad[i].args, out);
         if (strcmp(bad[i].want, "usage")) CHECK(lines(out) == 1, "'frink %s' prints one line: %s", bad[i].args, out);
     }
+    // --prompt-cache: the second run reuses the saved prompt state.
+    remove("/tmp/frink-cli-cache.bin");
+    CHECK(run("run -p 'Once upon a time there was' -n 4 --temp 0 --json --prompt-cache /tmp/frink-cli-cache.bin", out, sizeof out, 0) == 0 &&
+              strstr(out, "\"prompt_tokens_reused\":0"),
+          "cold run reuses nothing: %s", out);
+    CHECK(run("run -p 'Once upon a time there was a dog' -n 4 --temp 0 --json --prompt-cache /tmp/frink-cli-cache.bin", out, sizeof out, 0) == 0 &&
+              !strstr(out, "\"prompt_tokens_reused\":0"),
+          "warm run reuses the shared prefix: %s", out);
+    remove("/tmp/frink-cli-cache.bin");
+    CHECK(run("run -p 'Once upon a time' -n 8 --temp 0 --cache-type q8_0", out, sizeof out, 0) == 0, "run with a Q8_0 KV cache");
+
     // A truncated model file: a clear error naming the problem.
     system("head -c 600000 models/stories260K.gguf > /tmp/frink-trunc.gguf");
     CHECK(run("run -m /tmp/frink-trunc.gguf -p hi", out, sizeof out, 1) == 1 && strstr(out, "truncated"), "truncated file: %s", out);

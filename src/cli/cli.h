@@ -23,6 +23,7 @@ struct cli_model_opts {
     bool allow_unread;
     bool vocab_only;    // tokenizer only (no weights bound)
     bool no_tokenizer;  // weights only (logits from ids)
+    int kv_type;        // enum kv_type of the sequence's cache (F16 default)
 };
 
 struct cli_engine {

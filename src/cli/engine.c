@@ -34,6 +34,13 @@ int cli_model_flag(struct cli_model_opts *o, int argc, char **argv, int i) {
         if (!v) return cli_die("%s needs a value", a), -1;
         return cli_int(a, v, 1, 1 << 16, &o->batch) ? 2 : -1;
     }
+    if (!strcmp(a, "--cache-type") || !strcmp(a, "-ctk")) {
+        if (!v) return cli_die("%s needs a value", a), -1;
+        enum kv_type t;
+        if (!kv_type_parse(v, &t)) return cli_die("%s expects f16, f32 or q8_0, got '%s'", a, v), -1;
+        o->kv_type = (int)t;
+        return 2;
+    }
     if (!strcmp(a, "--reference")) { o->reference = true; return 1; }
     if (!strcmp(a, "--allow-unread")) { o->allow_unread = true; return 1; }
     return 0;
@@ -68,7 +75,11 @@ int cli_engine_open(const struct cli_model_opts *o, struct cli_engine *e) {
     }
     e->pool = pool_create(o->threads ? (int)o->threads : pool_default_threads());
     if (!e->pool) { cli_die("cannot start threads"); goto fail; }
-    if (exec_create(e->m, e->pool, (int)o->batch, &e->ex) || seq_create(e->m, (int)o->ctx, &e->seq)) {
+    struct seq_opts so;
+    seq_opts_default(&so);
+    so.cap = (int)o->ctx;
+    so.kv_type = (enum kv_type)o->kv_type;
+    if (exec_create(e->m, e->pool, (int)o->batch, &e->ex) || seq_create_opts(e->m, &so, &e->seq)) {
         cli_die("%s", frink_errmsg());
         goto fail;
     }

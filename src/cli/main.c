@@ -398,13 +398,15 @@ static void usage(FILE *f) {
     fputs("usage: frink COMMAND [flags]\n"
           "  run       -m MODEL -p PROMPT -n N [-t THREADS] [--temp T --top-k K --top-p P --min-p M --seed S\n"
           "            --repeat-penalty R --presence-penalty P --frequency-penalty F --repeat-last-n N] [--json]\n"
+          "            [--prompt-cache FILE]: reuse and save the prompt's state (KV, recurrent state)\n"
           "  tokenize  -m MODEL [--no-bos] TEXT\n"
           "  logits    -m MODEL --ids 1,2,3 -o OUT.f32 [--all] [--decode]\n"
           "  inspect   -m MODEL\n"
           "  archs     architectures frink runs, and why the others are refused\n"
           "  gen       --preset NAME -o OUT.gguf [--vocab FILE] [--layers N] [--seed S]: random weights, real shapes\n"
           "  bench     -m MODEL [-p 128] [-n 32] [-d DEPTH] [-t THREADS] [-r REPS] [--json]; --bandwidth\n"
-          "model flags: -m MODEL (default: the embedded stories260K), -t THREADS, -c CONTEXT,\n"
+          "model flags: -m MODEL (default: the embedded stories260K), -t THREADS, -c CONTEXT, -b BATCH,\n"
+          "             --cache-type f16|f32|q8_0 (KV cache format, default f16),\n"
           "             --reference (scalar reference kernels), --allow-unread (ignore tensors nothing reads)\n",
           f);
 }
