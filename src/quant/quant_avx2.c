@@ -247,25 +247,36 @@ float dot_mxfp4_q8_0_avx2(int64_t n, const void *w, const void *xq) {
 }
 
 // Q1_0: each weight block covers 4 activation blocks; bit set -> +qy, clear -> -qy.
+// With m = 0xFF where the bit is set, (qy ^ m) - m negates the set lanes, so the
+// block sum comes out negated; the minus is folded into the scale. Per 32
+// weights: a broadcast load, shuffle, or, compare (the mask), xor, sub, and the
+// usual widening sums.
 float dot_q1_0_q8_0_avx2(int64_t n, const void *w, const void *xq) {
     const block_q1_0 *x = w;
     const block_q8_0 *y = xq;
-    __m256 acc = _mm256_setzero_ps();
+    const __m256i shuf = _mm256_set_epi64x(0x0303030303030303, 0x0202020202020202, 0x0101010101010101, 0);
+    const __m256i bitsel = _mm256_set1_epi64x(0x7fbfdfeff7fbfdfe), all = _mm256_set1_epi64x(-1);
+    const __m256i ones = _mm256_set1_epi8(1), ones16 = _mm256_set1_epi16(1);
+    __m256 acc0 = _mm256_setzero_ps(), acc1 = _mm256_setzero_ps();
     for (int64_t i = 0; i < n / QK1_0; i++) {
-        const float dx = h2f(x[i].d);
-        for (int k = 0; k < 4; k++) {
-            const block_q8_0 *yb = &y[4 * i + k];
-            // 0xFF (set) -> +1, 0x00 (clear) -> -1 as the sign operand
-            const __m256i s = _mm256_or_si256(_mm256_xor_si256(bytes_from_bits_32(x[i].qs + 4 * k),
-                                                               _mm256_set1_epi8(-1)),
-                                              _mm256_set1_epi8(1));
-            const __m256i v = _mm256_sign_epi8(_mm256_loadu_si256((const __m256i *)yb->qs), s);
-            const __m256i sum = _mm256_madd_epi16(_mm256_maddubs_epi16(_mm256_set1_epi8(1), v),
-                                                  _mm256_set1_epi16(1));
-            acc = _mm256_fmadd_ps(_mm256_set1_ps(dx * h2f(yb->d)), _mm256_cvtepi32_ps(sum), acc);
+        const float ndx = -h2f(x[i].d);
+        for (int k = 0; k < 4; k += 2) {
+            int32_t b0, b1;
+            memcpy(&b0, x[i].qs + 4 * k, 4);
+            memcpy(&b1, x[i].qs + 4 * k + 4, 4);
+            const __m256i m0 = _mm256_cmpeq_epi8(_mm256_or_si256(_mm256_shuffle_epi8(_mm256_set1_epi32(b0), shuf), bitsel), all);
+            const __m256i m1 = _mm256_cmpeq_epi8(_mm256_or_si256(_mm256_shuffle_epi8(_mm256_set1_epi32(b1), shuf), bitsel), all);
+            const block_q8_0 *y0 = &y[4 * i + k], *y1 = y0 + 1;
+            const __m256i q0 = _mm256_loadu_si256((const __m256i *)y0->qs), q1 = _mm256_loadu_si256((const __m256i *)y1->qs);
+            const __m256i t0 = _mm256_sub_epi8(_mm256_xor_si256(q0, m0), m0);
+            const __m256i t1 = _mm256_sub_epi8(_mm256_xor_si256(q1, m1), m1);
+            const __m256i s0 = _mm256_madd_epi16(_mm256_maddubs_epi16(ones, t0), ones16);
+            const __m256i s1 = _mm256_madd_epi16(_mm256_maddubs_epi16(ones, t1), ones16);
+            acc0 = _mm256_fmadd_ps(_mm256_set1_ps(ndx * h2f(y0->d)), _mm256_cvtepi32_ps(s0), acc0);
+            acc1 = _mm256_fmadd_ps(_mm256_set1_ps(ndx * h2f(y1->d)), _mm256_cvtepi32_ps(s1), acc1);
         }
     }
-    return hsum_f32_8(acc);
+    return hsum_f32_8(_mm256_add_ps(acc0, acc1));
 }
 
 // Q2_0: 8 bytes carry 32 two-bit codes, element j in bits 2(j%4) of byte j/4.
