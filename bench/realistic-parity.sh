@@ -75,3 +75,16 @@ for fmt in $FORMATS; do
     "$FRINK" run -m "$m" -t "$THREADS" -p "$(printf 'hello %.0s' {1..120})" -n 32 --temp 0 2>&1 >/dev/null | tail -1
   fi
 done
+
+# Chunked delta rule vs token recurrence at this shape (exec_set_gdn_chunk):
+# prefill time of one 256-token batch per chunk size.
+if [ "${CHUNK_SPEED:-1}" = 1 ]; then
+  make -s B=build-gen build-gen/libfrink.a
+  cc -O2 -std=c17 -Iinclude -Isrc -D_GNU_SOURCE -o "$W/gdn-chunk-speed" bench/gdn-chunk-speed.c build-gen/libfrink.a \
+    -lpcre2-8 -lm -lpthread
+  for fmt in $FORMATS; do
+    [ "$fmt" = Q4_K_M ] || continue
+    echo "== GDN chunk size vs prefill speed ($fmt)"
+    "$W/gdn-chunk-speed" "$W/$PRESET-$fmt.gguf" 256 "$THREADS" 1,16,64 2>/dev/null
+  done
+fi

@@ -22,8 +22,9 @@
 //   - the first GDN layer sees identical inputs: its conv window must be
 //     bit-equal and its delta-rule state within 1e-5 relative (measured ~3e-7);
 //   - later layers' state within 1e-2 (measured up to ~6e-4: single ulp flips);
-//   - logits within nmse 1e-5 per row, the F16 parity tolerance (measured up to
-//     ~2e-6).
+//   - logits within nmse 5e-5 per row (measured: ~2e-7 on the dk = 128
+//     fixtures; up to 8e-6 on the dk = 16 tiny models, where a chunk of 64
+//     keys in 16 dimensions makes the triangular solve less well conditioned).
 // MoE models may additionally flip a near-tied expert choice on a row (one
 // ulp moves a router logit across the tie); such a flip in the last layer
 // changes that row only. For them up to 2 of the 200 rows may exceed the
@@ -32,7 +33,7 @@
 #include "parity.h"
 
 #define N_TOK 200
-static const double TOL_LOGITS = 1e-5;     // nmse per row, chunked vs recurrence
+static const double TOL_LOGITS = 5e-5;     // nmse per row, chunked vs recurrence
 static const double TOL_STATE_FIRST = 1e-5; // max |a - b| / max |b|, first GDN layer
 static const double TOL_STATE = 1e-2;       // the same, later GDN layers
 
