@@ -59,6 +59,7 @@
 #define AF_PARALLEL            AF(41)  // x + attn(n) + ffn(n): falcon
 #define AF_PARALLEL_KEY        AF(42)  // parallel residual from use_parallel_residual (gptneox)
 #define AF_DEEPSEEK_MOE        AF(43)  // gating func, groups, weight norm/scale, leading dense blocks from metadata
+#define AF_FFN_ACT_SCALES      AF(44)  // ungated FFN: act(u) divided elementwise by blk.N.ffn.act.scales when present (AWQ; mpt)
 
 struct arch_info {
     const char *name;

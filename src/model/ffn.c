@@ -73,6 +73,9 @@ void ffn_dense(struct exec *ex, const struct layer *L, const float *xn, int T, f
                 for (int i = 0; i < F; i++) u[i] = gelu(u[i]);
             else
                 for (int i = 0; i < F; i++) u[i] = silu(u[i]);
+            // AWQ activation scales (mpt): the reference divides the activation by them.
+            if (L->ffn_act_scales)
+                for (int i = 0; i < F; i++) u[i] /= L->ffn_act_scales[i];
         }
     } else if (L->feat & LF_FFN_GATE_UP_FUSED) {
         mm(ex, &L->ffn_up, 0, xn, D, T, ex->hb, ld);

@@ -489,6 +489,10 @@ static void bind_ffn(struct loader *ld, struct layer *L, int il) {
         snprintf(gn, sizeof gn, "blk.%d.ffn_gate.weight", il);
         if (af & AF_FFN_UNGATED) {
             L->feat |= LF_FFN_UNGATED;
+            if (af & AF_FFN_ACT_SCALES) {
+                snprintf(b, sizeof b, "blk.%d.ffn.act.scales", il);
+                L->ffn_act_scales = vec_take(ld, b, L->n_ff, false);
+            }
         } else if (gguf_tensor_index(ld->f, gn) < 0) {
             // phi3: ffn_up is [gate rows | up rows], 2F wide.
             L->feat |= LF_FFN_GATE_UP_FUSED;

@@ -91,6 +91,7 @@ struct layer {
     const float *ffn_norm, *ffn_norm_b;    // [D] pre-FFN norm
     const float *post_ffn_norm;
     struct weight ffn_gate, ffn_up, ffn_down;         // dense
+    const float *ffn_act_scales;                       // [n_ff] ungated: act(u) / s (AF_FFN_ACT_SCALES)
     struct weight gate_inp;                            // router [D -> E]
     const float *exp_probs_b;                          // [E]
     struct weight gate_exps, up_exps, down_exps, gate_up_exps;
