@@ -99,7 +99,10 @@ int main(void) {
     memcpy(d + o + v + 8, "lxama", 5);
     expect_refused("unknown architecture", d, len, true, (const char *const[]){"'lxama'", "not implemented", NULL});
 
-    // 2. (A row of the table refused by name: none is, now that mpt runs.)
+    // 2. An architecture in the table that frink refuses, with its reason.
+    memcpy(d, orig, len);
+    memcpy(d + o + v + 8, "mamba", 5);
+    expect_refused("refused architecture", d, len, true, (const char *const[]){"'mamba'", "refused", "Mamba", NULL});
 
     // 3. A tensor nothing reads (the fixture's `.input_scale` tensors) without --allow-unread.
     expect_refused("unread tensor", orig, len, false, (const char *const[]){"input_scale", "nothing in frink", "--allow-unread", NULL});

@@ -48,6 +48,20 @@ static const struct arch_info table[] = {
     {"mpt", NULL, ROPE_NONE,
      AF_TIED_OK | AF_LAYERNORM | AF_GELU | AF_FFN_UNGATED | AF_ALIBI_KEY | AF_CLAMP_KQV | AF_QK_LN_OPT | AF_POS_EMBD |
          AF_FFN_ACT_SCALES, 0},
+    // Families people run that frink does not implement yet: named, with the reason.
+    {"mamba", "selective state-space (Mamba) layers are not implemented", ROPE_NONE, 0, 0},
+    {"mamba2", "selective state-space (Mamba-2) layers are not implemented", ROPE_NONE, 0, 0},
+    {"rwkv6", "RWKV time-mix layers are not implemented", ROPE_NONE, 0, 0},
+    {"rwkv7", "RWKV time-mix layers are not implemented", ROPE_NONE, 0, 0},
+    {"bitnet", "BitNet sub-norms and ternary scaling are not implemented", ROPE_NONE, 0, 0},
+    {"command-r", "parallel blocks with LayerNorm and logit scale are not verified", ROPE_NONE, 0, 0},
+    {"cohere2", "sliding-window interleave of Command R7B is not implemented", ROPE_NONE, 0, 0},
+    {"gemma3n", "per-layer embeddings and AltUp are not implemented", ROPE_NONE, 0, 0},
+    {"glm4moe", "GLM-4.5 MoE routing and its MTP layout are not verified", ROPE_NONE, 0, 0},
+    {"bert", "encoder-only model: frink runs decoder-only language models", ROPE_NONE, 0, 0},
+    {"nomic-bert", "encoder-only model: frink runs decoder-only language models", ROPE_NONE, 0, 0},
+    {"t5", "encoder-decoder model: frink runs decoder-only language models", ROPE_NONE, 0, 0},
+    {"t5encoder", "encoder-only model: frink runs decoder-only language models", ROPE_NONE, 0, 0},
 };
 
 const struct arch_info *arch_find(const char *name) {
