@@ -24,6 +24,7 @@ struct cli_model_opts {
     bool vocab_only;    // tokenizer only (no weights bound)
     bool no_tokenizer;  // weights only (logits from ids)
     int kv_type;        // enum kv_type of the sequence's cache (F16 default)
+    long gdn_chunk;     // chunk of the chunked Gated DeltaNet prefill (0: default)
 };
 
 struct cli_engine {

@@ -41,6 +41,10 @@ int cli_model_flag(struct cli_model_opts *o, int argc, char **argv, int i) {
         o->kv_type = (int)t;
         return 2;
     }
+    if (!strcmp(a, "--gdn-chunk")) {
+        if (!v) return cli_die("%s needs a value", a), -1;
+        return cli_int(a, v, 1, 1024, &o->gdn_chunk) ? 2 : -1;
+    }
     if (!strcmp(a, "--reference")) { o->reference = true; return 1; }
     if (!strcmp(a, "--allow-unread")) { o->allow_unread = true; return 1; }
     return 0;
@@ -83,6 +87,7 @@ int cli_engine_open(const struct cli_model_opts *o, struct cli_engine *e) {
         cli_die("%s", frink_errmsg());
         goto fail;
     }
+    if (o->gdn_chunk) exec_set_gdn_chunk(e->ex, (int)o->gdn_chunk);
     return 0;
 fail:
     cli_engine_close(e);

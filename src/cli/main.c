@@ -406,7 +406,7 @@ static void usage(FILE *f) {
           "  gen       --preset NAME -o OUT.gguf [--vocab FILE] [--layers N] [--seed S]: random weights, real shapes\n"
           "  bench     -m MODEL [-p 128] [-n 32] [-d DEPTH] [-t THREADS] [-r REPS] [--json]; --bandwidth\n"
           "model flags: -m MODEL (default: the embedded stories260K), -t THREADS, -c CONTEXT, -b BATCH,\n"
-          "             --cache-type f16|f32|q8_0 (KV cache format, default f16),\n"
+          "             --cache-type f16|f32|q8_0 (KV cache format, default f16), --gdn-chunk N (1: token recurrence),\n"
           "             --reference (scalar reference kernels), --allow-unread (ignore tensors nothing reads)\n",
           f);
 }

@@ -329,7 +329,7 @@ frink_status exec_create(const struct model *m, struct pool *pool, int max_batch
     ex->m = m;
     ex->pool = pool;
     ex->max_T = max_batch;
-    ex->gdn_chunk = 64;
+    ex->gdn_chunk = 16; // measured at the Qwen3.5-2B shape: 16 is within 3% of the token recurrence, 64 is 16% slower
     ffn_init();
     const struct hparams *hp = &m->hp;
     int D = hp->n_embd, W = D, E = 1, K = 1;
