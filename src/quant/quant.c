@@ -155,20 +155,41 @@ void quant_matvec(uint32_t wt, const void *W, size_t row_bytes, const void *xq, 
 // Tiled so that a block of activations stays in L2 while every weight row in [r0, r1) passes
 // over it once: weights (the big operand) are read ceil(n_tok / tb) times instead of n_tok times.
 // Each output is the same dot call quant_matvec makes, so results are identical to it.
+// Four-token kernels, valid only where the type's dot in use is its AVX2 one (they
+// reproduce exactly that kernel's arithmetic).
+static quant_dot4_fn pick_dot4(uint32_t wt, const struct quant_type_info *ti, quant_dot_fn dot) {
+    if (dot != ti->dot[QUANT_ISA_AVX2]) return NULL;
+    switch (wt) {
+    case GGML_TYPE_Q4_K: return dot4_q4_K_q8_K_avx2;
+    case GGML_TYPE_Q6_K: return dot4_q6_K_q8_K_avx2;
+    case GGML_TYPE_Q8_0: return dot4_q8_0_q8_0_avx2;
+    case GGML_TYPE_Q1_0: return dot4_q1_0_q8_0_avx2;
+    default: return NULL;
+    }
+}
+
 void quant_matmul(uint32_t wt, const void *W, size_t row_bytes, const void *xq, int64_t n,
                   int64_t n_tok, float *y, int64_t ldy, int64_t r0, int64_t r1) {
     const struct quant_type_info *ti = quant_type_info(wt);
     assert(ti && n % ggml_type_geom(wt)->blck == 0);
     const quant_dot_fn dot = pick_dot(ti, quant_active_isa());
+    const quant_dot4_fn dot4 = n_tok >= 4 ? pick_dot4(wt, ti, dot) : NULL;
     const size_t act_bytes = ggml_row_size(ti->act, n);
     int64_t tb = (int64_t)((192u << 10) / (act_bytes ? act_bytes : 1));
-    if (tb < 1) tb = 1;
+    if (tb < 4) tb = 4;
     for (int64_t t0 = 0; t0 < n_tok; t0 += tb) {
         const int64_t t1 = t0 + tb < n_tok ? t0 + tb : n_tok;
         const uint8_t *w = (const uint8_t *)W + (size_t)r0 * row_bytes;
         for (int64_t r = r0; r < r1; r++, w += row_bytes) {
             const uint8_t *x = (const uint8_t *)xq + (size_t)t0 * act_bytes;
-            for (int64_t t = t0; t < t1; t++, x += act_bytes) y[t * ldy + (r - r0)] = dot(n, w, x);
+            int64_t t = t0;
+            if (dot4)
+                for (; t + 4 <= t1; t += 4, x += 4 * act_bytes) {
+                    float o[4];
+                    dot4(n, w, x, act_bytes, o);
+                    for (int k = 0; k < 4; k++) y[(t + k) * ldy + (r - r0)] = o[k];
+                }
+            for (; t < t1; t++, x += act_bytes) y[t * ldy + (r - r0)] = dot(n, w, x);
         }
     }
 }

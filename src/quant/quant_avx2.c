@@ -683,3 +683,142 @@ void f16_scale_avx2(uint16_t *acc, float s, int n) {
     }
     for (; i < n; i++) acc[i] = _cvtss_sh(h2f(acc[i]) * s, _MM_FROUND_TO_NEAREST_INT);
 }
+
+// ---- four tokens per weight row (prefill) -----------------------------------------------------
+//
+// The same arithmetic as the one-token kernel above for each of four activations, with the
+// weight unpacking (nibbles, scales) done once: every result equals dot_q4_K_q8_K_avx2's
+// bit for bit, so batched and token-by-token evaluation agree exactly.
+void dot4_q4_K_q8_K_avx2(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]) {
+    const block_q4_K *x = w;
+    const block_q8_K *y[4];
+    for (int t = 0; t < 4; t++) y[t] = (const block_q8_K *)((const uint8_t *)xq + (size_t)t * act_stride);
+    const __m256i m4 = _mm256_set1_epi8(0xF);
+    __m256 acc[4];
+    __m128 acc_m[4];
+    for (int t = 0; t < 4; t++) {
+        acc[t] = _mm256_setzero_ps();
+        acc_m[t] = _mm_setzero_ps();
+    }
+    for (int64_t i = 0; i < n / QK_K; i++) {
+        const float xd = h2f(x[i].d), xdmin = h2f(x[i].dmin);
+        uint32_t utmp[4];
+        k45_unpack_words(x[i].scales, utmp);
+        const __m256i mins_and_scales = _mm256_cvtepu8_epi16(_mm_set_epi32((int)utmp[3], (int)utmp[2], (int)utmp[1], (int)utmp[0]));
+        const __m128i mins = _mm256_extracti128_si256(mins_and_scales, 1);
+        const __m128i sc128 = _mm256_extracti128_si256(mins_and_scales, 0);
+        const __m256i scales = combine128(sc128, sc128);
+        __m256i sumi[4] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
+        _Pragma("GCC unroll 4") for (int t = 0; t < 4; t++) {
+            const float dmin = -y[t][i].d * xdmin;
+            const __m256i q8sums = _mm256_loadu_si256((const __m256i *)y[t][i].bsums);
+            const __m128i q8s = _mm_hadd_epi16(_mm256_extracti128_si256(q8sums, 0), _mm256_extracti128_si256(q8sums, 1));
+            acc_m[t] = _mm_fmadd_ps(_mm_set1_ps(dmin), _mm_cvtepi32_ps(_mm_madd_epi16(mins, q8s)), acc_m[t]);
+        }
+        const uint8_t *q4 = x[i].qs;
+        _Pragma("GCC unroll 4") for (int j = 0; j < 4; j++, q4 += 32) {
+            const __m256i scale_l = _mm256_shuffle_epi8(scales, k4_scale_shuffle(2 * j));
+            const __m256i scale_h = _mm256_shuffle_epi8(scales, k4_scale_shuffle(2 * j + 1));
+            const __m256i bits = _mm256_loadu_si256((const __m256i *)q4);
+            const __m256i lo = _mm256_and_si256(bits, m4), hi = _mm256_and_si256(_mm256_srli_epi16(bits, 4), m4);
+            _Pragma("GCC unroll 4") for (int t = 0; t < 4; t++) {
+                const int8_t *q8 = y[t][i].qs + 64 * j;
+                const __m256i pl = _mm256_madd_epi16(scale_l, _mm256_maddubs_epi16(lo, _mm256_loadu_si256((const __m256i *)q8)));
+                const __m256i ph = _mm256_madd_epi16(scale_h, _mm256_maddubs_epi16(hi, _mm256_loadu_si256((const __m256i *)(q8 + 32))));
+                sumi[t] = _mm256_add_epi32(sumi[t], _mm256_add_epi32(pl, ph));
+            }
+        }
+        _Pragma("GCC unroll 4") for (int t = 0; t < 4; t++) acc[t] = _mm256_fmadd_ps(_mm256_set1_ps(y[t][i].d * xd), _mm256_cvtepi32_ps(sumi[t]), acc[t]);
+    }
+    for (int t = 0; t < 4; t++) {
+        __m128 m = _mm_add_ps(acc_m[t], _mm_movehl_ps(acc_m[t], acc_m[t]));
+        m = _mm_add_ss(m, _mm_movehdup_ps(m));
+        out[t] = hsum_f32_8(acc[t]) + _mm_cvtss_f32(m);
+    }
+}
+
+void dot4_q6_K_q8_K_avx2(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]) {
+    const block_q6_K *x = w;
+    const block_q8_K *y[4];
+    for (int t = 0; t < 4; t++) y[t] = (const block_q8_K *)((const uint8_t *)xq + (size_t)t * act_stride);
+    const __m256i m4 = _mm256_set1_epi8(0xF), m3 = _mm256_set1_epi8(3), m32 = _mm256_set1_epi8(32);
+    __m256 acc[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
+    for (int64_t i = 0; i < n / QK_K; i++) {
+        const float xd = h2f(x[i].d);
+        const uint8_t *ql = x[i].ql, *qh = x[i].qh;
+        const struct scales16 sv = scales16_from_epi16(_mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)x[i].scales)));
+        __m256i sumi[4] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
+        for (int h = 0; h < 2; h++, ql += 64, qh += 32) {
+            const __m256i b1 = _mm256_loadu_si256((const __m256i *)ql);
+            const __m256i b2 = _mm256_loadu_si256((const __m256i *)(ql + 32));
+            const __m256i bh = _mm256_loadu_si256((const __m256i *)qh);
+            __m256i q[4];
+            q[0] = _mm256_and_si256(b1, m4);
+            q[1] = _mm256_and_si256(b2, m4);
+            q[2] = _mm256_and_si256(_mm256_srli_epi16(b1, 4), m4);
+            q[3] = _mm256_and_si256(_mm256_srli_epi16(b2, 4), m4);
+            _Pragma("GCC unroll 4") for (int k = 0; k < 4; k++) {
+                const __m256i hk = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(bh, 2 * k), m3), 4);
+                const __m256i qk = _mm256_or_si256(q[k], hk);
+                const __m256i sc = scale_pair_of(h ? sv.hi : sv.lo, k);
+                _Pragma("GCC unroll 4") for (int t = 0; t < 4; t++) {
+                    const __m256i qy = _mm256_loadu_si256((const __m256i *)(y[t][i].qs + 128 * h + 32 * k));
+                    const __m256i p16 = _mm256_sub_epi16(_mm256_maddubs_epi16(qk, qy), _mm256_maddubs_epi16(m32, qy));
+                    sumi[t] = _mm256_add_epi32(sumi[t], _mm256_madd_epi16(sc, p16));
+                }
+            }
+        }
+        _Pragma("GCC unroll 4") for (int t = 0; t < 4; t++) acc[t] = _mm256_fmadd_ps(_mm256_set1_ps(y[t][i].d * xd), _mm256_cvtepi32_ps(sumi[t]), acc[t]);
+    }
+    for (int t = 0; t < 4; t++) out[t] = hsum_f32_8(acc[t]);
+}
+
+void dot4_q8_0_q8_0_avx2(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]) {
+    const block_q8_0 *x = w;
+    const block_q8_0 *y[4];
+    for (int t = 0; t < 4; t++) y[t] = (const block_q8_0 *)((const uint8_t *)xq + (size_t)t * act_stride);
+    __m256 acc[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
+    for (int64_t i = 0; i < n / QK8_0; i++) {
+        const float xd = h2f(x[i].d);
+        const __m256i qx = _mm256_loadu_si256((const __m256i *)x[i].qs);
+        const __m256i ax = _mm256_sign_epi8(qx, qx);
+        _Pragma("GCC unroll 4") for (int t = 0; t < 4; t++) {
+            const __m256 d = _mm256_set1_ps(xd * h2f(y[t][i].d));
+            const __m256i qy = _mm256_loadu_si256((const __m256i *)y[t][i].qs);
+            acc[t] = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(dot_us8(ax, _mm256_sign_epi8(qy, qx))), acc[t]);
+        }
+    }
+    for (int t = 0; t < 4; t++) out[t] = hsum_f32_8(acc[t]);
+}
+
+void dot4_q1_0_q8_0_avx2(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]) {
+    const block_q1_0 *x = w;
+    const block_q8_0 *y[4];
+    for (int t = 0; t < 4; t++) y[t] = (const block_q8_0 *)((const uint8_t *)xq + (size_t)t * act_stride);
+    const __m256i shuf = _mm256_set_epi64x(0x0303030303030303, 0x0202020202020202, 0x0101010101010101, 0);
+    const __m256i bitsel = _mm256_set1_epi64x(0x7fbfdfeff7fbfdfe), all = _mm256_set1_epi64x(-1);
+    const __m256i ones = _mm256_set1_epi8(1), ones16 = _mm256_set1_epi16(1);
+    __m256 acc0[4], acc1[4];
+    for (int t = 0; t < 4; t++) acc0[t] = acc1[t] = _mm256_setzero_ps();
+    for (int64_t i = 0; i < n / QK1_0; i++) {
+        const float ndx = -h2f(x[i].d);
+        for (int k = 0; k < 4; k += 2) {
+            int32_t b0, b1;
+            memcpy(&b0, x[i].qs + 4 * k, 4);
+            memcpy(&b1, x[i].qs + 4 * k + 4, 4);
+            const __m256i m0 = _mm256_cmpeq_epi8(_mm256_or_si256(_mm256_shuffle_epi8(_mm256_set1_epi32(b0), shuf), bitsel), all);
+            const __m256i m1 = _mm256_cmpeq_epi8(_mm256_or_si256(_mm256_shuffle_epi8(_mm256_set1_epi32(b1), shuf), bitsel), all);
+            _Pragma("GCC unroll 4") for (int t = 0; t < 4; t++) {
+                const block_q8_0 *y0 = &y[t][4 * i + k], *y1 = y0 + 1;
+                const __m256i q0 = _mm256_loadu_si256((const __m256i *)y0->qs), q1 = _mm256_loadu_si256((const __m256i *)y1->qs);
+                const __m256i t0 = _mm256_sub_epi8(_mm256_xor_si256(q0, m0), m0);
+                const __m256i t1 = _mm256_sub_epi8(_mm256_xor_si256(q1, m1), m1);
+                const __m256i s0 = _mm256_madd_epi16(_mm256_maddubs_epi16(ones, t0), ones16);
+                const __m256i s1 = _mm256_madd_epi16(_mm256_maddubs_epi16(ones, t1), ones16);
+                acc0[t] = _mm256_fmadd_ps(_mm256_set1_ps(ndx * h2f(y0->d)), _mm256_cvtepi32_ps(s0), acc0[t]);
+                acc1[t] = _mm256_fmadd_ps(_mm256_set1_ps(ndx * h2f(y1->d)), _mm256_cvtepi32_ps(s1), acc1[t]);
+            }
+        }
+    }
+    for (int t = 0; t < 4; t++) out[t] = hsum_f32_8(_mm256_add_ps(acc0[t], acc1[t]));
+}

@@ -10,6 +10,9 @@ typedef void (*quant_to_float_fn)(const void *src, float *dst, int64_t n);
 // Dot of one weight row (n elements) with one activation row in the paired format.
 typedef float (*quant_dot_fn)(int64_t n, const void *w, const void *xq);
 // Convert n floats to an activation format.
+// Four activations (act_stride bytes apart) against one weight row; out[t] equals the
+// one-token kernel's result for activation t exactly.
+typedef void (*quant_dot4_fn)(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]);
 typedef void (*quant_from_float_fn)(const float *x, void *xq, int64_t n);
 
 enum quant_isa_id { QUANT_ISA_SCALAR, QUANT_ISA_AVX2, QUANT_ISA_AVX512, QUANT_ISA_COUNT };
@@ -34,6 +37,10 @@ enum quant_isa_id quant_active_isa(void);
 float f16_dot_ref(const uint16_t *x, const uint16_t *y, int n);
 void f16_mad_ref(uint16_t *acc, const uint16_t *v, float s, int n);
 void f16_scale_ref(uint16_t *acc, float s, int n);
+void dot4_q4_K_q8_K_avx2(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]);
+void dot4_q6_K_q8_K_avx2(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]);
+void dot4_q8_0_q8_0_avx2(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]);
+void dot4_q1_0_q8_0_avx2(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]);
 float f16_dot_avx2(const uint16_t *x, const uint16_t *y, int n);
 void f16_mad_avx2(uint16_t *acc, const uint16_t *v, float s, int n);
 void f16_scale_avx2(uint16_t *acc, float s, int n);
