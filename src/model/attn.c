@@ -79,7 +79,8 @@ struct attn_job {
     const uint16_t *K, *V; // F16 caches: the rows in place
     int p0, T;
     float *o;           // [T][H*dv]
-    uint16_t *acc16;    // [nth][dv] F16 accumulators
+    uint16_t *acc16;    // [nth][ATTN_MAX_GROUP][1024] F16 accumulators
+    float *accf;        // [nth][ATTN_MAX_GROUP][1024] F32 accumulators
     const struct seq *s; // F32 / Q8_0 caches: rows decoded through kv_load_row
     int il;
     float softcap, alibi_max_bias;
@@ -98,89 +99,118 @@ static float alibi_slope(int h, int H, float B) {
 // computes it: q rounded to F16, scores scaled (and softcapped), the ALiBi
 // bias added, cells outside a sliding window skipped, an online softmax with
 // the V accumulator in F16, the sink joining the denominator at the end.
-static void attn_task(void *p, int ith, int nth) {
-    struct attn_job *j = p;
+// Attention of query token t for the query heads [h0, h0 + nh), which share one
+// KV head: each cached row is read once for all of them (the cells are the
+// outer loop), so a long cache is streamed once per KV head, not once per
+// query head. Per head the arithmetic is exactly the one-head order.
+#define ATTN_MAX_GROUP 16
+static void attend(const struct attn_job *j, int ith, int t, int h0, int nh) {
     const struct layer *L = j->L;
     int H = L->n_head, Hkv = L->n_head_kv, d = L->head_dim, dv = L->head_dim_v;
-    int group = H / Hkv;
+    int kvh = h0 / (H / Hkv);
     size_t kstride = (size_t)Hkv * d, vstride = (size_t)Hkv * dv;
     float scale = (L->feat & LF_Q_PRESCALE) ? 1.0f : L->kq_scale;
     float softcap = (L->feat & LF_ATTN_SOFTCAP) ? j->softcap : 0.0f;
     if (softcap != 0) scale /= softcap;
-    uint16_t qh[1024];
-    int64_t w0, w1;
-    pool_range((int64_t)j->T * H, ith, nth, 1, &w0, &w1);
-    for (int64_t w = w0; w < w1; w++) {
-        int t = (int)(w / H), h = (int)(w % H), kvh = h / group;
-        int pos = j->p0 + t, n_kv = pos + 1;
-        int c0 = (L->feat & LF_SWA) && pos - L->swa_window + 1 > 0 ? pos - L->swa_window + 1 : 0;
-        float slope = (L->feat & LF_ALIBI) ? alibi_slope(h, H, j->alibi_max_bias) : 0.0f;
-        // The reference converts q to F16 for the K·q products.
-        const float *qsrc = j->q + (size_t)t * j->ldq + (size_t)h * d;
-        for (int i = 0; i < d; i++) qh[i] = fp32_to_fp16(qsrc[i]);
-        // Online softmax with the V accumulator kept in F16, as the reference's
-        // CPU flash-attention kernel does for an F16 cache: each step scales
-        // and adds in float, then rounds the accumulator back to F16.
-        // F32 / Q8_0 caches: rows decoded to float, q kept in float, an F32 accumulator.
-        float M = -INFINITY, S = 0;
-        uint16_t *acc = j->acc16 + (size_t)ith * dv;
-        for (int i = 0; i < dv; i++) acc[i] = 0;
-        bool f16 = j->s->kv_type == KV_F16;
-        float kf[1024], vf[1024], accf[1024];
-        if (!f16) for (int i = 0; i < dv; i++) accf[i] = 0;
-        for (int c = c0; c < n_kv; c++) {
+    int pos = j->p0 + t, n_kv = pos + 1;
+    int c0 = (L->feat & LF_SWA) && pos - L->swa_window + 1 > 0 ? pos - L->swa_window + 1 : 0;
+    bool f16 = j->s->kv_type == KV_F16;
+    // Per head: q (F16 for the K.q products, as the reference converts it), the
+    // running max and sum, and the V accumulator (F16 as the reference keeps it;
+    // F32 for F32 / Q8_0 caches, whose rows are decoded to float).
+    uint16_t qh[ATTN_MAX_GROUP][1024];
+    float M[ATTN_MAX_GROUP], S[ATTN_MAX_GROUP], slope[ATTN_MAX_GROUP];
+    uint16_t *acc = j->acc16 + (size_t)ith * ATTN_MAX_GROUP * 1024;
+    float kf[1024], vf[1024];
+    float *accf = j->accf + (size_t)ith * ATTN_MAX_GROUP * 1024;
+    for (int g = 0; g < nh; g++) {
+        const float *qsrc = j->q + (size_t)t * j->ldq + (size_t)(h0 + g) * d;
+        for (int i = 0; i < d; i++) qh[g][i] = fp32_to_fp16(qsrc[i]);
+        M[g] = -INFINITY;
+        S[g] = 0;
+        slope[g] = (L->feat & LF_ALIBI) ? alibi_slope(h0 + g, H, j->alibi_max_bias) : 0.0f;
+        for (int i = 0; i < dv; i++) acc[g * 1024 + i] = 0;
+        if (!f16) for (int i = 0; i < dv; i++) accf[g * 1024 + i] = 0;
+    }
+    for (int c = c0; c < n_kv; c++) {
+        const uint16_t *k = NULL, *v = NULL;
+        if (f16) {
+            k = j->K + (size_t)c * kstride + (size_t)kvh * d;
+            v = j->V + (size_t)c * vstride + (size_t)kvh * dv;
+        } else {
+            kv_load_row(j->s, j->il, KV_K, c, kvh * d, d, kf);
+            kv_load_row(j->s, j->il, KV_V, c, kvh * dv, dv, vf);
+        }
+        for (int g = 0; g < nh; g++) {
             float s;
             if (f16) {
-                const uint16_t *k = j->K + (size_t)c * kstride + (size_t)kvh * d;
-                s = quant_f16_dot(k, qh, d) * scale;
+                s = quant_f16_dot(k, qh[g], d) * scale;
             } else {
-                kv_load_row(j->s, j->il, KV_K, c, kvh * d, d, kf);
+                const float *qsrc = j->q + (size_t)t * j->ldq + (size_t)(h0 + g) * d;
                 s = 0;
                 for (int i = 0; i < d; i++) s += kf[i] * qsrc[i];
                 s *= scale;
             }
             if (softcap != 0) s = softcap * tanhf(s);
             // The mask holds -|i - j| as F16; the kernel multiplies it by the slope.
-            if (slope != 0) s += slope * fp16_to_fp32(fp32_to_fp16((float)(c - pos)));
+            if (slope[g] != 0) s += slope[g] * fp16_to_fp32(fp32_to_fp16((float)(c - pos)));
             float ms = 1.0f, vs = 1.0f;
-            if (s > M) {
-                float Mold = M;
-                M = s;
-                ms = expf(Mold - M);
-                if (f16) quant_f16_scale(acc, ms, dv);
-                else for (int i = 0; i < dv; i++) accf[i] *= ms;
+            if (s > M[g]) {
+                float Mold = M[g];
+                M[g] = s;
+                ms = expf(Mold - s);
+                if (f16) quant_f16_scale(acc + g * 1024, ms, dv);
+                else for (int i = 0; i < dv; i++) accf[g * 1024 + i] *= ms;
             } else {
-                vs = expf(s - M);
+                vs = expf(s - M[g]);
             }
-            if (f16) {
-                const uint16_t *v = j->V + (size_t)c * vstride + (size_t)kvh * dv;
-                quant_f16_mad(acc, v, vs, dv);
-            } else {
-                kv_load_row(j->s, j->il, KV_V, c, kvh * dv, dv, vf);
-                for (int i = 0; i < dv; i++) accf[i] = fmaf(vf[i], vs, accf[i]);
-            }
-            S = S * ms + vs;
+            if (f16) quant_f16_mad(acc + g * 1024, v, vs, dv);
+            else for (int i = 0; i < dv; i++) accf[g * 1024 + i] = fmaf(vf[i], vs, accf[g * 1024 + i]);
+            S[g] = S[g] * ms + vs;
         }
+    }
+    for (int g = 0; g < nh; g++) {
+        int h = h0 + g;
         if (L->attn_sinks) {
             // gpt-oss: the sink logit joins the denominator only.
             float sk = L->attn_sinks[h], ms = 1.0f, vs = 1.0f;
-            if (sk > M) {
-                ms = expf(M - sk);
-                if (f16) quant_f16_scale(acc, ms, dv);
-                else for (int i = 0; i < dv; i++) accf[i] *= ms;
+            if (sk > M[g]) {
+                ms = expf(M[g] - sk);
+                if (f16) quant_f16_scale(acc + g * 1024, ms, dv);
+                else for (int i = 0; i < dv; i++) accf[g * 1024 + i] *= ms;
             } else {
-                vs = expf(sk - M);
+                vs = expf(sk - M[g]);
             }
-            S = S * ms + vs;
+            S[g] = S[g] * ms + vs;
         }
         float *o = j->o + (size_t)t * H * dv + (size_t)h * dv;
-        float inv = S == 0.0f ? 0.0f : 1.0f / S;
-        for (int i = 0; i < dv; i++) o[i] = (f16 ? fp16_to_fp32(acc[i]) : accf[i]) * inv;
+        float inv = S[g] == 0.0f ? 0.0f : 1.0f / S[g];
+        for (int i = 0; i < dv; i++) o[i] = (f16 ? fp16_to_fp32(acc[g * 1024 + i]) : accf[g * 1024 + i]) * inv;
+    }
+}
+
+// Work items are (token, KV head) pairs when there are enough of them for the
+// threads, else (token, query head) pairs.
+static void attn_task(void *p, int ith, int nth) {
+    struct attn_job *j = p;
+    const struct layer *L = j->L;
+    int H = L->n_head, Hkv = L->n_head_kv, group = H / Hkv;
+    bool by_kv = group <= ATTN_MAX_GROUP && (int64_t)j->T * Hkv >= nth;
+    int64_t n_items = (int64_t)j->T * (by_kv ? Hkv : H), w0, w1;
+    pool_range(n_items, ith, nth, 1, &w0, &w1);
+    for (int64_t w = w0; w < w1; w++) {
+        if (by_kv) {
+            int t = (int)(w / Hkv), kvh = (int)(w % Hkv);
+            attend(j, ith, t, kvh * group, group);
+        } else {
+            int t = (int)(w / H), h = (int)(w % H);
+            attend(j, ith, t, h, 1);
+        }
     }
 }
 
 static void attn_run(struct exec *ex, const struct layer *L, const float *q, int64_t ldq, struct seq *s, int il, int p0, int T, float *o) {
-    struct attn_job j = {L, q, ldq, (const uint16_t *)s->k[il], (const uint16_t *)s->v[il], p0, T, o, ex->acc16, s, il,
+    struct attn_job j = {L, q, ldq, (const uint16_t *)s->k[il], (const uint16_t *)s->v[il], p0, T, o, ex->acc16, ex->accf, s, il,
                          ex->m->hp.attn_softcap, ex->m->hp.alibi_max_bias};
     pool_run_sized(ex->pool, attn_task, &j, (int64_t)T * L->n_head * (p0 + T) * (L->head_dim + L->head_dim_v));
 }

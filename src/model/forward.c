@@ -369,9 +369,11 @@ frink_status exec_create(const struct model *m, struct pool *pool, int max_batch
     ex->selw = malloc(T * K * sizeof(float));
     ex->tok_idx = malloc(T * K * sizeof(int));
     ex->tok_w = malloc(T * K * sizeof(float));
-    ex->acc16 = malloc((size_t)pool_threads(pool) * 1024 * sizeof(uint16_t));
+    // attention accumulators: per thread, up to 16 query heads sharing a KV head, 1024 wide
+    ex->acc16 = malloc((size_t)pool_threads(pool) * 16 * 1024 * sizeof(uint16_t));
+    ex->accf = malloc((size_t)pool_threads(pool) * 16 * 1024 * sizeof(float));
     if (!ex->x || !ex->xn || !ex->y || !ex->xg || !ex->yg || !ex->y2 || !ex->xn2 || !ex->hb || !ex->hb2 || !ex->hb3 || !ex->hb4 ||
-        !ex->router || !ex->sel || !ex->selw || !ex->tok_idx || !ex->tok_w || !ex->acc16) {
+        !ex->router || !ex->sel || !ex->selw || !ex->tok_idx || !ex->tok_w || !ex->acc16 || !ex->accf) {
         exec_free(ex);
         return frink_fail(FRINK_ERR_NOMEM, "out of memory for a batch of %d tokens", max_batch);
     }
@@ -400,6 +402,7 @@ void exec_free(struct exec *ex) {
     free(ex->tok_idx);
     free(ex->tok_w);
     free(ex->acc16);
+    free(ex->accf);
     free(ex->xq);
     free(ex);
 }

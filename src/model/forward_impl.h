@@ -25,7 +25,8 @@ struct exec {
     float *selw;        // [T][K] their weights
     int *tok_idx;       // [T*K] token of each gathered row
     float *tok_w;       // [T*K]
-    uint16_t *acc16;    // [threads][1024] F16 attention accumulators
+    uint16_t *acc16;    // [threads][16][1024] F16 attention accumulators
+    float *accf;        // [threads][16][1024] F32 attention accumulators (F32/Q8_0 caches)
     uint8_t *xq;        // quantized activations
     size_t xq_cap;
     // which activation xq holds (so q/k/v share one conversion)
