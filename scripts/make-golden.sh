@@ -14,7 +14,7 @@ Q=tests/data/archs/q
 mkdir -p "$G" "$Q"
 
 # ftype numbers (llama_ftype): 1 F16, 2 Q4_0, 7 Q8_0, 15 Q4_K_M, 18 Q6_K, 38 MXFP4 (MoE experts), 40 Q1_0
-declare -A FT=([F16]=1 [Q4_0]=2 [Q8_0]=7 [Q4_K_M]=15 [Q6_K]=18 [MXFP4]=38 [Q1_0]=40)
+declare -A FT=([F16]=1 [BF16]=32 [Q4_0]=2 [Q8_0]=7 [Q4_K_M]=15 [Q6_K]=18 [MXFP4]=38 [Q1_0]=40)
 
 # A deterministic id sequence of length n over a vocabulary of v (skipping 0..2, usually specials).
 ids() { local n=$1 v=$2 s="" i; for ((i = 0; i < n; i++)); do s+="${s:+,}$(( (i * 7919 + 13) % (v - 3) + 3 ))"; done; echo "$s"; }
@@ -65,6 +65,10 @@ for base in qwen35-dense qwen35moe-moe qwen3next-moe; do
     golden "$base-$fmt" "$(quant "$base" "$fmt")" 200 128
   done
 done
+# The remaining formats of this path, on the dense hybrid: BF16 and Q6_K.
+if want qwen35-dense-x; then
+  for fmt in BF16 Q6_K; do golden "qwen35-dense-$fmt" "$(quant qwen35-dense "$fmt")" 200 128; done
+fi
 
 # Architecture breadth: F16 and one quantized mix each.
 for base in llama-moe mistral3-dense smollm3-dense qwen2-dense qwen3-dense qwen3moe-moe qwen2moe-moe; do

@@ -22,6 +22,15 @@ int main(void) {
     static const char *const all[] = {"Q8_0", "Q4_K_M", "Q1_0", NULL}; // the MoE fixtures cannot be Q1_0 (see make-golden.sh)
     static const char *const no_q1[] = {"Q8_0", "Q4_K_M", NULL};
     family("qwen35-dense", all);
+    // The other formats of this path on the dense hybrid (BF16 activations are
+    // rounded to BF16 as the reference does; Q6_K pairs with Q8_K).
+    static const char *const more[] = {"BF16", "Q6_K", NULL};
+    for (const char *const *f = more; *f; f++) {
+        char gguf[256], golden[128];
+        snprintf(gguf, sizeof gguf, "tests/data/archs/q/qwen35-dense-%s.gguf", *f);
+        snprintf(golden, sizeof golden, "qwen35-dense-%s", *f);
+        parity_check_lens(gguf, golden, true, 5e-4, lens);
+    }
     family("qwen35moe-moe", no_q1);
     family("qwen3next-moe", no_q1);
     return TEST_DONE();
