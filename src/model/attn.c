@@ -115,6 +115,8 @@ static void attend(const struct attn_job *j, int ith, int t, int h0, int nh) {
     int pos = j->p0 + t, n_kv = pos + 1;
     int c0 = (L->feat & LF_SWA) && pos - L->swa_window + 1 > 0 ? pos - L->swa_window + 1 : 0;
     bool f16 = j->s->kv_type == KV_F16;
+    struct quant_f16_ops f16ops;
+    quant_f16_get_ops(&f16ops);
     // Per head: q (F16 for the K.q products, as the reference converts it), the
     // running max and sum, and the V accumulator (F16 as the reference keeps it;
     // F32 for F32 / Q8_0 caches, whose rows are decoded to float).
@@ -144,7 +146,7 @@ static void attend(const struct attn_job *j, int ith, int t, int h0, int nh) {
         for (int g = 0; g < nh; g++) {
             float s;
             if (f16) {
-                s = quant_f16_dot(k, qh[g], d) * scale;
+                s = f16ops.dot(k, qh[g], d) * scale;
             } else {
                 const float *qsrc = j->q + (size_t)t * j->ldq + (size_t)(h0 + g) * d;
                 s = 0;
@@ -159,12 +161,12 @@ static void attend(const struct attn_job *j, int ith, int t, int h0, int nh) {
                 float Mold = M[g];
                 M[g] = s;
                 ms = expf(Mold - s);
-                if (f16) quant_f16_scale(acc + g * 1024, ms, dv);
+                if (f16) f16ops.scale(acc + g * 1024, ms, dv);
                 else for (int i = 0; i < dv; i++) accf[g * 1024 + i] *= ms;
             } else {
                 vs = expf(s - M[g]);
             }
-            if (f16) quant_f16_mad(acc + g * 1024, v, vs, dv);
+            if (f16) f16ops.mad(acc + g * 1024, v, vs, dv);
             else for (int i = 0; i < dv; i++) accf[g * 1024 + i] = fmaf(vf[i], vs, accf[g * 1024 + i]);
             S[g] = S[g] * ms + vs;
         }
@@ -176,7 +178,7 @@ static void attend(const struct attn_job *j, int ith, int t, int h0, int nh) {
             float sk = L->attn_sinks[h], ms = 1.0f, vs = 1.0f;
             if (sk > M[g]) {
                 ms = expf(M[g] - sk);
-                if (f16) quant_f16_scale(acc + g * 1024, ms, dv);
+                if (f16) f16ops.scale(acc + g * 1024, ms, dv);
                 else for (int i = 0; i < dv; i++) accf[g * 1024 + i] *= ms;
             } else {
                 vs = expf(sk - M[g]);
@@ -196,9 +198,10 @@ static void attn_task(void *p, int ith, int nth) {
     const struct layer *L = j->L;
     int H = L->n_head, Hkv = L->n_head_kv, group = H / Hkv;
     bool by_kv = group <= ATTN_MAX_GROUP && (int64_t)j->T * Hkv >= nth;
-    int64_t n_items = (int64_t)j->T * (by_kv ? Hkv : H), w0, w1;
-    pool_range(n_items, ith, nth, 1, &w0, &w1);
-    for (int64_t w = w0; w < w1; w++) {
+    // Round-robin: a causal token's work grows with its position, so
+    // contiguous ranges would leave the first thread idle half the time.
+    int64_t n_items = (int64_t)j->T * (by_kv ? Hkv : H);
+    for (int64_t w = ith; w < n_items; w += nth) {
         if (by_kv) {
             int t = (int)(w / Hkv), kvh = (int)(w % Hkv);
             attend(j, ith, t, kvh * group, group);

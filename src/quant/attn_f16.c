@@ -55,3 +55,8 @@ void quant_f16_scale(uint16_t *acc, float s, int n) {
     if (fast()) f16_scale_avx2(acc, s, n);
     else f16_scale_ref(acc, s, n);
 }
+
+void quant_f16_get_ops(struct quant_f16_ops *ops) {
+    if (fast()) *ops = (struct quant_f16_ops){f16_dot_avx2, f16_mad_avx2, f16_scale_avx2};
+    else *ops = (struct quant_f16_ops){f16_dot_ref, f16_mad_ref, f16_scale_ref};
+}

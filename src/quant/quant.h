@@ -316,6 +316,14 @@ void quant_dequant_row(uint32_t type, const void *src, float *dst, int64_t n);
 // Attention over an F16 cache, in the reference's order of operations (attn_f16.c):
 // q . k; acc = f16(v * s + acc); acc = f16(acc * s).
 float quant_f16_dot(const uint16_t *x, const uint16_t *y, int n);
+// The three as function pointers for the kernel set in use now (fetch once per
+// task, not per call, in hot loops).
+struct quant_f16_ops {
+    float (*dot)(const uint16_t *x, const uint16_t *y, int n);
+    void (*mad)(uint16_t *acc, const uint16_t *v, float s, int n);
+    void (*scale)(uint16_t *acc, float s, int n);
+};
+void quant_f16_get_ops(struct quant_f16_ops *ops);
 void quant_f16_mad(uint16_t *acc, const uint16_t *v, float s, int n);
 void quant_f16_scale(uint16_t *acc, float s, int n);
 
