@@ -51,7 +51,7 @@ static const struct quant_type_info type_table[GGML_TYPE_COUNT] = {
                         ISA_DOTS(dot_q6_K_q8_K_ref, dot_q6_K_q8_K_avx2, NULL)},
     [GGML_TYPE_IQ4_XS] = {GGML_TYPE_Q8_K, dequant_iq4_xs_ref,
                           ISA_DOTS(dot_iq4_xs_q8_K_ref, dot_iq4_xs_q8_K_avx2, NULL)},
-    [GGML_TYPE_TQ1_0] = {GGML_TYPE_Q8_K, dequant_tq1_0_ref, ISA_DOTS(dot_tq1_0_q8_K_ref, NULL, NULL)},
+    [GGML_TYPE_TQ1_0] = {GGML_TYPE_Q8_K, dequant_tq1_0_ref, ISA_DOTS(dot_tq1_0_q8_K_ref, dot_tq1_0_q8_K_avx2, NULL)},
     [GGML_TYPE_TQ2_0] = {GGML_TYPE_Q8_K, dequant_tq2_0_ref,
                          ISA_DOTS(dot_tq2_0_q8_K_ref, dot_tq2_0_q8_K_avx2, NULL)},
 };

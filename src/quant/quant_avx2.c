@@ -566,6 +566,70 @@ float dot_iq4_xs_q8_K_avx2(int64_t n, const void *w, const void *xq) {
     return hsum_f32_8(acc);
 }
 
+// TQ1_0: bytes hold 5 (or 4) base-3 digits, scaled so that digit n of byte b is
+// the top two bits of (b * 3^n mod 256) * 3, i.e. ((uint8)(b * 3^n) * 3) >> 8.
+// Byte multiplies by 3 and 9 are adds and masked 16-bit shifts (no byte
+// multiply in AVX2); the >> 8 of a byte times 3 is mulhi_epu16 on the byte
+// moved to the top of a 16-bit lane.
+static inline __m256i mul3_u8(__m256i b) { return _mm256_add_epi8(b, _mm256_add_epi8(b, b)); }
+static inline __m256i mul9_u8(__m256i b) {
+    return _mm256_add_epi8(_mm256_and_si256(_mm256_slli_epi16(b, 3), _mm256_set1_epi8((char)0xF8)), b);
+}
+static inline __m256i trit_of(__m256i t) {
+    const __m256i three = _mm256_set1_epi16(3), lo = _mm256_set1_epi16(0x00FF);
+    const __m256i even = _mm256_mulhi_epu16(_mm256_slli_epi16(t, 8), three);        // low bytes
+    const __m256i odd = _mm256_mulhi_epu16(_mm256_andnot_si256(lo, t), three);      // high bytes
+    return _mm256_or_si256(_mm256_and_si256(even, lo), _mm256_slli_epi16(odd, 8));
+}
+
+float dot_tq1_0_q8_K_avx2(int64_t n, const void *w, const void *xq) {
+    const block_tq1_0 *x = w;
+    const block_q8_K *y = xq;
+    const __m256i ones16 = _mm256_set1_epi16(1);
+    float sumf = 0;
+    for (int64_t i = 0; i < n / QK_K; i++) {
+        const int8_t *q8 = y[i].qs;
+        __m256i sum = _mm256_setzero_si256();
+        // elements 0..159: qs[0..31], digits 0..4, 32 elements per digit
+        const __m256i b0 = _mm256_loadu_si256((const __m256i *)x[i].qs);
+        const __m256i p[5] = {b0, mul3_u8(b0), mul9_u8(b0), mul9_u8(mul3_u8(b0)), mul9_u8(mul9_u8(b0))};
+        for (int d = 0; d < 5; d++)
+            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_maddubs_epi16(trit_of(p[d]), _mm256_loadu_si256((const __m256i *)(q8 + 32 * d))), ones16));
+        // elements 160..239: qs[32..47], digits 0..4, 16 elements per digit (two digits per vector)
+        const __m128i c = _mm_loadu_si128((const __m128i *)(x[i].qs + 32));
+        const __m256i b1 = combine128(c, c);
+        const __m256i m1 = _mm256_blend_epi32(b1, mul3_u8(b1), 0xF0);    // [x1 | x3]
+        const __m256i q[3] = {m1, mul9_u8(m1), mul9_u8(mul9_u8(b1))};    // [1|3], [9|27], [81|81]
+        for (int d = 0; d < 2; d++)
+            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_maddubs_epi16(trit_of(q[d]), _mm256_loadu_si256((const __m256i *)(q8 + 160 + 32 * d))), ones16));
+        {   // digit 4: 16 elements at 224..239
+            const __m128i t4 = _mm256_castsi256_si128(trit_of(q[2]));
+            const __m128i p16 = _mm_maddubs_epi16(t4, _mm_loadu_si128((const __m128i *)(q8 + 224)));
+            sum = _mm256_add_epi32(sum, _mm256_castsi128_si256(_mm_madd_epi16(p16, _mm_set1_epi16(1))));
+        }
+        // elements 240..255: qh[0..3], digits 0..3, 4 elements per digit
+        uint32_t h;
+        memcpy(&h, x[i].qh, 4);
+        const __m256i hb = _mm256_set1_epi32((int)h);
+        // bytes 0..3 digit 0, 4..7 digit 1, 8..11 digit 2, 12..15 digit 3 (low 128 bits used)
+        const __m256i h3 = mul3_u8(hb), h9 = mul9_u8(hb), h27 = mul9_u8(h3);
+        __m256i hv = _mm256_blend_epi32(hb, h3, 0x02);
+        hv = _mm256_blend_epi32(hv, h9, 0x04);
+        hv = _mm256_blend_epi32(hv, h27, 0x08);
+        {
+            const __m128i th = _mm256_castsi256_si128(trit_of(hv));
+            const __m128i p16 = _mm_maddubs_epi16(th, _mm_loadu_si128((const __m128i *)(q8 + 240)));
+            sum = _mm256_add_epi32(sum, _mm256_castsi128_si256(_mm_madd_epi16(p16, _mm_set1_epi16(1))));
+        }
+        // sum (x - 1) y = sum x y - sum y
+        int ysum = 0;
+        for (int k = 0; k < QK_K / 16; k++) ysum += y[i].bsums[k];
+        const int isum = hsum_i32_8(sum) - ysum;
+        sumf += (float)isum * (h2f(x[i].d) * y[i].d);
+    }
+    return sumf;
+}
+
 float dot_tq2_0_q8_K_avx2(int64_t n, const void *w, const void *xq) {
     const block_tq2_0 *x = w;
     const block_q8_K *y = xq;

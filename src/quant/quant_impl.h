@@ -41,6 +41,7 @@ void dot4_q4_K_q8_K_avx2(int64_t n, const void *w, const void *xq, size_t act_st
 void dot4_q6_K_q8_K_avx2(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]);
 void dot4_q8_0_q8_0_avx2(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]);
 void dot4_q1_0_q8_0_avx2(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]);
+float dot_tq1_0_q8_K_avx2(int64_t n, const void *w, const void *xq);
 float f16_dot_avx2(const uint16_t *x, const uint16_t *y, int n);
 void f16_mad_avx2(uint16_t *acc, const uint16_t *v, float s, int n);
 void f16_scale_avx2(uint16_t *acc, float s, int n);
