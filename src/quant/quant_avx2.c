@@ -378,13 +378,17 @@ float dot_q3_K_q8_K_avx2(int64_t n, const void *w, const void *xq) {
     __m256 acc = _mm256_setzero_ps();
     for (int64_t i = 0; i < n / QK_K; i++) {
         const float d = y[i].d * h2f(x[i].d);
-        int8_t sc[16];
-        for (int s = 0; s < 16; s++) {
-            const int low4 = s < 8 ? x[i].scales[s] & 15 : x[i].scales[s - 8] >> 4;
-            const int high2 = (x[i].scales[8 + s % 4] >> (2 * (s / 4))) & 3;
-            sc[s] = (int8_t)((low4 | high2 << 4) - 32);
-        }
-        const struct scales16 sv = scales16_from_epi16(_mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)sc)));
+        // 16 six-bit scales: low nibbles in bytes 0..7, two high bits each in bytes 8..11;
+        // unpacked four at a time with word operations, then biased by -32.
+        uint32_t aux[3], utmp[4];
+        memcpy(aux, x[i].scales, 12);
+        const uint32_t km1 = 0x03030303, km2 = 0x0f0f0f0f;
+        utmp[3] = ((aux[1] >> 4) & km2) | (((aux[2] >> 6) & km1) << 4);
+        utmp[2] = ((aux[0] >> 4) & km2) | (((aux[2] >> 4) & km1) << 4);
+        utmp[1] = (aux[1] & km2) | (((aux[2] >> 2) & km1) << 4);
+        utmp[0] = (aux[0] & km2) | ((aux[2] & km1) << 4);
+        const __m128i sc8 = _mm_sub_epi8(_mm_set_epi32((int)utmp[3], (int)utmp[2], (int)utmp[1], (int)utmp[0]), _mm_set1_epi8(32));
+        const struct scales16 sv = scales16_from_epi16(_mm256_cvtepi8_epi16(sc8));
         const __m256i hbits = _mm256_loadu_si256((const __m256i *)x[i].hmask);
         const uint8_t *q3 = x[i].qs;
         const int8_t *q8 = y[i].qs;
