@@ -94,6 +94,8 @@ void ffn_dense(struct exec *ex, const struct layer *L, const float *xn, int T, f
 
 // ---- routed experts ----------------------------------------------------------------
 
+// As the reference's soft_max: exponentials summed in double, then every value
+// multiplied by the float reciprocal of the sum.
 static void softmax_inplace(float *v, int n) {
     float mx = -INFINITY;
     for (int i = 0; i < n; i++) mx = v[i] > mx ? v[i] : mx;
@@ -102,7 +104,8 @@ static void softmax_inplace(float *v, int n) {
         v[i] = expf(v[i] - mx);
         sum += v[i];
     }
-    for (int i = 0; i < n; i++) v[i] = (float)(v[i] / sum);
+    const float inv = (float)(1.0 / sum);
+    for (int i = 0; i < n; i++) v[i] *= inv;
 }
 
 // Chooses the K experts of one token and their weights, in the reference's order:

@@ -14,9 +14,10 @@
 // State per sequence and layer: conv window [C][Kc-1] (raw inputs, oldest
 // first) and S [nv][dv][dk] (value-major, the reference's layout).
 //
-// Two forms of the delta rule live here: the token recurrence (decode, and
-// the reference) and the chunked form (prefill), which computes the same
-// thing for a chunk of tokens at once with matrix products.
+// Two forms of the delta rule live here: the token recurrence (decode, and by
+// default prefill: the reference computes exactly this) and the chunked form
+// (exec_set_gdn_chunk / --gdn-chunk), which computes the same thing for a
+// chunk of tokens at once and agrees with it to float rounding.
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -279,14 +280,16 @@ void gdn_layer(struct exec *ex, struct seq *s, int il, const float *xn, int T, f
         }
     struct conv_job cj = {g, L->ssm_conv1d, s->conv[il], mixed, ld, T};
     pool_run_sized(ex->pool, conv_task, &cj, (int64_t)g.C * g.Kc * T);
-    // L2-normalize q and k per key head: x / sqrt(sum x^2 + eps).
+    // L2-normalize q and k per key head.
     for (int t = 0; t < T; t++) {
         float *row = mixed + (size_t)t * ld;
         for (int hh = 0; hh < 2 * g.nk; hh++) {
             float *v = row + (size_t)hh * g.dk;
+            // The reference's l2_norm: squares in float summed in double,
+            // x / max(sqrt(sum), eps).
             double ss = 0;
-            for (int i = 0; i < g.dk; i++) ss += (double)v[i] * v[i];
-            float sc = 1.0f / sqrtf((float)ss + eps);
+            for (int i = 0; i < g.dk; i++) ss += (double)(v[i] * v[i]);
+            float sc = 1.0f / fmaxf(sqrtf((float)ss), eps);
             for (int i = 0; i < g.dk; i++) v[i] *= sc;
         }
     }
