@@ -1,5 +1,5 @@
 #!/bin/bash
-# Regenerates tests/data/quant/*.bin from llama.cpp's ggml (the peer, see ../../shared/peer/setup.sh).
+# Regenerates tests/data/quant/*.bin from llama.cpp's ggml (the reference library installed for the oracle, under $PEER).
 # Usage: tools/peer/make-quant-golden.sh [PEER]     (PEER defaults to $PEER or /tmp/frink-peer)
 # Needs an x86-64 CPU with AVX2/FMA/F16C: the SIMD dots come from ggml's "haswell" CPU backend.
 set -euo pipefail
