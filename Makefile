@@ -42,7 +42,7 @@ $(B)/libfrink.a: $(LIB_OBJ)
 $(B)/frink: $(CLI_OBJ) $(B)/libfrink.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-$(B)/tests/%: tests/%.c tests/test.h $(B)/libfrink.a
+$(B)/tests/%: tests/%.c $(wildcard tests/*.h) $(B)/libfrink.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests -o $@ $< $(B)/libfrink.a $(LDLIBS)
 

@@ -18,6 +18,7 @@
 #include "model/forward.h"
 #include "model/model.h"
 #include "model/seq.h"
+#include "model_util.h"
 #include "test.h"
 
 static float *parity_read_f32(const char *path, size_t *n) {
@@ -106,18 +107,8 @@ static int parity_run(const char *gguf, const char *golden, bool allow_unread, i
     char p[512];
     memset(sb, 0, sizeof *sb);
     memset(sd, 0, sizeof *sd);
-    struct gguf_file *f;
-    if (gguf_open(gguf, &f)) {
-        fprintf(stderr, "%s\n", frink_errmsg());
-        return -1;
-    }
-    struct model *m;
-    struct model_load_opts lo = {.allow_unread = allow_unread};
-    if (model_load(f, &lo, &m)) {
-        fprintf(stderr, "%s: %s\n", gguf, frink_errmsg());
-        gguf_close(f);
-        return -1;
-    }
+    struct model *m = test_model_load(gguf, allow_unread);
+    if (!m) return -1;
     int n;
     snprintf(p, sizeof p, "tests/data/golden/%s.ids", golden);
     int32_t *ids = parity_read_ids(p, &n);

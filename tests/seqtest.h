@@ -14,6 +14,7 @@
 #include "model/model.h"
 #include "model/seq.h"
 #include "model/state.h"
+#include "model_util.h"
 #include "test.h"
 
 struct tm_ctx {
@@ -32,17 +33,7 @@ static const char *const tm_models[] = {"models/stories260K.gguf", "tests/data/a
 static int tm_open(struct tm_ctx *c, const char *path, int max_batch) {
     memset(c, 0, sizeof *c);
     c->name = path;
-    struct gguf_file *f;
-    if (gguf_open(path, &f)) {
-        fprintf(stderr, "%s\n", frink_errmsg());
-        return -1;
-    }
-    struct model_load_opts lo = {.allow_unread = true};
-    if (model_load(f, &lo, &c->m)) {
-        fprintf(stderr, "%s: %s\n", path, frink_errmsg());
-        gguf_close(f);
-        return -1;
-    }
+    if (!(c->m = test_model_load(path, true))) return -1;
     c->pool = pool_create(2);
     if (!c->pool || exec_create(c->m, c->pool, max_batch, &c->ex)) return -1;
     c->V = c->m->hp.n_vocab;

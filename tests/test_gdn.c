@@ -47,17 +47,7 @@ struct ctx {
 
 static int ctx_open(struct ctx *c, const char *path) {
     memset(c, 0, sizeof *c);
-    struct gguf_file *f;
-    if (gguf_open(path, &f)) {
-        fprintf(stderr, "%s\n", frink_errmsg());
-        return -1;
-    }
-    struct model_load_opts lo = {.allow_unread = true};
-    if (model_load(f, &lo, &c->m)) {
-        fprintf(stderr, "%s: %s\n", path, frink_errmsg());
-        gguf_close(f);
-        return -1;
-    }
+    if (!(c->m = test_model_load(path, true))) return -1;
     c->pool = pool_create(2);
     if (!c->pool || exec_create(c->m, c->pool, 512, &c->ex) || seq_create(c->m, N_TOK, &c->s)) {
         fprintf(stderr, "%s: %s\n", path, frink_errmsg());

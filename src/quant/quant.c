@@ -16,44 +16,44 @@
 
 static const struct quant_type_info type_table[GGML_TYPE_COUNT] = {
     [GGML_TYPE_F32] = {GGML_TYPE_F32, dequant_f32_ref,
-                       ISA_DOTS(dot_f32_f32_ref, dot_f32_f32_avx2, dot_f32_f32_avx512)},
+                       ISA_DOTS(dot_f32_f32_ref, dot_f32_f32_avx2, dot_f32_f32_avx512), NULL},
     [GGML_TYPE_F16] = {GGML_TYPE_F16, dequant_f16_ref,
-                       ISA_DOTS(dot_f16_f16_ref, dot_f16_f16_avx2, dot_f16_f16_avx512)},
+                       ISA_DOTS(dot_f16_f16_ref, dot_f16_f16_avx2, dot_f16_f16_avx512), NULL},
     [GGML_TYPE_BF16] = {GGML_TYPE_BF16, dequant_bf16_ref,
-                        ISA_DOTS(dot_bf16_bf16_ref, dot_bf16_bf16_avx2, NULL)},
+                        ISA_DOTS(dot_bf16_bf16_ref, dot_bf16_bf16_avx2, NULL), NULL},
     [GGML_TYPE_Q8_0] = {GGML_TYPE_Q8_0, dequant_q8_0_ref,
-                        ISA_DOTS(dot_q8_0_q8_0_ref, dot_q8_0_q8_0_avx2, dot_q8_0_q8_0_avx512)},
+                        ISA_DOTS(dot_q8_0_q8_0_ref, dot_q8_0_q8_0_avx2, dot_q8_0_q8_0_avx512), dot4_q8_0_q8_0_avx2},
     [GGML_TYPE_Q4_0] = {GGML_TYPE_Q8_0, dequant_q4_0_ref,
-                        ISA_DOTS(dot_q4_0_q8_0_ref, dot_q4_0_q8_0_avx2, dot_q4_0_q8_0_avx512)},
+                        ISA_DOTS(dot_q4_0_q8_0_ref, dot_q4_0_q8_0_avx2, dot_q4_0_q8_0_avx512), NULL},
     [GGML_TYPE_Q4_1] = {GGML_TYPE_Q8_1, dequant_q4_1_ref,
-                        ISA_DOTS(dot_q4_1_q8_1_ref, dot_q4_1_q8_1_avx2, NULL)},
+                        ISA_DOTS(dot_q4_1_q8_1_ref, dot_q4_1_q8_1_avx2, NULL), NULL},
     [GGML_TYPE_Q5_0] = {GGML_TYPE_Q8_0, dequant_q5_0_ref,
-                        ISA_DOTS(dot_q5_0_q8_0_ref, dot_q5_0_q8_0_avx2, NULL)},
+                        ISA_DOTS(dot_q5_0_q8_0_ref, dot_q5_0_q8_0_avx2, NULL), NULL},
     [GGML_TYPE_Q5_1] = {GGML_TYPE_Q8_1, dequant_q5_1_ref,
-                        ISA_DOTS(dot_q5_1_q8_1_ref, dot_q5_1_q8_1_avx2, NULL)},
+                        ISA_DOTS(dot_q5_1_q8_1_ref, dot_q5_1_q8_1_avx2, NULL), NULL},
     [GGML_TYPE_IQ4_NL] = {GGML_TYPE_Q8_0, dequant_iq4_nl_ref,
-                          ISA_DOTS(dot_iq4_nl_q8_0_ref, dot_iq4_nl_q8_0_avx2, NULL)},
+                          ISA_DOTS(dot_iq4_nl_q8_0_ref, dot_iq4_nl_q8_0_avx2, NULL), NULL},
     [GGML_TYPE_MXFP4] = {GGML_TYPE_Q8_0, dequant_mxfp4_ref,
-                         ISA_DOTS(dot_mxfp4_q8_0_ref, dot_mxfp4_q8_0_avx2, NULL)},
+                         ISA_DOTS(dot_mxfp4_q8_0_ref, dot_mxfp4_q8_0_avx2, NULL), NULL},
     [GGML_TYPE_Q1_0] = {GGML_TYPE_Q8_0, dequant_q1_0_ref,
-                        ISA_DOTS(dot_q1_0_q8_0_ref, dot_q1_0_q8_0_avx2, NULL)},
+                        ISA_DOTS(dot_q1_0_q8_0_ref, dot_q1_0_q8_0_avx2, NULL), dot4_q1_0_q8_0_avx2},
     [GGML_TYPE_Q2_0] = {GGML_TYPE_Q8_0, dequant_q2_0_ref,
-                        ISA_DOTS(dot_q2_0_q8_0_ref, dot_q2_0_q8_0_avx2, NULL)},
+                        ISA_DOTS(dot_q2_0_q8_0_ref, dot_q2_0_q8_0_avx2, NULL), NULL},
     [GGML_TYPE_Q2_K] = {GGML_TYPE_Q8_K, dequant_q2_K_ref,
-                        ISA_DOTS(dot_q2_K_q8_K_ref, dot_q2_K_q8_K_avx2, NULL)},
+                        ISA_DOTS(dot_q2_K_q8_K_ref, dot_q2_K_q8_K_avx2, NULL), NULL},
     [GGML_TYPE_Q3_K] = {GGML_TYPE_Q8_K, dequant_q3_K_ref,
-                        ISA_DOTS(dot_q3_K_q8_K_ref, dot_q3_K_q8_K_avx2, NULL)},
+                        ISA_DOTS(dot_q3_K_q8_K_ref, dot_q3_K_q8_K_avx2, NULL), NULL},
     [GGML_TYPE_Q4_K] = {GGML_TYPE_Q8_K, dequant_q4_K_ref,
-                        ISA_DOTS(dot_q4_K_q8_K_ref, dot_q4_K_q8_K_avx2, NULL)},
+                        ISA_DOTS(dot_q4_K_q8_K_ref, dot_q4_K_q8_K_avx2, NULL), dot4_q4_K_q8_K_avx2},
     [GGML_TYPE_Q5_K] = {GGML_TYPE_Q8_K, dequant_q5_K_ref,
-                        ISA_DOTS(dot_q5_K_q8_K_ref, dot_q5_K_q8_K_avx2, NULL)},
+                        ISA_DOTS(dot_q5_K_q8_K_ref, dot_q5_K_q8_K_avx2, NULL), NULL},
     [GGML_TYPE_Q6_K] = {GGML_TYPE_Q8_K, dequant_q6_K_ref,
-                        ISA_DOTS(dot_q6_K_q8_K_ref, dot_q6_K_q8_K_avx2, NULL)},
+                        ISA_DOTS(dot_q6_K_q8_K_ref, dot_q6_K_q8_K_avx2, NULL), dot4_q6_K_q8_K_avx2},
     [GGML_TYPE_IQ4_XS] = {GGML_TYPE_Q8_K, dequant_iq4_xs_ref,
-                          ISA_DOTS(dot_iq4_xs_q8_K_ref, dot_iq4_xs_q8_K_avx2, NULL)},
-    [GGML_TYPE_TQ1_0] = {GGML_TYPE_Q8_K, dequant_tq1_0_ref, ISA_DOTS(dot_tq1_0_q8_K_ref, dot_tq1_0_q8_K_avx2, NULL)},
+                          ISA_DOTS(dot_iq4_xs_q8_K_ref, dot_iq4_xs_q8_K_avx2, NULL), NULL},
+    [GGML_TYPE_TQ1_0] = {GGML_TYPE_Q8_K, dequant_tq1_0_ref, ISA_DOTS(dot_tq1_0_q8_K_ref, dot_tq1_0_q8_K_avx2, NULL), NULL},
     [GGML_TYPE_TQ2_0] = {GGML_TYPE_Q8_K, dequant_tq2_0_ref,
-                         ISA_DOTS(dot_tq2_0_q8_K_ref, dot_tq2_0_q8_K_avx2, NULL)},
+                         ISA_DOTS(dot_tq2_0_q8_K_ref, dot_tq2_0_q8_K_avx2, NULL), NULL},
 };
 
 // Activation converters per activation type and ISA. All ISAs produce identical bytes
@@ -155,17 +155,10 @@ void quant_matvec(uint32_t wt, const void *W, size_t row_bytes, const void *xq, 
 // Tiled so that a block of activations stays in L2 while every weight row in [r0, r1) passes
 // over it once: weights (the big operand) are read ceil(n_tok / tb) times instead of n_tok times.
 // Each output is the same dot call quant_matvec makes, so results are identical to it.
-// Four-token kernels, valid only where the type's dot in use is its AVX2 one (they
-// reproduce exactly that kernel's arithmetic).
-static quant_dot4_fn pick_dot4(uint32_t wt, const struct quant_type_info *ti, quant_dot_fn dot) {
-    if (dot != ti->dot[QUANT_ISA_AVX2]) return NULL;
-    switch (wt) {
-    case GGML_TYPE_Q4_K: return dot4_q4_K_q8_K_avx2;
-    case GGML_TYPE_Q6_K: return dot4_q6_K_q8_K_avx2;
-    case GGML_TYPE_Q8_0: return dot4_q8_0_q8_0_avx2;
-    case GGML_TYPE_Q1_0: return dot4_q1_0_q8_0_avx2;
-    default: return NULL;
-    }
+// The four-token kernel reproduces exactly the AVX2 one-token kernel's arithmetic,
+// so it is used only where that is the kernel in use.
+static quant_dot4_fn pick_dot4(const struct quant_type_info *ti, quant_dot_fn dot) {
+    return dot == ti->dot[QUANT_ISA_AVX2] ? ti->dot4_avx2 : NULL;
 }
 
 void quant_matmul(uint32_t wt, const void *W, size_t row_bytes, const void *xq, int64_t n,
@@ -173,7 +166,7 @@ void quant_matmul(uint32_t wt, const void *W, size_t row_bytes, const void *xq, 
     const struct quant_type_info *ti = quant_type_info(wt);
     assert(ti && n % ggml_type_geom(wt)->blck == 0);
     const quant_dot_fn dot = pick_dot(ti, quant_active_isa());
-    const quant_dot4_fn dot4 = n_tok >= 4 ? pick_dot4(wt, ti, dot) : NULL;
+    const quant_dot4_fn dot4 = n_tok >= 4 ? pick_dot4(ti, dot) : NULL;
     const size_t act_bytes = ggml_row_size(ti->act, n);
     int64_t tb = (int64_t)((192u << 10) / (act_bytes ? act_bytes : 1));
     if (tb < 4) tb = 4;

@@ -22,6 +22,7 @@ struct quant_type_info {
     uint32_t act;                       // activation type id (GGML_TYPE_F32/F16/BF16/Q8_0/Q8_1/Q8_K)
     quant_to_float_fn to_float;         // exact dequantizer
     quant_dot_fn dot[QUANT_ISA_COUNT];  // [SCALAR] always set; others NULL = fall back
+    quant_dot4_fn dot4_avx2;            // four activations per weight row (prefill); NULL = none
 };
 
 // The table (indexed by type id) and the activation converters, for tests that pin each ISA
