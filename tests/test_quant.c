@@ -292,6 +292,35 @@ static void test_fast_vs_ref(uint32_t type, const char *name) {
                       name, (long long)n, r, isa, fast, ref, scale);
             }
         }
+        // the VNNI build of the x86 kernels equals the AVX2 build bit for bit (same numerics
+        // on every x86 machine), and every ISA's four-token kernel equals its one-token kernel
+        for (int isa = QUANT_ISA_AVX512; isa <= top; isa++) {
+            if (!ti->dot[isa] || !ti->dot[QUANT_ISA_AVX2]) continue;
+            for (int r = 0; r < ROWS; r++) {
+                const void *wr = w + r * row_bytes;
+                const float a = ti->dot[QUANT_ISA_AVX2](n, wr, xq), b = ti->dot[isa](n, wr, xq);
+                CHECK(f32_bits(a) == f32_bits(b), "%s n=%lld row %d: isa %d %.9g != avx2 %.9g", name,
+                      (long long)n, r, isa, b, a);
+            }
+        }
+        for (int isa = 1; isa <= top; isa++) {
+            if (!ti->dot4[isa]) continue;
+            uint8_t *x4 = malloc(act_bytes * 4);
+            for (int t = 0; t < 4; t++) {
+                for (int64_t i = 0; i < n; i++) x[i] = rndf() * (t == 3 ? 50.0f : 1.0f);
+                quant_act_from_float(type, x, x4 + t * act_bytes, n);
+            }
+            for (int r = 0; r < ROWS; r++) {
+                float o[4];
+                ti->dot4[isa](n, w + r * row_bytes, x4, act_bytes, o);
+                for (int t = 0; t < 4; t++) {
+                    const float one = ti->dot[isa](n, w + r * row_bytes, x4 + t * act_bytes);
+                    CHECK(f32_bits(o[t]) == f32_bits(one), "%s n=%lld row %d isa %d: dot4[%d] %.9g != dot %.9g",
+                          name, (long long)n, r, isa, t, o[t], one);
+                }
+            }
+            free(x4);
+        }
         // quant_matvec on a row range not starting at 0, fast vs reference mode
         float yf[ROWS], yr[ROWS];
         quant_set_reference(true);

@@ -8,52 +8,39 @@
 #include <assert.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
 
 #define ISA_DOTS(ref, avx2, avx512) {ref, avx2, avx512}
+// An integer kernel with both x86 builds (quant_avx2.c and its VNNI recompile).
+#define X86_DOTS(w, a) ISA_DOTS(dot_##w##_##a##_ref, dot_##w##_##a##_avx2, dot_##w##_##a##_avx512)
+#define X86_DOT4(w, a) {NULL, dot4_##w##_##a##_avx2, dot4_##w##_##a##_avx512}
+#define NO_DOT4 {NULL, NULL, NULL}
 
 static const struct quant_type_info type_table[GGML_TYPE_COUNT] = {
-    [GGML_TYPE_F32] = {GGML_TYPE_F32, dequant_f32_ref,
-                       ISA_DOTS(dot_f32_f32_ref, dot_f32_f32_avx2, dot_f32_f32_avx512), NULL},
-    [GGML_TYPE_F16] = {GGML_TYPE_F16, dequant_f16_ref,
-                       ISA_DOTS(dot_f16_f16_ref, dot_f16_f16_avx2, dot_f16_f16_avx512), NULL},
-    [GGML_TYPE_BF16] = {GGML_TYPE_BF16, dequant_bf16_ref,
-                        ISA_DOTS(dot_bf16_bf16_ref, dot_bf16_bf16_avx2, NULL), NULL},
-    [GGML_TYPE_Q8_0] = {GGML_TYPE_Q8_0, dequant_q8_0_ref,
-                        ISA_DOTS(dot_q8_0_q8_0_ref, dot_q8_0_q8_0_avx2, dot_q8_0_q8_0_avx512), dot4_q8_0_q8_0_avx2},
-    [GGML_TYPE_Q4_0] = {GGML_TYPE_Q8_0, dequant_q4_0_ref,
-                        ISA_DOTS(dot_q4_0_q8_0_ref, dot_q4_0_q8_0_avx2, dot_q4_0_q8_0_avx512), NULL},
-    [GGML_TYPE_Q4_1] = {GGML_TYPE_Q8_1, dequant_q4_1_ref,
-                        ISA_DOTS(dot_q4_1_q8_1_ref, dot_q4_1_q8_1_avx2, NULL), NULL},
-    [GGML_TYPE_Q5_0] = {GGML_TYPE_Q8_0, dequant_q5_0_ref,
-                        ISA_DOTS(dot_q5_0_q8_0_ref, dot_q5_0_q8_0_avx2, NULL), NULL},
-    [GGML_TYPE_Q5_1] = {GGML_TYPE_Q8_1, dequant_q5_1_ref,
-                        ISA_DOTS(dot_q5_1_q8_1_ref, dot_q5_1_q8_1_avx2, NULL), NULL},
-    [GGML_TYPE_IQ4_NL] = {GGML_TYPE_Q8_0, dequant_iq4_nl_ref,
-                          ISA_DOTS(dot_iq4_nl_q8_0_ref, dot_iq4_nl_q8_0_avx2, NULL), NULL},
-    [GGML_TYPE_MXFP4] = {GGML_TYPE_Q8_0, dequant_mxfp4_ref,
-                         ISA_DOTS(dot_mxfp4_q8_0_ref, dot_mxfp4_q8_0_avx2, NULL), NULL},
-    [GGML_TYPE_Q1_0] = {GGML_TYPE_Q8_0, dequant_q1_0_ref,
-                        ISA_DOTS(dot_q1_0_q8_0_ref, dot_q1_0_q8_0_avx2, NULL), dot4_q1_0_q8_0_avx2},
-    [GGML_TYPE_Q2_0] = {GGML_TYPE_Q8_0, dequant_q2_0_ref,
-                        ISA_DOTS(dot_q2_0_q8_0_ref, dot_q2_0_q8_0_avx2, NULL), NULL},
-    [GGML_TYPE_Q2_K] = {GGML_TYPE_Q8_K, dequant_q2_K_ref,
-                        ISA_DOTS(dot_q2_K_q8_K_ref, dot_q2_K_q8_K_avx2, NULL), NULL},
-    [GGML_TYPE_Q3_K] = {GGML_TYPE_Q8_K, dequant_q3_K_ref,
-                        ISA_DOTS(dot_q3_K_q8_K_ref, dot_q3_K_q8_K_avx2, NULL), NULL},
-    [GGML_TYPE_Q4_K] = {GGML_TYPE_Q8_K, dequant_q4_K_ref,
-                        ISA_DOTS(dot_q4_K_q8_K_ref, dot_q4_K_q8_K_avx2, NULL), dot4_q4_K_q8_K_avx2},
-    [GGML_TYPE_Q5_K] = {GGML_TYPE_Q8_K, dequant_q5_K_ref,
-                        ISA_DOTS(dot_q5_K_q8_K_ref, dot_q5_K_q8_K_avx2, NULL), NULL},
-    [GGML_TYPE_Q6_K] = {GGML_TYPE_Q8_K, dequant_q6_K_ref,
-                        ISA_DOTS(dot_q6_K_q8_K_ref, dot_q6_K_q8_K_avx2, NULL), dot4_q6_K_q8_K_avx2},
-    [GGML_TYPE_IQ4_XS] = {GGML_TYPE_Q8_K, dequant_iq4_xs_ref,
-                          ISA_DOTS(dot_iq4_xs_q8_K_ref, dot_iq4_xs_q8_K_avx2, NULL), NULL},
-    [GGML_TYPE_TQ1_0] = {GGML_TYPE_Q8_K, dequant_tq1_0_ref, ISA_DOTS(dot_tq1_0_q8_K_ref, dot_tq1_0_q8_K_avx2, NULL), NULL},
-    [GGML_TYPE_TQ2_0] = {GGML_TYPE_Q8_K, dequant_tq2_0_ref,
-                         ISA_DOTS(dot_tq2_0_q8_K_ref, dot_tq2_0_q8_K_avx2, NULL), NULL},
+    [GGML_TYPE_F32] = {GGML_TYPE_F32, dequant_f32_ref, ISA_DOTS(dot_f32_f32_ref, dot_f32_f32_avx2, NULL), NO_DOT4},
+    [GGML_TYPE_F16] = {GGML_TYPE_F16, dequant_f16_ref, ISA_DOTS(dot_f16_f16_ref, dot_f16_f16_avx2, NULL), NO_DOT4},
+    [GGML_TYPE_BF16] = {GGML_TYPE_BF16, dequant_bf16_ref, ISA_DOTS(dot_bf16_bf16_ref, dot_bf16_bf16_avx2, NULL), NO_DOT4},
+    [GGML_TYPE_Q8_0] = {GGML_TYPE_Q8_0, dequant_q8_0_ref, X86_DOTS(q8_0, q8_0), X86_DOT4(q8_0, q8_0)},
+    [GGML_TYPE_Q4_0] = {GGML_TYPE_Q8_0, dequant_q4_0_ref, X86_DOTS(q4_0, q8_0), NO_DOT4},
+    [GGML_TYPE_Q4_1] = {GGML_TYPE_Q8_1, dequant_q4_1_ref, X86_DOTS(q4_1, q8_1), NO_DOT4},
+    [GGML_TYPE_Q5_0] = {GGML_TYPE_Q8_0, dequant_q5_0_ref, X86_DOTS(q5_0, q8_0), NO_DOT4},
+    [GGML_TYPE_Q5_1] = {GGML_TYPE_Q8_1, dequant_q5_1_ref, X86_DOTS(q5_1, q8_1), NO_DOT4},
+    [GGML_TYPE_IQ4_NL] = {GGML_TYPE_Q8_0, dequant_iq4_nl_ref, X86_DOTS(iq4_nl, q8_0), NO_DOT4},
+    [GGML_TYPE_MXFP4] = {GGML_TYPE_Q8_0, dequant_mxfp4_ref, X86_DOTS(mxfp4, q8_0), NO_DOT4},
+    [GGML_TYPE_Q1_0] = {GGML_TYPE_Q8_0, dequant_q1_0_ref, X86_DOTS(q1_0, q8_0), X86_DOT4(q1_0, q8_0)},
+    [GGML_TYPE_Q2_0] = {GGML_TYPE_Q8_0, dequant_q2_0_ref, X86_DOTS(q2_0, q8_0), NO_DOT4},
+    [GGML_TYPE_Q2_K] = {GGML_TYPE_Q8_K, dequant_q2_K_ref, X86_DOTS(q2_K, q8_K), NO_DOT4},
+    [GGML_TYPE_Q3_K] = {GGML_TYPE_Q8_K, dequant_q3_K_ref, X86_DOTS(q3_K, q8_K), NO_DOT4},
+    [GGML_TYPE_Q4_K] = {GGML_TYPE_Q8_K, dequant_q4_K_ref, X86_DOTS(q4_K, q8_K), X86_DOT4(q4_K, q8_K)},
+    [GGML_TYPE_Q5_K] = {GGML_TYPE_Q8_K, dequant_q5_K_ref, X86_DOTS(q5_K, q8_K), NO_DOT4},
+    [GGML_TYPE_Q6_K] = {GGML_TYPE_Q8_K, dequant_q6_K_ref, X86_DOTS(q6_K, q8_K), X86_DOT4(q6_K, q8_K)},
+    [GGML_TYPE_IQ4_XS] = {GGML_TYPE_Q8_K, dequant_iq4_xs_ref, X86_DOTS(iq4_xs, q8_K), NO_DOT4},
+    [GGML_TYPE_TQ1_0] = {GGML_TYPE_Q8_K, dequant_tq1_0_ref, X86_DOTS(tq1_0, q8_K), NO_DOT4},
+    [GGML_TYPE_TQ2_0] = {GGML_TYPE_Q8_K, dequant_tq2_0_ref, X86_DOTS(tq2_0, q8_K), NO_DOT4},
 };
 
 // Activation converters per activation type and ISA. All ISAs produce identical bytes
@@ -89,6 +76,13 @@ static void cpu_detect(void) {
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vnni"))
         cpu_isa = QUANT_ISA_AVX512;
 #endif
+    // FRINK_ISA caps the kernel set (to compare the sets on one machine); it never raises it.
+    const char *cap = getenv("FRINK_ISA");
+    if (cap) {
+        static const char *names[QUANT_ISA_COUNT] = {"scalar", "avx2", "avx512vnni"};
+        for (int i = 0; i < QUANT_ISA_COUNT; i++)
+            if (!strcmp(cap, names[i]) && i < (int)cpu_isa) cpu_isa = (enum quant_isa_id)i;
+    }
 }
 
 enum quant_isa_id quant_cpu_isa(void) {
@@ -104,7 +98,7 @@ enum quant_isa_id quant_active_isa(void) {
 void quant_set_reference(bool on) { atomic_store(&use_reference, on); }
 
 const char *quant_isa(void) {
-    static const char *names[QUANT_ISA_COUNT] = {"scalar", "avx2", "avx512"};
+    static const char *names[QUANT_ISA_COUNT] = {"scalar", "avx2", "avx512vnni"};
     return names[quant_active_isa()];
 }
 
@@ -114,9 +108,13 @@ const struct quant_type_info *quant_type_info(uint32_t type) {
 }
 
 // The best kernel at or below `isa`: an ISA without its own kernel falls back to the next lower.
-static quant_dot_fn pick_dot(const struct quant_type_info *ti, enum quant_isa_id isa) {
+// *level is set to the ISA of the kernel returned.
+static quant_dot_fn pick_dot(const struct quant_type_info *ti, enum quant_isa_id isa, int *level) {
     for (int i = isa; i >= 0; i--)
-        if (ti->dot[i]) return ti->dot[i];
+        if (ti->dot[i]) {
+            *level = i;
+            return ti->dot[i];
+        }
     return NULL;
 }
 
@@ -147,7 +145,8 @@ void quant_matvec(uint32_t wt, const void *W, size_t row_bytes, const void *xq, 
                   float *y, int64_t r0, int64_t r1) {
     const struct quant_type_info *ti = quant_type_info(wt);
     assert(ti && n % ggml_type_geom(wt)->blck == 0);
-    const quant_dot_fn dot = pick_dot(ti, quant_active_isa());
+    int level = QUANT_ISA_SCALAR;
+    const quant_dot_fn dot = pick_dot(ti, quant_active_isa(), &level);
     const uint8_t *w = (const uint8_t *)W + (size_t)r0 * row_bytes;
     for (int64_t r = r0; r < r1; r++, w += row_bytes) y[r - r0] = dot(n, w, xq);
 }
@@ -155,18 +154,16 @@ void quant_matvec(uint32_t wt, const void *W, size_t row_bytes, const void *xq, 
 // Tiled so that a block of activations stays in L2 while every weight row in [r0, r1) passes
 // over it once: weights (the big operand) are read ceil(n_tok / tb) times instead of n_tok times.
 // Each output is the same dot call quant_matvec makes, so results are identical to it.
-// The four-token kernel reproduces exactly the AVX2 one-token kernel's arithmetic,
-// so it is used only where that is the kernel in use.
-static quant_dot4_fn pick_dot4(const struct quant_type_info *ti, quant_dot_fn dot) {
-    return dot == ti->dot[QUANT_ISA_AVX2] ? ti->dot4_avx2 : NULL;
-}
+// The four-token kernel of an ISA reproduces exactly that ISA's one-token kernel, so it is used
+// only at the level of the one-token kernel picked.
 
 void quant_matmul(uint32_t wt, const void *W, size_t row_bytes, const void *xq, int64_t n,
                   int64_t n_tok, float *y, int64_t ldy, int64_t r0, int64_t r1) {
     const struct quant_type_info *ti = quant_type_info(wt);
     assert(ti && n % ggml_type_geom(wt)->blck == 0);
-    const quant_dot_fn dot = pick_dot(ti, quant_active_isa());
-    const quant_dot4_fn dot4 = n_tok >= 4 ? pick_dot4(ti, dot) : NULL;
+    int level = QUANT_ISA_SCALAR;
+    const quant_dot_fn dot = pick_dot(ti, quant_active_isa(), &level);
+    const quant_dot4_fn dot4 = n_tok >= 4 ? ti->dot4[level] : NULL;
     const size_t act_bytes = ggml_row_size(ti->act, n);
     int64_t tb = (int64_t)((192u << 10) / (act_bytes ? act_bytes : 1));
     if (tb < 4) tb = 4;

@@ -330,7 +330,7 @@ void quant_f16_scale(uint16_t *acc, float s, int n);
 // true: every call uses the scalar reference kernels (the oracle); false: the fastest ISA.
 void quant_set_reference(bool on);
 
-// "avx512", "avx2" or "scalar": the kernel set in use now.
+// "avx512vnni", "avx2" or "scalar": the kernel set in use now.
 const char *quant_isa(void);
 
 #endif

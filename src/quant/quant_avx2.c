@@ -8,10 +8,24 @@
 // SIGNED bytes and adds adjacent pairs into int16; a second _mm256_madd_epi16 (by 1, or by a
 // sub-block scale) widens to int32. For signed x signed, |x| and sign(y, x) make the left side
 // unsigned. Every pair sum below stays under 2^15 (largest: 2 * 128 * 127 = 32512).
+//
+// quant_avx512.c compiles this file a second time with QUANT_X86_VNNI defined (and AVX-512 VL +
+// VNNI enabled): the helpers dot_us8 and madd16_acc then use vpdpbusd / vpdpwssd on 256-bit
+// vectors, which fuse the widening multiply-adds with the accumulation. Every int32 lane they
+// produce is the same as the AVX2 sequence's (no pair sum here saturates), and all the float
+// arithmetic is shared, so the two kernel sets give bit-identical results; test_quant pins that.
+// Kernels that gain nothing from VNNI (float formats, activation converters, the attention
+// ops) are compiled only for AVX2; the table falls back to them.
 #include <immintrin.h>
 #include <math.h>
 
 #include "quant/quant_impl.h"
+
+#ifdef QUANT_X86_VNNI
+#define KERNEL(name) name##_avx512
+#else
+#define KERNEL(name) name##_avx2
+#endif
 
 // ---- helpers ----------------------------------------------------------------------------------
 
@@ -35,9 +49,23 @@ static inline __m256i combine128(__m128i lo, __m128i hi) {
     return _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1);
 }
 
-// unsigned bytes x signed bytes -> 8 int32 sums of 4 products each
+// unsigned bytes x signed bytes -> 8 int32 sums of 4 products each (no pair here reaches the
+// int16 saturation of maddubs, so VNNI's vpdpbusd gives the same lanes).
 static inline __m256i dot_us8(__m256i u, __m256i s) {
+#ifdef QUANT_X86_VNNI
+    return _mm256_dpbusd_epi32(_mm256_setzero_si256(), u, s);
+#else
     return _mm256_madd_epi16(_mm256_maddubs_epi16(u, s), _mm256_set1_epi16(1));
+#endif
+}
+
+// acc + (int16 pairs a*b summed into int32): madd then add, or VNNI's vpdpwssd in one.
+static inline __m256i madd16_acc(__m256i acc, __m256i a, __m256i b) {
+#ifdef QUANT_X86_VNNI
+    return _mm256_dpwssd_epi32(acc, a, b);
+#else
+    return _mm256_add_epi32(acc, _mm256_madd_epi16(a, b));
+#endif
 }
 
 // signed bytes x signed bytes -> 8 int32 sums
@@ -72,9 +100,10 @@ static inline __m256i lookup_nibbles_32(__m128i table, const uint8_t *p) {
 }
 
 
+#ifndef QUANT_X86_VNNI // float formats: nothing for VNNI to fuse
 // ---- float formats ----------------------------------------------------------------------------
 
-float dot_f32_f32_avx2(int64_t n, const void *w, const void *xq) {
+float KERNEL(dot_f32_f32)(int64_t n, const void *w, const void *xq) {
     const float *a = w, *b = xq;
     __m256 s0 = _mm256_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
     int64_t i = 0;
@@ -94,7 +123,7 @@ static inline __m256 load_f16x8(const ggml_half *p) {
     return _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)p));
 }
 
-float dot_f16_f16_avx2(int64_t n, const void *w, const void *xq) {
+float KERNEL(dot_f16_f16)(int64_t n, const void *w, const void *xq) {
     const ggml_half *a = w, *b = xq;
     __m256 s0 = _mm256_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
     int64_t i = 0;
@@ -115,7 +144,7 @@ static inline __m256 load_bf16x8(const ggml_bf16 *p) {
     return _mm256_castsi256_ps(_mm256_slli_epi32(v, 16));
 }
 
-float dot_bf16_bf16_avx2(int64_t n, const void *w, const void *xq) {
+float KERNEL(dot_bf16_bf16)(int64_t n, const void *w, const void *xq) {
     const ggml_bf16 *a = w, *b = xq;
     __m256 s0 = _mm256_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
     int64_t i = 0;
@@ -131,9 +160,11 @@ float dot_bf16_bf16_avx2(int64_t n, const void *w, const void *xq) {
     return sum;
 }
 
+#endif
+
 // ---- 32-element blocks against Q8_0 / Q8_1 -------------------------------------------------------
 
-float dot_q8_0_q8_0_avx2(int64_t n, const void *w, const void *xq) {
+float KERNEL(dot_q8_0_q8_0)(int64_t n, const void *w, const void *xq) {
     const block_q8_0 *x = w, *y = xq;
     __m256 acc = _mm256_setzero_ps();
     for (int64_t i = 0; i < n / QK8_0; i++) {
@@ -147,7 +178,7 @@ float dot_q8_0_q8_0_avx2(int64_t n, const void *w, const void *xq) {
 
 // Two blocks per step with two accumulators: a single FMA chain would wait on
 // its own latency every block.
-float dot_q4_0_q8_0_avx2(int64_t n, const void *w, const void *xq) {
+float KERNEL(dot_q4_0_q8_0)(int64_t n, const void *w, const void *xq) {
     const block_q4_0 *x = w;
     const block_q8_0 *y = xq;
     const __m256i off = _mm256_set1_epi8(8);
@@ -173,7 +204,7 @@ float dot_q4_0_q8_0_avx2(int64_t n, const void *w, const void *xq) {
     return hsum_f32_8(_mm256_add_ps(acc0, acc1));
 }
 
-float dot_q4_1_q8_1_avx2(int64_t n, const void *w, const void *xq) {
+float KERNEL(dot_q4_1_q8_1)(int64_t n, const void *w, const void *xq) {
     const block_q4_1 *x = w;
     const block_q8_1 *y = xq;
     __m256 acc = _mm256_setzero_ps();
@@ -187,7 +218,7 @@ float dot_q4_1_q8_1_avx2(int64_t n, const void *w, const void *xq) {
     return hsum_f32_8(acc) + summs;
 }
 
-float dot_q5_0_q8_0_avx2(int64_t n, const void *w, const void *xq) {
+float KERNEL(dot_q5_0_q8_0)(int64_t n, const void *w, const void *xq) {
     const block_q5_0 *x = w;
     const block_q8_0 *y = xq;
     __m256 acc = _mm256_setzero_ps();
@@ -202,7 +233,7 @@ float dot_q5_0_q8_0_avx2(int64_t n, const void *w, const void *xq) {
     return hsum_f32_8(acc);
 }
 
-float dot_q5_1_q8_1_avx2(int64_t n, const void *w, const void *xq) {
+float KERNEL(dot_q5_1_q8_1)(int64_t n, const void *w, const void *xq) {
     const block_q5_1 *x = w;
     const block_q8_1 *y = xq;
     __m256 acc = _mm256_setzero_ps();
@@ -218,7 +249,7 @@ float dot_q5_1_q8_1_avx2(int64_t n, const void *w, const void *xq) {
     return hsum_f32_8(acc) + summs;
 }
 
-float dot_iq4_nl_q8_0_avx2(int64_t n, const void *w, const void *xq) {
+float KERNEL(dot_iq4_nl_q8_0)(int64_t n, const void *w, const void *xq) {
     const block_iq4_nl *x = w;
     const block_q8_0 *y = xq;
     const __m128i table = _mm_loadu_si128((const __m128i *)kvalues_iq4nl);
@@ -232,7 +263,7 @@ float dot_iq4_nl_q8_0_avx2(int64_t n, const void *w, const void *xq) {
     return hsum_f32_8(acc);
 }
 
-float dot_mxfp4_q8_0_avx2(int64_t n, const void *w, const void *xq) {
+float KERNEL(dot_mxfp4_q8_0)(int64_t n, const void *w, const void *xq) {
     const block_mxfp4 *x = w;
     const block_q8_0 *y = xq;
     const __m128i table = _mm_loadu_si128((const __m128i *)kvalues_mxfp4);
@@ -251,12 +282,12 @@ float dot_mxfp4_q8_0_avx2(int64_t n, const void *w, const void *xq) {
 // block sum comes out negated; the minus is folded into the scale. Per 32
 // weights: a broadcast load, shuffle, or, compare (the mask), xor, sub, and the
 // usual widening sums.
-float dot_q1_0_q8_0_avx2(int64_t n, const void *w, const void *xq) {
+float KERNEL(dot_q1_0_q8_0)(int64_t n, const void *w, const void *xq) {
     const block_q1_0 *x = w;
     const block_q8_0 *y = xq;
     const __m256i shuf = _mm256_set_epi64x(0x0303030303030303, 0x0202020202020202, 0x0101010101010101, 0);
     const __m256i bitsel = _mm256_set1_epi64x(0x7fbfdfeff7fbfdfe), all = _mm256_set1_epi64x(-1);
-    const __m256i ones = _mm256_set1_epi8(1), ones16 = _mm256_set1_epi16(1);
+    const __m256i ones = _mm256_set1_epi8(1);
     __m256 acc0 = _mm256_setzero_ps(), acc1 = _mm256_setzero_ps();
     for (int64_t i = 0; i < n / QK1_0; i++) {
         const float ndx = -h2f(x[i].d);
@@ -270,8 +301,8 @@ float dot_q1_0_q8_0_avx2(int64_t n, const void *w, const void *xq) {
             const __m256i q0 = _mm256_loadu_si256((const __m256i *)y0->qs), q1 = _mm256_loadu_si256((const __m256i *)y1->qs);
             const __m256i t0 = _mm256_sub_epi8(_mm256_xor_si256(q0, m0), m0);
             const __m256i t1 = _mm256_sub_epi8(_mm256_xor_si256(q1, m1), m1);
-            const __m256i s0 = _mm256_madd_epi16(_mm256_maddubs_epi16(ones, t0), ones16);
-            const __m256i s1 = _mm256_madd_epi16(_mm256_maddubs_epi16(ones, t1), ones16);
+            const __m256i s0 = dot_us8(ones, t0);
+            const __m256i s1 = dot_us8(ones, t1);
             acc0 = _mm256_fmadd_ps(_mm256_set1_ps(ndx * h2f(y0->d)), _mm256_cvtepi32_ps(s0), acc0);
             acc1 = _mm256_fmadd_ps(_mm256_set1_ps(ndx * h2f(y1->d)), _mm256_cvtepi32_ps(s1), acc1);
         }
@@ -280,7 +311,7 @@ float dot_q1_0_q8_0_avx2(int64_t n, const void *w, const void *xq) {
 }
 
 // Q2_0: 8 bytes carry 32 two-bit codes, element j in bits 2(j%4) of byte j/4.
-float dot_q2_0_q8_0_avx2(int64_t n, const void *w, const void *xq) {
+float KERNEL(dot_q2_0_q8_0)(int64_t n, const void *w, const void *xq) {
     const block_q2_0 *x = w;
     const block_q8_0 *y = xq;
     // byte j of the result <- source byte j/4 (shuffles act within 128-bit lanes, so the high
@@ -343,7 +374,7 @@ static inline __m256i bsums_dot(const block_q8_K *yb, __m256i m16) {
     return _mm256_madd_epi16(_mm256_loadu_si256((const __m256i *)yb->bsums), m16);
 }
 
-float dot_q2_K_q8_K_avx2(int64_t n, const void *w, const void *xq) {
+float KERNEL(dot_q2_K_q8_K)(int64_t n, const void *w, const void *xq) {
     const block_q2_K *x = w;
     const block_q8_K *y = xq;
     const __m256i m3 = _mm256_set1_epi8(3);
@@ -363,7 +394,7 @@ float dot_q2_K_q8_K_avx2(int64_t n, const void *w, const void *xq) {
             for (int j = 0; j < 4; j++, q8 += 32) {
                 const __m256i q = _mm256_and_si256(_mm256_srli_epi16(bits, 2 * j), m3);
                 const __m256i p16 = _mm256_maddubs_epi16(q, _mm256_loadu_si256((const __m256i *)q8));
-                sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(scale_pair_of(half, j), p16));
+                sumi = madd16_acc(sumi, scale_pair_of(half, j), p16);
             }
         }
         acc = _mm256_fmadd_ps(_mm256_set1_ps(d), _mm256_cvtepi32_ps(sumi), acc);
@@ -371,7 +402,7 @@ float dot_q2_K_q8_K_avx2(int64_t n, const void *w, const void *xq) {
     return hsum_f32_8(acc) + hsum_f32_8(accm);
 }
 
-float dot_q3_K_q8_K_avx2(int64_t n, const void *w, const void *xq) {
+float KERNEL(dot_q3_K_q8_K)(int64_t n, const void *w, const void *xq) {
     const block_q3_K *x = w;
     const block_q8_K *y = xq;
     const __m256i m3 = _mm256_set1_epi8(3), m4 = _mm256_set1_epi8(4);
@@ -403,7 +434,7 @@ float dot_q3_K_q8_K_avx2(int64_t n, const void *w, const void *xq) {
                 const __m256i q3h = _mm256_and_si256(_mm256_cmpeq_epi8(hset, _mm256_setzero_si256()), m4);
                 const __m256i qy = _mm256_loadu_si256((const __m256i *)q8);
                 const __m256i p16 = _mm256_sub_epi16(_mm256_maddubs_epi16(q2, qy), _mm256_maddubs_epi16(q3h, qy));
-                sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(scale_pair_of(h ? sv.hi : sv.lo, j), p16));
+                sumi = madd16_acc(sumi, scale_pair_of(h ? sv.hi : sv.lo, j), p16);
             }
         }
         acc = _mm256_fmadd_ps(_mm256_set1_ps(d), _mm256_cvtepi32_ps(sumi), acc);
@@ -438,7 +469,7 @@ static inline void k45_unpack_words(const uint8_t *p, uint32_t utmp[4]) {
     utmp[0] &= kmask1;
 }
 
-float dot_q4_K_q8_K_avx2(int64_t n, const void *w, const void *xq) {
+float KERNEL(dot_q4_K_q8_K)(int64_t n, const void *w, const void *xq) {
     const block_q4_K *x = w;
     const block_q8_K *y = xq;
     const __m256i m4 = _mm256_set1_epi8(0xF);
@@ -465,9 +496,8 @@ float dot_q4_K_q8_K_avx2(int64_t n, const void *w, const void *xq) {
             const __m256i scale_h = _mm256_shuffle_epi8(scales, k4_scale_shuffle(2 * j + 1));
             const __m256i bits = _mm256_loadu_si256((const __m256i *)q4);
             const __m256i lo = _mm256_and_si256(bits, m4), hi = _mm256_and_si256(_mm256_srli_epi16(bits, 4), m4);
-            const __m256i pl = _mm256_madd_epi16(scale_l, _mm256_maddubs_epi16(lo, _mm256_loadu_si256((const __m256i *)q8)));
-            const __m256i ph = _mm256_madd_epi16(scale_h, _mm256_maddubs_epi16(hi, _mm256_loadu_si256((const __m256i *)(q8 + 32))));
-            sumi = _mm256_add_epi32(sumi, _mm256_add_epi32(pl, ph));
+            sumi = madd16_acc(sumi, scale_l, _mm256_maddubs_epi16(lo, _mm256_loadu_si256((const __m256i *)q8)));
+            sumi = madd16_acc(sumi, scale_h, _mm256_maddubs_epi16(hi, _mm256_loadu_si256((const __m256i *)(q8 + 32))));
         }
         acc = _mm256_fmadd_ps(_mm256_set1_ps(d), _mm256_cvtepi32_ps(sumi), acc);
     }
@@ -476,7 +506,7 @@ float dot_q4_K_q8_K_avx2(int64_t n, const void *w, const void *xq) {
     return hsum_f32_8(acc) + _mm_cvtss_f32(acc_m);
 }
 
-float dot_q5_K_q8_K_avx2(int64_t n, const void *w, const void *xq) {
+float KERNEL(dot_q5_K_q8_K)(int64_t n, const void *w, const void *xq) {
     const block_q5_K *x = w;
     const block_q8_K *y = xq;
     const __m256i m4 = _mm256_set1_epi8(0xF), m1 = _mm256_set1_epi8(1);
@@ -505,9 +535,8 @@ float dot_q5_K_q8_K_avx2(int64_t n, const void *w, const void *xq) {
             const __m256i hh = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hbits, 2 * c + 1), m1), 4);
             const __m256i lo = _mm256_or_si256(_mm256_and_si256(bits, m4), hl);
             const __m256i hi = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(bits, 4), m4), hh);
-            const __m256i pl = _mm256_madd_epi16(scale_l, _mm256_maddubs_epi16(lo, _mm256_loadu_si256((const __m256i *)q8)));
-            const __m256i ph = _mm256_madd_epi16(scale_h, _mm256_maddubs_epi16(hi, _mm256_loadu_si256((const __m256i *)(q8 + 32))));
-            sumi = _mm256_add_epi32(sumi, _mm256_add_epi32(pl, ph));
+            sumi = madd16_acc(sumi, scale_l, _mm256_maddubs_epi16(lo, _mm256_loadu_si256((const __m256i *)q8)));
+            sumi = madd16_acc(sumi, scale_h, _mm256_maddubs_epi16(hi, _mm256_loadu_si256((const __m256i *)(q8 + 32))));
         }
         acc = _mm256_fmadd_ps(_mm256_set1_ps(d), _mm256_cvtepi32_ps(sumi), acc);
     }
@@ -516,7 +545,7 @@ float dot_q5_K_q8_K_avx2(int64_t n, const void *w, const void *xq) {
     return hsum_f32_8(acc) + _mm_cvtss_f32(acc_m);
 }
 
-float dot_q6_K_q8_K_avx2(int64_t n, const void *w, const void *xq) {
+float KERNEL(dot_q6_K_q8_K)(int64_t n, const void *w, const void *xq) {
     const block_q6_K *x = w;
     const block_q8_K *y = xq;
     const __m256i m4 = _mm256_set1_epi8(0xF), m3 = _mm256_set1_epi8(3), m32 = _mm256_set1_epi8(32);
@@ -541,7 +570,7 @@ float dot_q6_K_q8_K_avx2(int64_t n, const void *w, const void *xq) {
                 const __m256i qk = _mm256_or_si256(q[k], hk); // 0..63, the code + 32
                 const __m256i qy = _mm256_loadu_si256((const __m256i *)q8);
                 const __m256i p16 = _mm256_sub_epi16(_mm256_maddubs_epi16(qk, qy), _mm256_maddubs_epi16(m32, qy));
-                sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(scale_pair_of(h ? sv.hi : sv.lo, k), p16));
+                sumi = madd16_acc(sumi, scale_pair_of(h ? sv.hi : sv.lo, k), p16);
             }
         }
         acc = _mm256_fmadd_ps(_mm256_set1_ps(d), _mm256_cvtepi32_ps(sumi), acc);
@@ -549,7 +578,7 @@ float dot_q6_K_q8_K_avx2(int64_t n, const void *w, const void *xq) {
     return hsum_f32_8(acc);
 }
 
-float dot_iq4_xs_q8_K_avx2(int64_t n, const void *w, const void *xq) {
+float KERNEL(dot_iq4_xs_q8_K)(int64_t n, const void *w, const void *xq) {
     const block_iq4_xs *x = w;
     const block_q8_K *y = xq;
     const __m128i table = _mm_loadu_si128((const __m128i *)kvalues_iq4nl);
@@ -563,7 +592,7 @@ float dot_iq4_xs_q8_K_avx2(int64_t n, const void *w, const void *xq) {
             const __m256i qx = lookup_nibbles_32(table, x[i].qs + 16 * ib);
             const __m256i qy = _mm256_loadu_si256((const __m256i *)(y[i].qs + 32 * ib));
             const __m256i p16 = _mm256_maddubs_epi16(_mm256_sign_epi8(qx, qx), _mm256_sign_epi8(qy, qx));
-            sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(_mm256_set1_epi16((short)(ls - 32)), p16));
+            sumi = madd16_acc(sumi, _mm256_set1_epi16((short)(ls - 32)), p16);
         }
         acc = _mm256_fmadd_ps(_mm256_set1_ps(d), _mm256_cvtepi32_ps(sumi), acc);
     }
@@ -586,10 +615,9 @@ static inline __m256i trit_of(__m256i t) {
     return _mm256_or_si256(_mm256_and_si256(even, lo), _mm256_slli_epi16(odd, 8));
 }
 
-float dot_tq1_0_q8_K_avx2(int64_t n, const void *w, const void *xq) {
+float KERNEL(dot_tq1_0_q8_K)(int64_t n, const void *w, const void *xq) {
     const block_tq1_0 *x = w;
     const block_q8_K *y = xq;
-    const __m256i ones16 = _mm256_set1_epi16(1);
     float sumf = 0;
     for (int64_t i = 0; i < n / QK_K; i++) {
         const int8_t *q8 = y[i].qs;
@@ -598,14 +626,14 @@ float dot_tq1_0_q8_K_avx2(int64_t n, const void *w, const void *xq) {
         const __m256i b0 = _mm256_loadu_si256((const __m256i *)x[i].qs);
         const __m256i p[5] = {b0, mul3_u8(b0), mul9_u8(b0), mul9_u8(mul3_u8(b0)), mul9_u8(mul9_u8(b0))};
         for (int d = 0; d < 5; d++)
-            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_maddubs_epi16(trit_of(p[d]), _mm256_loadu_si256((const __m256i *)(q8 + 32 * d))), ones16));
+            sum = _mm256_add_epi32(sum, dot_us8(trit_of(p[d]), _mm256_loadu_si256((const __m256i *)(q8 + 32 * d))));
         // elements 160..239: qs[32..47], digits 0..4, 16 elements per digit (two digits per vector)
         const __m128i c = _mm_loadu_si128((const __m128i *)(x[i].qs + 32));
         const __m256i b1 = combine128(c, c);
         const __m256i m1 = _mm256_blend_epi32(b1, mul3_u8(b1), 0xF0);    // [x1 | x3]
         const __m256i q[3] = {m1, mul9_u8(m1), mul9_u8(mul9_u8(b1))};    // [1|3], [9|27], [81|81]
         for (int d = 0; d < 2; d++)
-            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_maddubs_epi16(trit_of(q[d]), _mm256_loadu_si256((const __m256i *)(q8 + 160 + 32 * d))), ones16));
+            sum = _mm256_add_epi32(sum, dot_us8(trit_of(q[d]), _mm256_loadu_si256((const __m256i *)(q8 + 160 + 32 * d))));
         {   // digit 4: 16 elements at 224..239
             const __m128i t4 = _mm256_castsi256_si128(trit_of(q[2]));
             const __m128i p16 = _mm_maddubs_epi16(t4, _mm_loadu_si128((const __m128i *)(q8 + 224)));
@@ -634,7 +662,7 @@ float dot_tq1_0_q8_K_avx2(int64_t n, const void *w, const void *xq) {
     return sumf;
 }
 
-float dot_tq2_0_q8_K_avx2(int64_t n, const void *w, const void *xq) {
+float KERNEL(dot_tq2_0_q8_K)(int64_t n, const void *w, const void *xq) {
     const block_tq2_0 *x = w;
     const block_q8_K *y = xq;
     const __m256i m3 = _mm256_set1_epi8(3);
@@ -656,9 +684,10 @@ float dot_tq2_0_q8_K_avx2(int64_t n, const void *w, const void *xq) {
     return hsum_f32_8(acc);
 }
 
+#ifndef QUANT_X86_VNNI // activation converters and attention ops: AVX2 only
 // ---- activation converters (bit-identical to the scalar ones) ---------------------------------
 
-void act_f16_avx2(const float *x, void *xq, int64_t n) {
+void KERNEL(act_f16)(const float *x, void *xq, int64_t n) {
     ggml_half *y = xq;
     int64_t i = 0;
     for (; i + 8 <= n; i += 8)
@@ -695,7 +724,7 @@ static inline float q8_block_avx2(const float *x, int8_t *qs, int *sum) {
     return d;
 }
 
-void act_q8_0_avx2(const float *x, void *xq, int64_t n) {
+void KERNEL(act_q8_0)(const float *x, void *xq, int64_t n) {
     block_q8_0 *y = xq;
     for (int64_t i = 0; i < n / QK8_0; i++) {
         int sum;
@@ -703,7 +732,7 @@ void act_q8_0_avx2(const float *x, void *xq, int64_t n) {
     }
 }
 
-void act_q8_1_avx2(const float *x, void *xq, int64_t n) {
+void KERNEL(act_q8_1)(const float *x, void *xq, int64_t n) {
     block_q8_1 *y = xq;
     for (int64_t i = 0; i < n / QK8_1; i++) {
         int sum;
@@ -715,7 +744,7 @@ void act_q8_1_avx2(const float *x, void *xq, int64_t n) {
 
 // ---- attention F16 ops (twins of attn_f16.c, same order) ----------------------------------------
 
-float f16_dot_avx2(const uint16_t *x, const uint16_t *y, int n) {
+float KERNEL(f16_dot)(const uint16_t *x, const uint16_t *y, int n) {
     __m256 s0 = _mm256_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
     int np = n & ~31;
     for (int i = 0; i < np; i += 32) {
@@ -732,7 +761,7 @@ float f16_dot_avx2(const uint16_t *x, const uint16_t *y, int n) {
     return (float)sum;
 }
 
-void f16_mad_avx2(uint16_t *acc, const uint16_t *v, float s, int n) {
+void KERNEL(f16_mad)(uint16_t *acc, const uint16_t *v, float s, int n) {
     const __m256 vs = _mm256_set1_ps(s);
     int i = 0;
     for (; i + 8 <= n; i += 8) {
@@ -742,7 +771,7 @@ void f16_mad_avx2(uint16_t *acc, const uint16_t *v, float s, int n) {
     for (; i < n; i++) acc[i] = _cvtss_sh(fmaf(h2f(v[i]), s, h2f(acc[i])), _MM_FROUND_TO_NEAREST_INT);
 }
 
-void f16_scale_avx2(uint16_t *acc, float s, int n) {
+void KERNEL(f16_scale)(uint16_t *acc, float s, int n) {
     const __m256 vs = _mm256_set1_ps(s);
     int i = 0;
     for (; i + 8 <= n; i += 8) {
@@ -752,12 +781,14 @@ void f16_scale_avx2(uint16_t *acc, float s, int n) {
     for (; i < n; i++) acc[i] = _cvtss_sh(h2f(acc[i]) * s, _MM_FROUND_TO_NEAREST_INT);
 }
 
+#endif
+
 // ---- four tokens per weight row (prefill) -----------------------------------------------------
 //
 // The same arithmetic as the one-token kernel above for each of four activations, with the
 // weight unpacking (nibbles, scales) done once: every result equals dot_q4_K_q8_K_avx2's
 // bit for bit, so batched and token-by-token evaluation agree exactly.
-void dot4_q4_K_q8_K_avx2(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]) {
+void KERNEL(dot4_q4_K_q8_K)(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]) {
     const block_q4_K *x = w;
     const block_q8_K *y[4];
     for (int t = 0; t < 4; t++) y[t] = (const block_q8_K *)((const uint8_t *)xq + (size_t)t * act_stride);
@@ -791,9 +822,8 @@ void dot4_q4_K_q8_K_avx2(int64_t n, const void *w, const void *xq, size_t act_st
             const __m256i lo = _mm256_and_si256(bits, m4), hi = _mm256_and_si256(_mm256_srli_epi16(bits, 4), m4);
             _Pragma("GCC unroll 4") for (int t = 0; t < 4; t++) {
                 const int8_t *q8 = y[t][i].qs + 64 * j;
-                const __m256i pl = _mm256_madd_epi16(scale_l, _mm256_maddubs_epi16(lo, _mm256_loadu_si256((const __m256i *)q8)));
-                const __m256i ph = _mm256_madd_epi16(scale_h, _mm256_maddubs_epi16(hi, _mm256_loadu_si256((const __m256i *)(q8 + 32))));
-                sumi[t] = _mm256_add_epi32(sumi[t], _mm256_add_epi32(pl, ph));
+                sumi[t] = madd16_acc(sumi[t], scale_l, _mm256_maddubs_epi16(lo, _mm256_loadu_si256((const __m256i *)q8)));
+                sumi[t] = madd16_acc(sumi[t], scale_h, _mm256_maddubs_epi16(hi, _mm256_loadu_si256((const __m256i *)(q8 + 32))));
             }
         }
         _Pragma("GCC unroll 4") for (int t = 0; t < 4; t++) acc[t] = _mm256_fmadd_ps(_mm256_set1_ps(y[t][i].d * xd), _mm256_cvtepi32_ps(sumi[t]), acc[t]);
@@ -805,7 +835,7 @@ void dot4_q4_K_q8_K_avx2(int64_t n, const void *w, const void *xq, size_t act_st
     }
 }
 
-void dot4_q6_K_q8_K_avx2(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]) {
+void KERNEL(dot4_q6_K_q8_K)(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]) {
     const block_q6_K *x = w;
     const block_q8_K *y[4];
     for (int t = 0; t < 4; t++) y[t] = (const block_q8_K *)((const uint8_t *)xq + (size_t)t * act_stride);
@@ -832,7 +862,7 @@ void dot4_q6_K_q8_K_avx2(int64_t n, const void *w, const void *xq, size_t act_st
                 _Pragma("GCC unroll 4") for (int t = 0; t < 4; t++) {
                     const __m256i qy = _mm256_loadu_si256((const __m256i *)(y[t][i].qs + 128 * h + 32 * k));
                     const __m256i p16 = _mm256_sub_epi16(_mm256_maddubs_epi16(qk, qy), _mm256_maddubs_epi16(m32, qy));
-                    sumi[t] = _mm256_add_epi32(sumi[t], _mm256_madd_epi16(sc, p16));
+                    sumi[t] = madd16_acc(sumi[t], sc, p16);
                 }
             }
         }
@@ -841,7 +871,7 @@ void dot4_q6_K_q8_K_avx2(int64_t n, const void *w, const void *xq, size_t act_st
     for (int t = 0; t < 4; t++) out[t] = hsum_f32_8(acc[t]);
 }
 
-void dot4_q8_0_q8_0_avx2(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]) {
+void KERNEL(dot4_q8_0_q8_0)(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]) {
     const block_q8_0 *x = w;
     const block_q8_0 *y[4];
     for (int t = 0; t < 4; t++) y[t] = (const block_q8_0 *)((const uint8_t *)xq + (size_t)t * act_stride);
@@ -859,13 +889,13 @@ void dot4_q8_0_q8_0_avx2(int64_t n, const void *w, const void *xq, size_t act_st
     for (int t = 0; t < 4; t++) out[t] = hsum_f32_8(acc[t]);
 }
 
-void dot4_q1_0_q8_0_avx2(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]) {
+void KERNEL(dot4_q1_0_q8_0)(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]) {
     const block_q1_0 *x = w;
     const block_q8_0 *y[4];
     for (int t = 0; t < 4; t++) y[t] = (const block_q8_0 *)((const uint8_t *)xq + (size_t)t * act_stride);
     const __m256i shuf = _mm256_set_epi64x(0x0303030303030303, 0x0202020202020202, 0x0101010101010101, 0);
     const __m256i bitsel = _mm256_set1_epi64x(0x7fbfdfeff7fbfdfe), all = _mm256_set1_epi64x(-1);
-    const __m256i ones = _mm256_set1_epi8(1), ones16 = _mm256_set1_epi16(1);
+    const __m256i ones = _mm256_set1_epi8(1);
     __m256 acc0[4], acc1[4];
     for (int t = 0; t < 4; t++) acc0[t] = acc1[t] = _mm256_setzero_ps();
     for (int64_t i = 0; i < n / QK1_0; i++) {
@@ -881,8 +911,8 @@ void dot4_q1_0_q8_0_avx2(int64_t n, const void *w, const void *xq, size_t act_st
                 const __m256i q0 = _mm256_loadu_si256((const __m256i *)y0->qs), q1 = _mm256_loadu_si256((const __m256i *)y1->qs);
                 const __m256i t0 = _mm256_sub_epi8(_mm256_xor_si256(q0, m0), m0);
                 const __m256i t1 = _mm256_sub_epi8(_mm256_xor_si256(q1, m1), m1);
-                const __m256i s0 = _mm256_madd_epi16(_mm256_maddubs_epi16(ones, t0), ones16);
-                const __m256i s1 = _mm256_madd_epi16(_mm256_maddubs_epi16(ones, t1), ones16);
+                const __m256i s0 = dot_us8(ones, t0);
+                const __m256i s1 = dot_us8(ones, t1);
                 acc0[t] = _mm256_fmadd_ps(_mm256_set1_ps(ndx * h2f(y0->d)), _mm256_cvtepi32_ps(s0), acc0[t]);
                 acc1[t] = _mm256_fmadd_ps(_mm256_set1_ps(ndx * h2f(y1->d)), _mm256_cvtepi32_ps(s1), acc1[t]);
             }

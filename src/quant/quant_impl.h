@@ -22,7 +22,8 @@ struct quant_type_info {
     uint32_t act;                       // activation type id (GGML_TYPE_F32/F16/BF16/Q8_0/Q8_1/Q8_K)
     quant_to_float_fn to_float;         // exact dequantizer
     quant_dot_fn dot[QUANT_ISA_COUNT];  // [SCALAR] always set; others NULL = fall back
-    quant_dot4_fn dot4_avx2;            // four activations per weight row (prefill); NULL = none
+    quant_dot4_fn dot4[QUANT_ISA_COUNT]; // four activations per weight row (prefill), each equal
+                                         // to dot[] of the same ISA exactly; NULL = none
 };
 
 // The table (indexed by type id) and the activation converters, for tests that pin each ISA
@@ -38,11 +39,6 @@ enum quant_isa_id quant_active_isa(void);
 float f16_dot_ref(const uint16_t *x, const uint16_t *y, int n);
 void f16_mad_ref(uint16_t *acc, const uint16_t *v, float s, int n);
 void f16_scale_ref(uint16_t *acc, float s, int n);
-void dot4_q4_K_q8_K_avx2(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]);
-void dot4_q6_K_q8_K_avx2(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]);
-void dot4_q8_0_q8_0_avx2(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]);
-void dot4_q1_0_q8_0_avx2(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]);
-float dot_tq1_0_q8_K_avx2(int64_t n, const void *w, const void *xq);
 float f16_dot_avx2(const uint16_t *x, const uint16_t *y, int n);
 void f16_mad_avx2(uint16_t *acc, const uint16_t *v, float s, int n);
 void f16_scale_avx2(uint16_t *acc, float s, int n);
@@ -80,34 +76,38 @@ void act_q8_0_ref(const float *x, void *xq, int64_t n); // x86 variant: id = 127
 void act_q8_1_ref(const float *x, void *xq, int64_t n); // same, plus s
 void act_q8_K_ref(const float *x, void *xq, int64_t n); // ggml's quantize_row_q8_K_ref
 
-// ---- AVX2 kernels (quant_avx2.c; only called after a CPU check) ----
+// ---- x86 kernels: quant_avx2.c, compiled twice (suffix _avx2, and _avx512 = AVX-512 VL +
+// VNNI, bit-identical results); only called after a CPU check. The float formats, activation
+// converters and attention ops exist only as _avx2.
+#define QUANT_DECL_X86_INT(sfx)                                                                  \
+    float dot_q8_0_q8_0_##sfx(int64_t n, const void *w, const void *xq);                         \
+    float dot_q4_0_q8_0_##sfx(int64_t n, const void *w, const void *xq);                         \
+    float dot_q4_1_q8_1_##sfx(int64_t n, const void *w, const void *xq);                         \
+    float dot_q5_0_q8_0_##sfx(int64_t n, const void *w, const void *xq);                         \
+    float dot_q5_1_q8_1_##sfx(int64_t n, const void *w, const void *xq);                         \
+    float dot_iq4_nl_q8_0_##sfx(int64_t n, const void *w, const void *xq);                       \
+    float dot_mxfp4_q8_0_##sfx(int64_t n, const void *w, const void *xq);                        \
+    float dot_q1_0_q8_0_##sfx(int64_t n, const void *w, const void *xq);                         \
+    float dot_q2_0_q8_0_##sfx(int64_t n, const void *w, const void *xq);                         \
+    float dot_q2_K_q8_K_##sfx(int64_t n, const void *w, const void *xq);                         \
+    float dot_q3_K_q8_K_##sfx(int64_t n, const void *w, const void *xq);                         \
+    float dot_q4_K_q8_K_##sfx(int64_t n, const void *w, const void *xq);                         \
+    float dot_q5_K_q8_K_##sfx(int64_t n, const void *w, const void *xq);                         \
+    float dot_q6_K_q8_K_##sfx(int64_t n, const void *w, const void *xq);                         \
+    float dot_iq4_xs_q8_K_##sfx(int64_t n, const void *w, const void *xq);                       \
+    float dot_tq1_0_q8_K_##sfx(int64_t n, const void *w, const void *xq);                        \
+    float dot_tq2_0_q8_K_##sfx(int64_t n, const void *w, const void *xq);                        \
+    void dot4_q4_K_q8_K_##sfx(int64_t n, const void *w, const void *xq, size_t st, float o[4]);  \
+    void dot4_q6_K_q8_K_##sfx(int64_t n, const void *w, const void *xq, size_t st, float o[4]);  \
+    void dot4_q8_0_q8_0_##sfx(int64_t n, const void *w, const void *xq, size_t st, float o[4]);  \
+    void dot4_q1_0_q8_0_##sfx(int64_t n, const void *w, const void *xq, size_t st, float o[4]);
+QUANT_DECL_X86_INT(avx2)
+QUANT_DECL_X86_INT(avx512)
 float dot_f32_f32_avx2(int64_t n, const void *w, const void *xq);
 float dot_f16_f16_avx2(int64_t n, const void *w, const void *xq);
 float dot_bf16_bf16_avx2(int64_t n, const void *w, const void *xq);
-float dot_q8_0_q8_0_avx2(int64_t n, const void *w, const void *xq);
-float dot_q4_0_q8_0_avx2(int64_t n, const void *w, const void *xq);
-float dot_q4_1_q8_1_avx2(int64_t n, const void *w, const void *xq);
-float dot_q5_0_q8_0_avx2(int64_t n, const void *w, const void *xq);
-float dot_q5_1_q8_1_avx2(int64_t n, const void *w, const void *xq);
-float dot_iq4_nl_q8_0_avx2(int64_t n, const void *w, const void *xq);
-float dot_mxfp4_q8_0_avx2(int64_t n, const void *w, const void *xq);
-float dot_q1_0_q8_0_avx2(int64_t n, const void *w, const void *xq);
-float dot_q2_0_q8_0_avx2(int64_t n, const void *w, const void *xq);
-float dot_q2_K_q8_K_avx2(int64_t n, const void *w, const void *xq);
-float dot_q3_K_q8_K_avx2(int64_t n, const void *w, const void *xq);
-float dot_q4_K_q8_K_avx2(int64_t n, const void *w, const void *xq);
-float dot_q5_K_q8_K_avx2(int64_t n, const void *w, const void *xq);
-float dot_q6_K_q8_K_avx2(int64_t n, const void *w, const void *xq);
-float dot_iq4_xs_q8_K_avx2(int64_t n, const void *w, const void *xq);
-float dot_tq2_0_q8_K_avx2(int64_t n, const void *w, const void *xq);
 void act_f16_avx2(const float *x, void *xq, int64_t n);
 void act_q8_0_avx2(const float *x, void *xq, int64_t n);
 void act_q8_1_avx2(const float *x, void *xq, int64_t n);
-
-// ---- AVX-512 kernels (quant_avx512.c) ----
-float dot_f32_f32_avx512(int64_t n, const void *w, const void *xq);
-float dot_f16_f16_avx512(int64_t n, const void *w, const void *xq);
-float dot_q8_0_q8_0_avx512(int64_t n, const void *w, const void *xq);
-float dot_q4_0_q8_0_avx512(int64_t n, const void *w, const void *xq);
 
 #endif
