@@ -341,26 +341,34 @@ static void test_fast_vs_ref(uint32_t type, const char *name) {
 static void test_matmul(uint32_t type, const char *name) {
     struct golden g;
     if (!load_golden(name, &g)) return;
-    const int64_t n = g.n, rows = g.rows, r0 = 1, r1 = rows, ldy = rows + 3;
-    const size_t act_bytes = quant_act_size(type, n);
+    // a matrix of 21 rows built from the golden blocks: panels of 8 rows (prefill) plus a
+    // remainder, started at row 1 so that no panel is aligned to the matrix
+    enum { ROWS = 21 };
+    const int blck = ggml_type_geom(type)->blck, act_blck = ggml_type_geom(quant_type_info(type)->act)->blck;
+    int64_t nb = 9;
+    if ((nb * blck) % act_blck) nb = nb * act_blck / blck;
+    const int64_t n = nb * blck, r0 = 1, r1 = ROWS, ldy = ROWS + 3;
+    const size_t row_bytes = ggml_row_size(type, n), act_bytes = quant_act_size(type, n);
+    uint8_t *w = malloc(row_bytes * ROWS);
+    float *x = malloc((size_t)n * 4);
+    make_case(&g, nb, ROWS, w, x);
     // enough tokens that the L2 tiling in quant_matmul splits the token range
-    const int64_t n_toks[] = {1, 3, (int64_t)((192u << 10) / act_bytes) + 5};
+    const int64_t n_toks[] = {1, 3, 8, 13, (int64_t)((192u << 10) / act_bytes) + 5};
     for (int ref = 0; ref <= 1; ref++) {
         quant_set_reference(ref);
-        for (size_t k = 0; k < 3; k++) {
+        for (size_t k = 0; k < sizeof n_toks / sizeof n_toks[0]; k++) {
             const int64_t nt = n_toks[k];
             uint8_t *xq = malloc(act_bytes * nt);
-            float *x = malloc((size_t)n * 4);
             for (int64_t t = 0; t < nt; t++) {
-                for (int64_t i = 0; i < n; i++) x[i] = rndf();
+                for (int64_t i = 0; i < n; i++) x[i] = rndf() * (t % 5 == 4 ? 30.0f : 1.0f);
                 quant_act_from_float(type, x, xq + t * act_bytes, n);
             }
-            float *y = malloc(sizeof(float) * nt * ldy), yv[8];
+            float *y = malloc(sizeof(float) * nt * ldy), yv[ROWS];
             for (int64_t i = 0; i < nt * ldy; i++) y[i] = -12345.0f;
-            quant_matmul(type, g.w, g.row_bytes, xq, n, nt, y, ldy, r0, r1);
+            quant_matmul(type, w, row_bytes, xq, n, nt, y, ldy, r0, r1);
             int bad = 0, pad_ok = 1;
             for (int64_t t = 0; t < nt; t++) {
-                quant_matvec(type, g.w, g.row_bytes, xq + t * act_bytes, n, yv, r0, r1);
+                quant_matvec(type, w, row_bytes, xq + t * act_bytes, n, yv, r0, r1);
                 for (int64_t r = r0; r < r1; r++)
                     bad += f32_bits(yv[r - r0]) != f32_bits(y[t * ldy + (r - r0)]);
                 for (int64_t c = r1 - r0; c < ldy; c++) pad_ok &= y[t * ldy + c] == -12345.0f;
@@ -368,10 +376,11 @@ static void test_matmul(uint32_t type, const char *name) {
             CHECK(bad == 0, "%s n_tok=%lld ref=%d: %d matmul outputs differ from matvec", name,
                   (long long)nt, ref, bad);
             CHECK(pad_ok, "%s n_tok=%lld: matmul wrote outside [r0, r1)", name, (long long)nt);
-            free(xq), free(x), free(y);
+            free(xq), free(y);
         }
     }
     quant_set_reference(false);
+    free(w), free(x);
     free_golden(&g);
 }
 

@@ -157,6 +157,53 @@ void quant_matvec(uint32_t wt, const void *W, size_t row_bytes, const void *xq, 
 // The four-token kernel of an ISA reproduces exactly that ISA's one-token kernel, so it is used
 // only at the level of the one-token kernel picked.
 
+// Per-thread scratch for panels and activation extras: grows, never shrinks, 64-byte aligned.
+static _Thread_local struct {
+    void *p;
+    size_t cap;
+} scratch;
+
+static void *scratch_get(size_t bytes) {
+    if (bytes > scratch.cap) {
+        free(scratch.p);
+        scratch.cap = (bytes + 4095) & ~(size_t)4095;
+        scratch.p = aligned_alloc(64, scratch.cap);
+        if (!scratch.p) scratch.cap = 0;
+    }
+    return scratch.p;
+}
+
+// Panel path: rows [r0, r0 + 8k) in panels of eight, each packed once and run against every
+// token of the tile. Returns the first row it did not do (the rest go to the per-row kernels),
+// r0 when there is no panel kernel or no memory for one.
+enum { PANEL_MIN_TOKENS = 8 };
+
+static int64_t matmul_panels(const struct quant_panel *pk, const void *W, size_t row_bytes, const void *xq,
+                             size_t act_bytes, int64_t n, int64_t n_tok, int64_t tb, float *y, int64_t ldy,
+                             int64_t r0, int64_t r1) {
+    const int64_t rp = r0 + (r1 - r0) / 8 * 8;
+    if (rp == r0) return r0;
+    const size_t pb = (pk->panel_bytes(n) + 63) & ~(size_t)63, eb = (pk->prep_bytes(n) + 63) & ~(size_t)63;
+    const int64_t tt = tb < n_tok ? tb : n_tok;
+    uint8_t *mem = scratch_get(pb + eb * (size_t)tt);
+    if (!mem) return r0;
+    uint8_t *prep = mem + pb;
+    for (int64_t t0 = 0; t0 < n_tok; t0 += tb) {
+        const int64_t t1 = t0 + tb < n_tok ? t0 + tb : n_tok;
+        for (int64_t t = t0; t < t1; t++)
+            pk->prep((const uint8_t *)xq + (size_t)t * act_bytes, n, prep + (size_t)(t - t0) * eb);
+        for (int64_t r = r0; r < rp; r += 8) {
+            pk->pack((const uint8_t *)W + (size_t)r * row_bytes, row_bytes, n, mem);
+            for (int64_t t = t0; t < t1; t++) {
+                float o[8];
+                pk->run(mem, (const uint8_t *)xq + (size_t)t * act_bytes, prep + (size_t)(t - t0) * eb, n, o);
+                memcpy(y + t * ldy + (r - r0), o, sizeof o);
+            }
+        }
+    }
+    return rp;
+}
+
 void quant_matmul(uint32_t wt, const void *W, size_t row_bytes, const void *xq, int64_t n,
                   int64_t n_tok, float *y, int64_t ldy, int64_t r0, int64_t r1) {
     const struct quant_type_info *ti = quant_type_info(wt);
@@ -167,6 +214,14 @@ void quant_matmul(uint32_t wt, const void *W, size_t row_bytes, const void *xq, 
     const size_t act_bytes = ggml_row_size(ti->act, n);
     int64_t tb = (int64_t)((192u << 10) / (act_bytes ? act_bytes : 1));
     if (tb < 4) tb = 4;
+    if (level == QUANT_ISA_AVX512 && n_tok >= PANEL_MIN_TOKENS) {
+        const struct quant_panel *pk = quant_panel_avx512(wt);
+        if (pk) {
+            const int64_t rp = matmul_panels(pk, W, row_bytes, xq, act_bytes, n, n_tok, tb, y, ldy, r0, r1);
+            y += rp - r0;
+            r0 = rp;
+        }
+    }
     for (int64_t t0 = 0; t0 < n_tok; t0 += tb) {
         const int64_t t1 = t0 + tb < n_tok ? t0 + tb : n_tok;
         const uint8_t *w = (const uint8_t *)W + (size_t)r0 * row_bytes;

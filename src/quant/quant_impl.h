@@ -35,6 +35,17 @@ enum quant_isa_id quant_cpu_isa(void);
 // The kernel set in use now (scalar when quant_set_reference(true)).
 enum quant_isa_id quant_active_isa(void);
 
+// ---- panel kernels (panel_avx512.c): prefill products on panels of 8 weight rows ----
+// Every output equals the one-token kernel of the same type at the AVX-512 VNNI level bit for bit.
+struct quant_panel {
+    size_t (*panel_bytes)(int64_t n); // one 8-row panel of rows n long
+    void (*pack)(const uint8_t *W, size_t row_bytes, int64_t n, void *panel); // rows W .. W+7*row_bytes
+    size_t (*prep_bytes)(int64_t n);  // one token's activation extras
+    void (*prep)(const void *xq, int64_t n, void *prep);
+    void (*run)(const void *panel, const void *xq, const void *prep, int64_t n, float out[8]);
+};
+const struct quant_panel *quant_panel_avx512(uint32_t type); // NULL: no panel kernel
+
 // ---- attention F16 vector ops (attn_f16.c; AVX2 twins in quant_avx2.c) ----
 float f16_dot_ref(const uint16_t *x, const uint16_t *y, int n);
 void f16_mad_ref(uint16_t *acc, const uint16_t *v, float s, int n);
