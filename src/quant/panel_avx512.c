@@ -121,12 +121,192 @@ static void q8_0_run(const void *panel, const void *xq, const void *prep, int64_
     _mm256_storeu_ps(out, reduce8(acc));
 }
 
+// ---- K-quants: unpacking to one byte per element ------------------------------------------------
+
+// 8 rows x 256 codes (row r at codes + 256 r) -> w[v] for v = 0..63: dword v (elements 4v..4v+3)
+// of every row, rows in lanes.
+static void transpose_codes(const uint8_t codes[8 * QK_K], __m256i w[64]) {
+    for (int c = 0; c < 8; c++) transpose8x8(codes + 32 * c, QK_K, w + 8 * c);
+}
+
+// The 12 packed bytes of Q4_K's 6-bit scales and mins (quant.h), one byte each.
+static void k4_scales_mins(const uint8_t *q, uint8_t sc[8], uint8_t mn[8]) {
+    for (int j = 0; j < 4; j++) {
+        sc[j] = q[j] & 63;
+        mn[j] = q[j + 4] & 63;
+        sc[j + 4] = (uint8_t)((q[j + 8] & 0xF) | ((q[j] >> 6) << 4));
+        mn[j + 4] = (uint8_t)((q[j + 8] >> 4) | ((q[j + 4] >> 6) << 4));
+    }
+}
+
+// ---- Q4_K -----------------------------------------------------------------------------------------
+//
+// The one-token kernel reduces each block to exact integers, S = sum_s sc_s * P_s with P_s the
+// 32-element dot of sub-block s, and M = sum_s m_s * (activation sum of sub-block s), then
+// acc = fma(d, S, acc) and acc_m = fma(dmin, M, acc_m); the result is acc + acc_m. Here P_s comes
+// from eight vpdpbusd (unsigned nibbles x broadcast activation bytes), S from vpmulld by the
+// rows' scales, M from vpdpwssd of the rows' (m, m') pairs with the activation's pair sums.
+
+struct panel_q4_K {
+    __m256i w[64];   // codes 0..15, dword v = elements 4v..4v+3
+    __m256i sc[8];   // int32 scale of sub-block s, per row
+    __m256i mn[4];   // int16 pairs (m_2p, m_2p+1), per row
+    __m256 d, dmin;
+};
+
+static size_t q4_K_panel_bytes(int64_t n) { return (size_t)(n / QK_K) * sizeof(struct panel_q4_K); }
+
+static void q4_K_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *panel) {
+    struct panel_q4_K *p = panel;
+    _Alignas(32) uint8_t codes[8 * QK_K];
+    for (int64_t b = 0; b < n / QK_K; b++, p++) {
+        _Alignas(32) int32_t sc[8][8];
+        _Alignas(32) int16_t mn[4][8][2];
+        float d[8], dmin[8];
+        for (int r = 0; r < 8; r++) {
+            const block_q4_K *x = (const block_q4_K *)(W + (size_t)r * row_bytes) + b;
+            d[r] = h2f(x->d);
+            dmin[r] = h2f(x->dmin);
+            uint8_t s8[8], m8[8];
+            k4_scales_mins(x->scales, s8, m8);
+            for (int j = 0; j < 8; j++) sc[j][r] = s8[j];
+            for (int j = 0; j < 4; j++) mn[j][r][0] = m8[2 * j], mn[j][r][1] = m8[2 * j + 1];
+            uint8_t *c = codes + r * QK_K;
+            for (int j = 0; j < 4; j++)
+                for (int l = 0; l < 32; l++) {
+                    c[64 * j + l] = x->qs[32 * j + l] & 0xF;
+                    c[64 * j + 32 + l] = x->qs[32 * j + l] >> 4;
+                }
+        }
+        transpose_codes(codes, p->w);
+        for (int j = 0; j < 8; j++) p->sc[j] = _mm256_load_si256((const __m256i *)sc[j]);
+        for (int j = 0; j < 4; j++) p->mn[j] = _mm256_load_si256((const __m256i *)mn[j]);
+        p->d = _mm256_loadu_ps(d);
+        p->dmin = _mm256_loadu_ps(dmin);
+    }
+}
+
+struct prep_q4_K {
+    int32_t pair[4]; // int16 pairs (sum of sub-block 2p, sum of sub-block 2p+1)
+};
+
+static size_t q4_K_prep_bytes(int64_t n) { return (size_t)(n / QK_K) * sizeof(struct prep_q4_K); }
+
+static void q4_K_prep(const void *xq, int64_t n, void *prep) {
+    const block_q8_K *y = xq;
+    struct prep_q4_K *e = prep;
+    for (int64_t b = 0; b < n / QK_K; b++)
+        for (int j = 0; j < 4; j++) {
+            const int16_t s0 = (int16_t)(y[b].bsums[4 * j] + y[b].bsums[4 * j + 1]);
+            const int16_t s1 = (int16_t)(y[b].bsums[4 * j + 2] + y[b].bsums[4 * j + 3]);
+            e[b].pair[j] = (int32_t)(uint16_t)s0 | (int32_t)((uint32_t)(uint16_t)s1 << 16);
+        }
+}
+
+static void q4_K_run(const void *panel, const void *xq, const void *prep, int64_t n, float out[8]) {
+    const struct panel_q4_K *p = panel;
+    const block_q8_K *y = xq;
+    const struct prep_q4_K *e = prep;
+    __m256 acc = _mm256_setzero_ps(), acc_m = _mm256_setzero_ps();
+    for (int64_t b = 0; b < n / QK_K; b++, p++) {
+        const int8_t *q8 = y[b].qs;
+        __m256i S = _mm256_setzero_si256();
+        _Pragma("GCC unroll 8") for (int s = 0; s < 8; s++) {
+            __m256i P = _mm256_setzero_si256();
+            _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++)
+                P = _mm256_dpbusd_epi32(P, p->w[8 * s + k], _mm256_set1_epi32(load_i32(q8 + 32 * s + 4 * k)));
+            S = _mm256_add_epi32(S, _mm256_mullo_epi32(P, p->sc[s]));
+        }
+        __m256i M = _mm256_setzero_si256();
+        _Pragma("GCC unroll 4") for (int j = 0; j < 4; j++) M = _mm256_dpwssd_epi32(M, p->mn[j], _mm256_set1_epi32(e[b].pair[j]));
+        const __m256 yd = _mm256_set1_ps(y[b].d);
+        acc = _mm256_fmadd_ps(_mm256_mul_ps(yd, p->d), _mm256_cvtepi32_ps(S), acc);
+        acc_m = _mm256_fmadd_ps(_mm256_mul_ps(_mm256_set1_ps(-y[b].d), p->dmin), _mm256_cvtepi32_ps(M), acc_m);
+    }
+    _mm256_storeu_ps(out, _mm256_add_ps(acc, acc_m));
+}
+
+// ---- Q6_K -----------------------------------------------------------------------------------------
+//
+// Codes c = q + 32 (0..63) against the activation: S = sum_s sc_s * (P_s - 32 * bsum_s), the
+// one-token kernel's exact block integer, as sum_s sc_s P_s (vpdpbusd, vpmulld) minus
+// 32 * sum_s sc_s bsum_s (vpdpwssd of the rows' scale pairs with the activation's bsums, which
+// are already int16 pairs in memory). Then acc = fma(d, S, acc).
+
+struct panel_q6_K {
+    __m256i w[64];  // codes 0..63, dword v = elements 4v..4v+3
+    __m256i sc[16]; // int32 scale of sub-block s (16 elements), per row
+    __m256i sp[8];  // int16 pairs (sc_2p, sc_2p+1), per row
+    __m256 d;
+};
+
+static size_t q6_K_panel_bytes(int64_t n) { return (size_t)(n / QK_K) * sizeof(struct panel_q6_K); }
+
+static void q6_K_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *panel) {
+    struct panel_q6_K *p = panel;
+    _Alignas(32) uint8_t codes[8 * QK_K];
+    for (int64_t b = 0; b < n / QK_K; b++, p++) {
+        _Alignas(32) int32_t sc[16][8];
+        _Alignas(32) int16_t sp[8][8][2];
+        float d[8];
+        for (int r = 0; r < 8; r++) {
+            const block_q6_K *x = (const block_q6_K *)(W + (size_t)r * row_bytes) + b;
+            d[r] = h2f(x->d);
+            for (int j = 0; j < 16; j++) sc[j][r] = x->scales[j];
+            for (int j = 0; j < 8; j++) sp[j][r][0] = x->scales[2 * j], sp[j][r][1] = x->scales[2 * j + 1];
+            uint8_t *c = codes + r * QK_K;
+            for (int h = 0; h < 2; h++) {
+                const uint8_t *ql = x->ql + 64 * h, *qh = x->qh + 32 * h;
+                for (int l = 0; l < 32; l++) {
+                    c[128 * h + l] = (uint8_t)((ql[l] & 0xF) | ((qh[l] & 3) << 4));
+                    c[128 * h + 32 + l] = (uint8_t)((ql[32 + l] & 0xF) | (((qh[l] >> 2) & 3) << 4));
+                    c[128 * h + 64 + l] = (uint8_t)((ql[l] >> 4) | (((qh[l] >> 4) & 3) << 4));
+                    c[128 * h + 96 + l] = (uint8_t)((ql[32 + l] >> 4) | (((qh[l] >> 6) & 3) << 4));
+                }
+            }
+        }
+        transpose_codes(codes, p->w);
+        for (int j = 0; j < 16; j++) p->sc[j] = _mm256_load_si256((const __m256i *)sc[j]);
+        for (int j = 0; j < 8; j++) p->sp[j] = _mm256_load_si256((const __m256i *)sp[j]);
+        p->d = _mm256_loadu_ps(d);
+    }
+}
+
+static size_t q6_K_prep_bytes(int64_t n) { (void)n; return 0; }
+static void q6_K_prep(const void *xq, int64_t n, void *prep) { (void)xq, (void)n, (void)prep; }
+
+static void q6_K_run(const void *panel, const void *xq, const void *prep, int64_t n, float out[8]) {
+    (void)prep;
+    const struct panel_q6_K *p = panel;
+    const block_q8_K *y = xq;
+    __m256 acc = _mm256_setzero_ps();
+    for (int64_t b = 0; b < n / QK_K; b++, p++) {
+        const int8_t *q8 = y[b].qs;
+        __m256i S = _mm256_setzero_si256();
+        _Pragma("GCC unroll 16") for (int s = 0; s < 16; s++) {
+            __m256i P = _mm256_setzero_si256();
+            _Pragma("GCC unroll 4") for (int k = 0; k < 4; k++)
+                P = _mm256_dpbusd_epi32(P, p->w[4 * s + k], _mm256_set1_epi32(load_i32(q8 + 16 * s + 4 * k)));
+            S = _mm256_add_epi32(S, _mm256_mullo_epi32(P, p->sc[s]));
+        }
+        __m256i C = _mm256_setzero_si256();
+        _Pragma("GCC unroll 8") for (int j = 0; j < 8; j++) C = _mm256_dpwssd_epi32(C, p->sp[j], _mm256_set1_epi32(load_i32(y[b].bsums + 2 * j)));
+        S = _mm256_sub_epi32(S, _mm256_slli_epi32(C, 5));
+        acc = _mm256_fmadd_ps(_mm256_mul_ps(_mm256_set1_ps(y[b].d), p->d), _mm256_cvtepi32_ps(S), acc);
+    }
+    _mm256_storeu_ps(out, acc);
+}
+
 // ---- the table ----------------------------------------------------------------------------------
 
 const struct quant_panel *quant_panel_avx512(uint32_t type) {
     static const struct quant_panel q8_0 = {q8_0_panel_bytes, q8_0_pack, q8_0_prep_bytes, q8_0_prep, q8_0_run};
+    static const struct quant_panel q4_K = {q4_K_panel_bytes, q4_K_pack, q4_K_prep_bytes, q4_K_prep, q4_K_run};
+    static const struct quant_panel q6_K = {q6_K_panel_bytes, q6_K_pack, q6_K_prep_bytes, q6_K_prep, q6_K_run};
     switch (type) {
     case GGML_TYPE_Q8_0: return &q8_0;
+    case GGML_TYPE_Q4_K: return &q4_K;
+    case GGML_TYPE_Q6_K: return &q6_K;
     default: return NULL;
     }
 }

@@ -43,6 +43,12 @@ static inline int hsum_i32_8(__m256i a) {
     return _mm_cvtsi128_si32(s);
 }
 
+static inline int hsum_i32_4(__m128i s) {
+    s = _mm_add_epi32(s, _mm_unpackhi_epi64(s, s));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 1));
+    return _mm_cvtsi128_si32(s);
+}
+
 static inline float h2f(ggml_half h) { return _cvtsh_ss(h); }
 
 static inline __m256i combine128(__m128i lo, __m128i hi) {
@@ -473,8 +479,7 @@ float KERNEL(dot_q4_K_q8_K)(int64_t n, const void *w, const void *xq) {
     const block_q4_K *x = w;
     const block_q8_K *y = xq;
     const __m256i m4 = _mm256_set1_epi8(0xF);
-    __m256 acc = _mm256_setzero_ps();
-    __m128 acc_m = _mm_setzero_ps();
+    float acc = 0, acc_m = 0;
     for (int64_t i = 0; i < n / QK_K; i++) {
         const float d = y[i].d * h2f(x[i].d), dmin = -y[i].d * h2f(x[i].dmin);
         uint32_t utmp[4];
@@ -485,7 +490,7 @@ float KERNEL(dot_q4_K_q8_K)(int64_t n, const void *w, const void *xq) {
         const __m256i q8sums = _mm256_loadu_si256((const __m256i *)y[i].bsums);
         const __m128i q8s = _mm_hadd_epi16(_mm256_extracti128_si256(q8sums, 0), _mm256_extracti128_si256(q8sums, 1));
         const __m128i prod = _mm_madd_epi16(_mm256_extracti128_si256(mins_and_scales, 1), q8s);
-        acc_m = _mm_fmadd_ps(_mm_set1_ps(dmin), _mm_cvtepi32_ps(prod), acc_m);
+        acc_m = fmaf(dmin, (float)hsum_i32_4(prod), acc_m);
         const __m128i sc128 = _mm256_extracti128_si256(mins_and_scales, 0);
         const __m256i scales = combine128(sc128, sc128);
         const uint8_t *q4 = x[i].qs;
@@ -499,11 +504,9 @@ float KERNEL(dot_q4_K_q8_K)(int64_t n, const void *w, const void *xq) {
             sumi = madd16_acc(sumi, scale_l, _mm256_maddubs_epi16(lo, _mm256_loadu_si256((const __m256i *)q8)));
             sumi = madd16_acc(sumi, scale_h, _mm256_maddubs_epi16(hi, _mm256_loadu_si256((const __m256i *)(q8 + 32))));
         }
-        acc = _mm256_fmadd_ps(_mm256_set1_ps(d), _mm256_cvtepi32_ps(sumi), acc);
+        acc = fmaf(d, (float)hsum_i32_8(sumi), acc);
     }
-    acc_m = _mm_add_ps(acc_m, _mm_movehl_ps(acc_m, acc_m));
-    acc_m = _mm_add_ss(acc_m, _mm_movehdup_ps(acc_m));
-    return hsum_f32_8(acc) + _mm_cvtss_f32(acc_m);
+    return acc + acc_m;
 }
 
 float KERNEL(dot_q5_K_q8_K)(int64_t n, const void *w, const void *xq) {
@@ -549,7 +552,7 @@ float KERNEL(dot_q6_K_q8_K)(int64_t n, const void *w, const void *xq) {
     const block_q6_K *x = w;
     const block_q8_K *y = xq;
     const __m256i m4 = _mm256_set1_epi8(0xF), m3 = _mm256_set1_epi8(3), m32 = _mm256_set1_epi8(32);
-    __m256 acc = _mm256_setzero_ps();
+    float acc = 0;
     for (int64_t i = 0; i < n / QK_K; i++) {
         const float d = y[i].d * h2f(x[i].d);
         const uint8_t *ql = x[i].ql, *qh = x[i].qh;
@@ -573,9 +576,9 @@ float KERNEL(dot_q6_K_q8_K)(int64_t n, const void *w, const void *xq) {
                 sumi = madd16_acc(sumi, scale_pair_of(h ? sv.hi : sv.lo, k), p16);
             }
         }
-        acc = _mm256_fmadd_ps(_mm256_set1_ps(d), _mm256_cvtepi32_ps(sumi), acc);
+        acc = fmaf(d, (float)hsum_i32_8(sumi), acc);
     }
-    return hsum_f32_8(acc);
+    return acc;
 }
 
 float KERNEL(dot_iq4_xs_q8_K)(int64_t n, const void *w, const void *xq) {
@@ -793,12 +796,7 @@ void KERNEL(dot4_q4_K_q8_K)(int64_t n, const void *w, const void *xq, size_t act
     const block_q8_K *y[4];
     for (int t = 0; t < 4; t++) y[t] = (const block_q8_K *)((const uint8_t *)xq + (size_t)t * act_stride);
     const __m256i m4 = _mm256_set1_epi8(0xF);
-    __m256 acc[4];
-    __m128 acc_m[4];
-    for (int t = 0; t < 4; t++) {
-        acc[t] = _mm256_setzero_ps();
-        acc_m[t] = _mm_setzero_ps();
-    }
+    float acc[4] = {0}, acc_m[4] = {0};
     for (int64_t i = 0; i < n / QK_K; i++) {
         const float xd = h2f(x[i].d), xdmin = h2f(x[i].dmin);
         uint32_t utmp[4];
@@ -812,7 +810,7 @@ void KERNEL(dot4_q4_K_q8_K)(int64_t n, const void *w, const void *xq, size_t act
             const float dmin = -y[t][i].d * xdmin;
             const __m256i q8sums = _mm256_loadu_si256((const __m256i *)y[t][i].bsums);
             const __m128i q8s = _mm_hadd_epi16(_mm256_extracti128_si256(q8sums, 0), _mm256_extracti128_si256(q8sums, 1));
-            acc_m[t] = _mm_fmadd_ps(_mm_set1_ps(dmin), _mm_cvtepi32_ps(_mm_madd_epi16(mins, q8s)), acc_m[t]);
+            acc_m[t] = fmaf(dmin, (float)hsum_i32_4(_mm_madd_epi16(mins, q8s)), acc_m[t]);
         }
         const uint8_t *q4 = x[i].qs;
         _Pragma("GCC unroll 4") for (int j = 0; j < 4; j++, q4 += 32) {
@@ -826,13 +824,9 @@ void KERNEL(dot4_q4_K_q8_K)(int64_t n, const void *w, const void *xq, size_t act
                 sumi[t] = madd16_acc(sumi[t], scale_h, _mm256_maddubs_epi16(hi, _mm256_loadu_si256((const __m256i *)(q8 + 32))));
             }
         }
-        _Pragma("GCC unroll 4") for (int t = 0; t < 4; t++) acc[t] = _mm256_fmadd_ps(_mm256_set1_ps(y[t][i].d * xd), _mm256_cvtepi32_ps(sumi[t]), acc[t]);
+        _Pragma("GCC unroll 4") for (int t = 0; t < 4; t++) acc[t] = fmaf(y[t][i].d * xd, (float)hsum_i32_8(sumi[t]), acc[t]);
     }
-    for (int t = 0; t < 4; t++) {
-        __m128 m = _mm_add_ps(acc_m[t], _mm_movehl_ps(acc_m[t], acc_m[t]));
-        m = _mm_add_ss(m, _mm_movehdup_ps(m));
-        out[t] = hsum_f32_8(acc[t]) + _mm_cvtss_f32(m);
-    }
+    for (int t = 0; t < 4; t++) out[t] = acc[t] + acc_m[t];
 }
 
 void KERNEL(dot4_q6_K_q8_K)(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]) {
@@ -840,7 +834,7 @@ void KERNEL(dot4_q6_K_q8_K)(int64_t n, const void *w, const void *xq, size_t act
     const block_q8_K *y[4];
     for (int t = 0; t < 4; t++) y[t] = (const block_q8_K *)((const uint8_t *)xq + (size_t)t * act_stride);
     const __m256i m4 = _mm256_set1_epi8(0xF), m3 = _mm256_set1_epi8(3), m32 = _mm256_set1_epi8(32);
-    __m256 acc[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
+    float acc[4] = {0};
     for (int64_t i = 0; i < n / QK_K; i++) {
         const float xd = h2f(x[i].d);
         const uint8_t *ql = x[i].ql, *qh = x[i].qh;
@@ -866,9 +860,9 @@ void KERNEL(dot4_q6_K_q8_K)(int64_t n, const void *w, const void *xq, size_t act
                 }
             }
         }
-        _Pragma("GCC unroll 4") for (int t = 0; t < 4; t++) acc[t] = _mm256_fmadd_ps(_mm256_set1_ps(y[t][i].d * xd), _mm256_cvtepi32_ps(sumi[t]), acc[t]);
+        _Pragma("GCC unroll 4") for (int t = 0; t < 4; t++) acc[t] = fmaf(y[t][i].d * xd, (float)hsum_i32_8(sumi[t]), acc[t]);
     }
-    for (int t = 0; t < 4; t++) out[t] = hsum_f32_8(acc[t]);
+    for (int t = 0; t < 4; t++) out[t] = acc[t];
 }
 
 void KERNEL(dot4_q8_0_q8_0)(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]) {
