@@ -104,21 +104,32 @@ static void q8_0_prep(const void *xq, int64_t n, void *prep) {
     }
 }
 
-static void q8_0_run(const void *panel, const void *xq, const void *prep, int64_t n, float out[8]) {
+static inline __attribute__((always_inline)) void q8_0_runT(int T, const void *panel, const uint8_t *xq, size_t xs,
+                                                            const uint8_t *prep, size_t es, int64_t n, float *out) {
     const struct panel_q8_0 *p = panel;
-    const block_q8_0 *y = xq;
-    const struct prep_q8_0 *e = prep;
-    __m256 acc[8];
-    for (int l = 0; l < 8; l++) acc[l] = _mm256_setzero_ps();
+    __m256 acc[2][8];
+    for (int t = 0; t < T; t++)
+        for (int l = 0; l < 8; l++) acc[t][l] = _mm256_setzero_ps();
     for (int64_t b = 0; b < n / QK8_0; b++, p++) {
-        const __m256 d = _mm256_mul_ps(p->d, _mm256_set1_ps(e[b].yd));
-        _Pragma("GCC unroll 8") for (int l = 0; l < 8; l++) {
-            const __m256i s = _mm256_dpbusd_epi32(_mm256_set1_epi32(e[b].neg[l]), p->w[l],
-                                                  _mm256_set1_epi32(load_i32(y[b].qs + 4 * l)));
-            acc[l] = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(s), acc[l]);
+        _Pragma("GCC unroll 2") for (int t = 0; t < T; t++) {
+            const block_q8_0 *y = (const block_q8_0 *)(xq + t * xs) + b;
+            const struct prep_q8_0 *e = (const struct prep_q8_0 *)(prep + t * es) + b;
+            const __m256 d = _mm256_mul_ps(p->d, _mm256_set1_ps(e->yd));
+            _Pragma("GCC unroll 8") for (int l = 0; l < 8; l++) {
+                const __m256i s = _mm256_dpbusd_epi32(_mm256_set1_epi32(e->neg[l]), p->w[l],
+                                                      _mm256_set1_epi32(load_i32(y->qs + 4 * l)));
+                acc[t][l] = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(s), acc[t][l]);
+            }
         }
     }
-    _mm256_storeu_ps(out, reduce8(acc));
+    for (int t = 0; t < T; t++) _mm256_storeu_ps(out + 8 * t, reduce8(acc[t]));
+}
+
+static void q8_0_run(const void *panel, const void *xq, size_t xs, const void *prep, size_t es, int nt, int64_t n,
+                     float *out) {
+    int t = 0;
+    for (; t + 2 <= nt; t += 2) q8_0_runT(2, panel, (const uint8_t *)xq + t * xs, xs, (const uint8_t *)prep + t * es, es, n, out + 8 * t);
+    for (; t < nt; t++) q8_0_runT(1, panel, (const uint8_t *)xq + t * xs, xs, (const uint8_t *)prep + t * es, es, n, out + 8 * t);
 }
 
 // ---- K-quants: unpacking to one byte per element ------------------------------------------------
@@ -172,11 +183,12 @@ static void q4_K_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *panel
             for (int j = 0; j < 8; j++) sc[j][r] = s8[j];
             for (int j = 0; j < 4; j++) mn[j][r][0] = m8[2 * j], mn[j][r][1] = m8[2 * j + 1];
             uint8_t *c = codes + r * QK_K;
-            for (int j = 0; j < 4; j++)
-                for (int l = 0; l < 32; l++) {
-                    c[64 * j + l] = x->qs[32 * j + l] & 0xF;
-                    c[64 * j + 32 + l] = x->qs[32 * j + l] >> 4;
-                }
+            const __m256i m4 = _mm256_set1_epi8(0xF);
+            for (int j = 0; j < 4; j++) {
+                const __m256i q = _mm256_loadu_si256((const __m256i *)(x->qs + 32 * j));
+                _mm256_store_si256((__m256i *)(c + 64 * j), _mm256_and_si256(q, m4));
+                _mm256_store_si256((__m256i *)(c + 64 * j + 32), _mm256_and_si256(_mm256_srli_epi16(q, 4), m4));
+            }
         }
         transpose_codes(codes, p->w);
         for (int j = 0; j < 8; j++) p->sc[j] = _mm256_load_si256((const __m256i *)sc[j]);
@@ -203,27 +215,42 @@ static void q4_K_prep(const void *xq, int64_t n, void *prep) {
         }
 }
 
-static void q4_K_run(const void *panel, const void *xq, const void *prep, int64_t n, float out[8]) {
+static inline __attribute__((always_inline)) void q4_K_runT(int T, const void *panel, const uint8_t *xq, size_t xs,
+                                                            const uint8_t *prep, size_t es, int64_t n, float *out) {
     const struct panel_q4_K *p = panel;
-    const block_q8_K *y = xq;
-    const struct prep_q4_K *e = prep;
-    __m256 acc = _mm256_setzero_ps(), acc_m = _mm256_setzero_ps();
+    __m256 acc[4], acc_m[4];
+    for (int t = 0; t < T; t++) acc[t] = acc_m[t] = _mm256_setzero_ps();
     for (int64_t b = 0; b < n / QK_K; b++, p++) {
-        const int8_t *q8 = y[b].qs;
-        __m256i S = _mm256_setzero_si256();
+        const block_q8_K *y[4];
+        for (int t = 0; t < T; t++) y[t] = (const block_q8_K *)(xq + t * xs) + b;
+        __m256i S[4];
+        for (int t = 0; t < T; t++) S[t] = _mm256_setzero_si256();
         _Pragma("GCC unroll 8") for (int s = 0; s < 8; s++) {
-            __m256i P = _mm256_setzero_si256();
-            _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++)
-                P = _mm256_dpbusd_epi32(P, p->w[8 * s + k], _mm256_set1_epi32(load_i32(q8 + 32 * s + 4 * k)));
-            S = _mm256_add_epi32(S, _mm256_mullo_epi32(P, p->sc[s]));
+            __m256i P[4];
+            for (int t = 0; t < T; t++) P[t] = _mm256_setzero_si256();
+            _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++) {
+                const __m256i w = _mm256_load_si256(&p->w[8 * s + k]);
+                _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
+                    P[t] = _mm256_dpbusd_epi32(P[t], w, _mm256_set1_epi32(load_i32(y[t]->qs + 32 * s + 4 * k)));
+            }
+            _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) S[t] = _mm256_add_epi32(S[t], _mm256_mullo_epi32(P[t], p->sc[s]));
         }
-        __m256i M = _mm256_setzero_si256();
-        _Pragma("GCC unroll 4") for (int j = 0; j < 4; j++) M = _mm256_dpwssd_epi32(M, p->mn[j], _mm256_set1_epi32(e[b].pair[j]));
-        const __m256 yd = _mm256_set1_ps(y[b].d);
-        acc = _mm256_fmadd_ps(_mm256_mul_ps(yd, p->d), _mm256_cvtepi32_ps(S), acc);
-        acc_m = _mm256_fmadd_ps(_mm256_mul_ps(_mm256_set1_ps(-y[b].d), p->dmin), _mm256_cvtepi32_ps(M), acc_m);
+        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) {
+            const struct prep_q4_K *e = (const struct prep_q4_K *)(prep + t * es) + b;
+            __m256i M = _mm256_setzero_si256();
+            for (int j = 0; j < 4; j++) M = _mm256_dpwssd_epi32(M, p->mn[j], _mm256_set1_epi32(e->pair[j]));
+            acc[t] = _mm256_fmadd_ps(_mm256_mul_ps(_mm256_set1_ps(y[t]->d), p->d), _mm256_cvtepi32_ps(S[t]), acc[t]);
+            acc_m[t] = _mm256_fmadd_ps(_mm256_mul_ps(_mm256_set1_ps(-y[t]->d), p->dmin), _mm256_cvtepi32_ps(M), acc_m[t]);
+        }
     }
-    _mm256_storeu_ps(out, _mm256_add_ps(acc, acc_m));
+    for (int t = 0; t < T; t++) _mm256_storeu_ps(out + 8 * t, _mm256_add_ps(acc[t], acc_m[t]));
+}
+
+static void q4_K_run(const void *panel, const void *xq, size_t xs, const void *prep, size_t es, int nt, int64_t n,
+                     float *out) {
+    int t = 0;
+    for (; t + 4 <= nt; t += 4) q4_K_runT(4, panel, (const uint8_t *)xq + t * xs, xs, (const uint8_t *)prep + t * es, es, n, out + 8 * t);
+    for (; t < nt; t++) q4_K_runT(1, panel, (const uint8_t *)xq + t * xs, xs, (const uint8_t *)prep + t * es, es, n, out + 8 * t);
 }
 
 // ---- Q6_K -----------------------------------------------------------------------------------------
@@ -255,13 +282,17 @@ static void q6_K_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *panel
             for (int j = 0; j < 16; j++) sc[j][r] = x->scales[j];
             for (int j = 0; j < 8; j++) sp[j][r][0] = x->scales[2 * j], sp[j][r][1] = x->scales[2 * j + 1];
             uint8_t *c = codes + r * QK_K;
+            const __m256i m4 = _mm256_set1_epi8(0xF), m3 = _mm256_set1_epi8(3);
             for (int h = 0; h < 2; h++) {
-                const uint8_t *ql = x->ql + 64 * h, *qh = x->qh + 32 * h;
-                for (int l = 0; l < 32; l++) {
-                    c[128 * h + l] = (uint8_t)((ql[l] & 0xF) | ((qh[l] & 3) << 4));
-                    c[128 * h + 32 + l] = (uint8_t)((ql[32 + l] & 0xF) | (((qh[l] >> 2) & 3) << 4));
-                    c[128 * h + 64 + l] = (uint8_t)((ql[l] >> 4) | (((qh[l] >> 4) & 3) << 4));
-                    c[128 * h + 96 + l] = (uint8_t)((ql[32 + l] >> 4) | (((qh[l] >> 6) & 3) << 4));
+                const __m256i l0 = _mm256_loadu_si256((const __m256i *)(x->ql + 64 * h));
+                const __m256i l1 = _mm256_loadu_si256((const __m256i *)(x->ql + 64 * h + 32));
+                const __m256i hb = _mm256_loadu_si256((const __m256i *)(x->qh + 32 * h));
+                const __m256i lo[4] = {_mm256_and_si256(l0, m4), _mm256_and_si256(l1, m4),
+                                       _mm256_and_si256(_mm256_srli_epi16(l0, 4), m4),
+                                       _mm256_and_si256(_mm256_srli_epi16(l1, 4), m4)};
+                for (int k = 0; k < 4; k++) {
+                    const __m256i hk = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hb, 2 * k), m3), 4);
+                    _mm256_store_si256((__m256i *)(c + 128 * h + 32 * k), _mm256_or_si256(lo[k], hk));
                 }
             }
         }
@@ -275,26 +306,42 @@ static void q6_K_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *panel
 static size_t q6_K_prep_bytes(int64_t n) { (void)n; return 0; }
 static void q6_K_prep(const void *xq, int64_t n, void *prep) { (void)xq, (void)n, (void)prep; }
 
-static void q6_K_run(const void *panel, const void *xq, const void *prep, int64_t n, float out[8]) {
-    (void)prep;
+static inline __attribute__((always_inline)) void q6_K_runT(int T, const void *panel, const uint8_t *xq, size_t xs,
+                                                            int64_t n, float *out) {
     const struct panel_q6_K *p = panel;
-    const block_q8_K *y = xq;
-    __m256 acc = _mm256_setzero_ps();
+    __m256 acc[4];
+    for (int t = 0; t < T; t++) acc[t] = _mm256_setzero_ps();
     for (int64_t b = 0; b < n / QK_K; b++, p++) {
-        const int8_t *q8 = y[b].qs;
-        __m256i S = _mm256_setzero_si256();
+        const block_q8_K *y[4];
+        for (int t = 0; t < T; t++) y[t] = (const block_q8_K *)(xq + t * xs) + b;
+        __m256i S[4];
+        for (int t = 0; t < T; t++) S[t] = _mm256_setzero_si256();
         _Pragma("GCC unroll 16") for (int s = 0; s < 16; s++) {
-            __m256i P = _mm256_setzero_si256();
-            _Pragma("GCC unroll 4") for (int k = 0; k < 4; k++)
-                P = _mm256_dpbusd_epi32(P, p->w[4 * s + k], _mm256_set1_epi32(load_i32(q8 + 16 * s + 4 * k)));
-            S = _mm256_add_epi32(S, _mm256_mullo_epi32(P, p->sc[s]));
+            __m256i P[4];
+            for (int t = 0; t < T; t++) P[t] = _mm256_setzero_si256();
+            _Pragma("GCC unroll 4") for (int k = 0; k < 4; k++) {
+                const __m256i w = _mm256_load_si256(&p->w[4 * s + k]);
+                _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
+                    P[t] = _mm256_dpbusd_epi32(P[t], w, _mm256_set1_epi32(load_i32(y[t]->qs + 16 * s + 4 * k)));
+            }
+            _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) S[t] = _mm256_add_epi32(S[t], _mm256_mullo_epi32(P[t], p->sc[s]));
         }
-        __m256i C = _mm256_setzero_si256();
-        _Pragma("GCC unroll 8") for (int j = 0; j < 8; j++) C = _mm256_dpwssd_epi32(C, p->sp[j], _mm256_set1_epi32(load_i32(y[b].bsums + 2 * j)));
-        S = _mm256_sub_epi32(S, _mm256_slli_epi32(C, 5));
-        acc = _mm256_fmadd_ps(_mm256_mul_ps(_mm256_set1_ps(y[b].d), p->d), _mm256_cvtepi32_ps(S), acc);
+        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) {
+            __m256i C = _mm256_setzero_si256();
+            for (int j = 0; j < 8; j++) C = _mm256_dpwssd_epi32(C, p->sp[j], _mm256_set1_epi32(load_i32(y[t]->bsums + 2 * j)));
+            const __m256i St = _mm256_sub_epi32(S[t], _mm256_slli_epi32(C, 5));
+            acc[t] = _mm256_fmadd_ps(_mm256_mul_ps(_mm256_set1_ps(y[t]->d), p->d), _mm256_cvtepi32_ps(St), acc[t]);
+        }
     }
-    _mm256_storeu_ps(out, acc);
+    for (int t = 0; t < T; t++) _mm256_storeu_ps(out + 8 * t, acc[t]);
+}
+
+static void q6_K_run(const void *panel, const void *xq, size_t xs, const void *prep, size_t es, int nt, int64_t n,
+                     float *out) {
+    (void)prep, (void)es;
+    int t = 0;
+    for (; t + 4 <= nt; t += 4) q6_K_runT(4, panel, (const uint8_t *)xq + t * xs, xs, n, out + 8 * t);
+    for (; t < nt; t++) q6_K_runT(1, panel, (const uint8_t *)xq + t * xs, xs, n, out + 8 * t);
 }
 
 // ---- the table ----------------------------------------------------------------------------------

@@ -176,7 +176,7 @@ static void *scratch_get(size_t bytes) {
 // Panel path: rows [r0, r0 + 8k) in panels of eight, each packed once and run against every
 // token of the tile. Returns the first row it did not do (the rest go to the per-row kernels),
 // r0 when there is no panel kernel or no memory for one.
-enum { PANEL_MIN_TOKENS = 8 };
+enum { PANEL_MIN_TOKENS = 8, PANEL_TOKENS = 16 };
 
 static int64_t matmul_panels(const struct quant_panel *pk, const void *W, size_t row_bytes, const void *xq,
                              size_t act_bytes, int64_t n, int64_t n_tok, int64_t tb, float *y, int64_t ldy,
@@ -194,10 +194,11 @@ static int64_t matmul_panels(const struct quant_panel *pk, const void *W, size_t
             pk->prep((const uint8_t *)xq + (size_t)t * act_bytes, n, prep + (size_t)(t - t0) * eb);
         for (int64_t r = r0; r < rp; r += 8) {
             pk->pack((const uint8_t *)W + (size_t)r * row_bytes, row_bytes, n, mem);
-            for (int64_t t = t0; t < t1; t++) {
-                float o[8];
-                pk->run(mem, (const uint8_t *)xq + (size_t)t * act_bytes, prep + (size_t)(t - t0) * eb, n, o);
-                memcpy(y + t * ldy + (r - r0), o, sizeof o);
+            for (int64_t t = t0; t < t1; t += PANEL_TOKENS) {
+                const int nt = (int)(t1 - t < PANEL_TOKENS ? t1 - t : PANEL_TOKENS);
+                float o[8 * PANEL_TOKENS];
+                pk->run(mem, (const uint8_t *)xq + (size_t)t * act_bytes, act_bytes, prep + (size_t)(t - t0) * eb, eb, nt, n, o);
+                for (int k = 0; k < nt; k++) memcpy(y + (t + k) * ldy + (r - r0), o + 8 * k, 8 * sizeof(float));
             }
         }
     }

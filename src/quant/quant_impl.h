@@ -42,7 +42,9 @@ struct quant_panel {
     void (*pack)(const uint8_t *W, size_t row_bytes, int64_t n, void *panel); // rows W .. W+7*row_bytes
     size_t (*prep_bytes)(int64_t n);  // one token's activation extras
     void (*prep)(const void *xq, int64_t n, void *prep);
-    void (*run)(const void *panel, const void *xq, const void *prep, int64_t n, float out[8]);
+    // nt tokens (activations xs bytes apart, extras es bytes apart) -> out[8 t + row]
+    void (*run)(const void *panel, const void *xq, size_t xs, const void *prep, size_t es, int nt, int64_t n,
+                float *out);
 };
 const struct quant_panel *quant_panel_avx512(uint32_t type); // NULL: no panel kernel
 
