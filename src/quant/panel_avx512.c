@@ -77,9 +77,8 @@ static void q8_0_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *panel
     const __m256i bias = _mm256_set1_epi8((char)0x80);
     for (int64_t b = 0; b < n / QK8_0; b++, p++) {
         const uint8_t *blk = W + (size_t)b * sizeof(block_q8_0);
-        float d[8];
+        float *d = (float *)&p->d;
         for (int r = 0; r < 8; r++) d[r] = h2f(((const block_q8_0 *)(blk + (size_t)r * row_bytes))->d);
-        p->d = _mm256_loadu_ps(d);
         __m256i t[8];
         transpose8x8(blk + offsetof(block_q8_0, qs), row_bytes, t);
         for (int l = 0; l < 8; l++) p->w[l] = _mm256_xor_si256(t[l], bias);
@@ -171,17 +170,19 @@ static void q4_K_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *panel
     struct panel_q4_K *p = panel;
     _Alignas(32) uint8_t codes[8 * QK_K];
     for (int64_t b = 0; b < n / QK_K; b++, p++) {
-        _Alignas(32) int32_t sc[8][8];
-        _Alignas(32) int16_t mn[4][8][2];
-        float d[8], dmin[8];
+        // per-row values go straight into their lanes with scalar stores: read back as vectors
+        // only by the token loop, long after they have left the store buffer
+        int32_t *sc = (int32_t *)p->sc;
+        int16_t *mn = (int16_t *)p->mn;
+        float *d = (float *)&p->d, *dmin = (float *)&p->dmin;
         for (int r = 0; r < 8; r++) {
             const block_q4_K *x = (const block_q4_K *)(W + (size_t)r * row_bytes) + b;
             d[r] = h2f(x->d);
             dmin[r] = h2f(x->dmin);
             uint8_t s8[8], m8[8];
             k4_scales_mins(x->scales, s8, m8);
-            for (int j = 0; j < 8; j++) sc[j][r] = s8[j];
-            for (int j = 0; j < 4; j++) mn[j][r][0] = m8[2 * j], mn[j][r][1] = m8[2 * j + 1];
+            for (int j = 0; j < 8; j++) sc[8 * j + r] = s8[j];
+            for (int j = 0; j < 4; j++) mn[16 * j + 2 * r] = m8[2 * j], mn[16 * j + 2 * r + 1] = m8[2 * j + 1];
             uint8_t *c = codes + r * QK_K;
             const __m256i m4 = _mm256_set1_epi8(0xF);
             for (int j = 0; j < 4; j++) {
@@ -191,10 +192,6 @@ static void q4_K_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *panel
             }
         }
         transpose_codes(codes, p->w);
-        for (int j = 0; j < 8; j++) p->sc[j] = _mm256_load_si256((const __m256i *)sc[j]);
-        for (int j = 0; j < 4; j++) p->mn[j] = _mm256_load_si256((const __m256i *)mn[j]);
-        p->d = _mm256_loadu_ps(d);
-        p->dmin = _mm256_loadu_ps(dmin);
     }
 }
 
@@ -273,14 +270,14 @@ static void q6_K_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *panel
     struct panel_q6_K *p = panel;
     _Alignas(32) uint8_t codes[8 * QK_K];
     for (int64_t b = 0; b < n / QK_K; b++, p++) {
-        _Alignas(32) int32_t sc[16][8];
-        _Alignas(32) int16_t sp[8][8][2];
-        float d[8];
+        int32_t *sc = (int32_t *)p->sc; // scalar stores into lanes, as in q4_K_pack
+        int16_t *sp = (int16_t *)p->sp;
+        float *d = (float *)&p->d;
         for (int r = 0; r < 8; r++) {
             const block_q6_K *x = (const block_q6_K *)(W + (size_t)r * row_bytes) + b;
             d[r] = h2f(x->d);
-            for (int j = 0; j < 16; j++) sc[j][r] = x->scales[j];
-            for (int j = 0; j < 8; j++) sp[j][r][0] = x->scales[2 * j], sp[j][r][1] = x->scales[2 * j + 1];
+            for (int j = 0; j < 16; j++) sc[8 * j + r] = x->scales[j];
+            for (int j = 0; j < 8; j++) sp[16 * j + 2 * r] = x->scales[2 * j], sp[16 * j + 2 * r + 1] = x->scales[2 * j + 1];
             uint8_t *c = codes + r * QK_K;
             const __m256i m4 = _mm256_set1_epi8(0xF), m3 = _mm256_set1_epi8(3);
             for (int h = 0; h < 2; h++) {
@@ -297,9 +294,6 @@ static void q6_K_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *panel
             }
         }
         transpose_codes(codes, p->w);
-        for (int j = 0; j < 16; j++) p->sc[j] = _mm256_load_si256((const __m256i *)sc[j]);
-        for (int j = 0; j < 8; j++) p->sp[j] = _mm256_load_si256((const __m256i *)sp[j]);
-        p->d = _mm256_loadu_ps(d);
     }
 }
 

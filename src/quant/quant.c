@@ -54,7 +54,7 @@ static const struct act_info act_table[GGML_TYPE_COUNT] = {
     [GGML_TYPE_BF16] = {{act_bf16_ref, NULL, NULL}},
     [GGML_TYPE_Q8_0] = {{act_q8_0_ref, act_q8_0_avx2, NULL}},
     [GGML_TYPE_Q8_1] = {{act_q8_1_ref, act_q8_1_avx2, NULL}},
-    [GGML_TYPE_Q8_K] = {{act_q8_K_ref, NULL, NULL}},
+    [GGML_TYPE_Q8_K] = {{act_q8_K_ref, act_q8_K_avx2, NULL}},
 };
 
 // ---- ISA selection ------------------------------------------------------------------------------
@@ -218,7 +218,9 @@ void quant_matmul(uint32_t wt, const void *W, size_t row_bytes, const void *xq, 
     if (level == QUANT_ISA_AVX512 && n_tok >= PANEL_MIN_TOKENS) {
         const struct quant_panel *pk = quant_panel_avx512(wt);
         if (pk) {
-            const int64_t rp = matmul_panels(pk, W, row_bytes, xq, act_bytes, n, n_tok, tb, y, ldy, r0, r1);
+            // one tile of all the tokens: a panel is packed once per call, and what it streams
+            // per token (the activation) is small next to the work on it
+            const int64_t rp = matmul_panels(pk, W, row_bytes, xq, act_bytes, n, n_tok, n_tok, y, ldy, r0, r1);
             y += rp - r0;
             r0 = rp;
         }

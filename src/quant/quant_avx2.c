@@ -745,6 +745,52 @@ void KERNEL(act_q8_1)(const float *x, void *xq, int64_t n) {
     }
 }
 
+// Q8_K as ggml's quantize_row_q8_K_ref (quant_ref.c): the scale comes from the first element of
+// largest magnitude, q = round-half-even(-127/max * x), bsums per 16. Bit-identical to it.
+void KERNEL(act_q8_K)(const float *x, void *xq, int64_t n) {
+    block_q8_K *y = xq;
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    for (int64_t i = 0; i < n / QK_K; i++, x += QK_K) {
+        __m256 m = _mm256_setzero_ps();
+        for (int j = 0; j < QK_K; j += 8) m = _mm256_max_ps(m, _mm256_andnot_ps(sign, _mm256_loadu_ps(x + j)));
+        __m128 m4 = _mm_max_ps(_mm256_extractf128_ps(m, 1), _mm256_castps256_ps128(m));
+        m4 = _mm_max_ps(m4, _mm_movehl_ps(m4, m4));
+        m4 = _mm_max_ss(m4, _mm_movehdup_ps(m4));
+        const float amax = _mm_cvtss_f32(m4);
+        if (!(amax > 0.0f)) { // all zero (or NaN): the scalar path decides
+            act_q8_K_ref(x, &y[i], QK_K);
+            continue;
+        }
+        int first = 0;
+        const __m256 va = _mm256_set1_ps(amax);
+        for (int j = 0; j < QK_K; j += 8) {
+            const int mask = _mm256_movemask_ps(_mm256_cmp_ps(_mm256_andnot_ps(sign, _mm256_loadu_ps(x + j)), va, _CMP_EQ_OQ));
+            if (mask) {
+                first = j + __builtin_ctz((unsigned)mask);
+                break;
+            }
+        }
+        const float iscale = -127.f / x[first];
+        const __m256 vs = _mm256_set1_ps(iscale);
+        const __m256i cap = _mm256_set1_epi32(127);
+        for (int j = 0; j < QK_K; j += 32) {
+            __m256i q[4];
+            for (int k = 0; k < 4; k++)
+                q[k] = _mm256_min_epi32(_mm256_cvtps_epi32(_mm256_mul_ps(vs, _mm256_loadu_ps(x + j + 8 * k))), cap);
+            const __m256i p = _mm256_packs_epi16(_mm256_packs_epi32(q[0], q[1]), _mm256_packs_epi32(q[2], q[3]));
+            _mm256_storeu_si256((__m256i *)(y[i].qs + j), _mm256_permutevar8x32_epi32(p, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)));
+        }
+        for (int j = 0; j < QK_K / 32; j++) {
+            const __m256i s4 = dot_us8(_mm256_set1_epi8(1), _mm256_loadu_si256((const __m256i *)(y[i].qs + 32 * j)));
+            _Alignas(32) int32_t v[8];
+            _mm256_store_si256((__m256i *)v, s4);
+            y[i].bsums[2 * j] = (int16_t)(v[0] + v[1] + v[2] + v[3]);
+            y[i].bsums[2 * j + 1] = (int16_t)(v[4] + v[5] + v[6] + v[7]);
+        }
+        y[i].d = 1 / iscale;
+    }
+}
+
 // ---- attention F16 ops (twins of attn_f16.c, same order) ----------------------------------------
 
 float KERNEL(f16_dot)(const uint16_t *x, const uint16_t *y, int n) {

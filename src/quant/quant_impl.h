@@ -122,5 +122,6 @@ float dot_bf16_bf16_avx2(int64_t n, const void *w, const void *xq);
 void act_f16_avx2(const float *x, void *xq, int64_t n);
 void act_q8_0_avx2(const float *x, void *xq, int64_t n);
 void act_q8_1_avx2(const float *x, void *xq, int64_t n);
+void act_q8_K_avx2(const float *x, void *xq, int64_t n);
 
 #endif
