@@ -338,14 +338,94 @@ static void q6_K_run(const void *panel, const void *xq, size_t xs, const void *p
     for (; t < nt; t++) q6_K_runT(1, panel, (const uint8_t *)xq + t * xs, xs, n, out + 8 * t);
 }
 
+// ---- Q1_0 ------------------------------------------------------------------------------------------
+//
+// The one-token kernel computes, per 32-element activation block k and lane position l,
+// s = sum of (bit ? -y : y) over 4 elements, and keeps two accumulator sets (even and odd k),
+// added lane by lane before the final reduction. Here s = sum(y) + sum(2 bit * -y): vpdpbusd of
+// the weight bits as bytes 0/2 with the negated activation bytes, started from the 4-element
+// activation sum. The scale is -d of the weight block times the activation block's d.
+
+struct panel_q1_0 {
+    __m256i w[4][8]; // [activation block k][l]: bytes 0 or 2, elements 32k+4l..32k+4l+3
+    __m256 nd;       // -d per row
+};
+
+static size_t q1_0_panel_bytes(int64_t n) { return (size_t)(n / QK1_0) * sizeof(struct panel_q1_0); }
+
+static void q1_0_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *panel) {
+    struct panel_q1_0 *p = panel;
+    _Alignas(32) uint8_t codes[8 * QK1_0];
+    const __m256i shuf = _mm256_set_epi64x(0x0303030303030303, 0x0202020202020202, 0x0101010101010101, 0);
+    const __m256i bitsel = _mm256_set1_epi64x(0x7fbfdfeff7fbfdfe), all = _mm256_set1_epi64x(-1), two = _mm256_set1_epi8(2);
+    for (int64_t b = 0; b < n / QK1_0; b++, p++) {
+        float *nd = (float *)&p->nd;
+        for (int r = 0; r < 8; r++) {
+            const block_q1_0 *x = (const block_q1_0 *)(W + (size_t)r * row_bytes) + b;
+            nd[r] = -h2f(x->d);
+            for (int k = 0; k < 4; k++) {
+                const __m256i bits = _mm256_shuffle_epi8(_mm256_set1_epi32(load_i32(x->qs + 4 * k)), shuf);
+                const __m256i set = _mm256_cmpeq_epi8(_mm256_or_si256(bits, bitsel), all);
+                _mm256_store_si256((__m256i *)(codes + r * QK1_0 + 32 * k), _mm256_and_si256(set, two));
+            }
+        }
+        for (int k = 0; k < 4; k++) transpose8x8(codes + 32 * k, QK1_0, p->w[k]);
+    }
+}
+
+struct prep_q1_0 {
+    int8_t negy[32];
+    int32_t sum4[8];
+    float yd;
+};
+
+static size_t q1_0_prep_bytes(int64_t n) { return (size_t)(n / QK8_0) * sizeof(struct prep_q1_0); }
+
+static void q1_0_prep(const void *xq, int64_t n, void *prep) {
+    const block_q8_0 *y = xq;
+    struct prep_q1_0 *e = prep;
+    for (int64_t b = 0; b < n / QK8_0; b++) {
+        const __m256i q = _mm256_loadu_si256((const __m256i *)y[b].qs);
+        _mm256_storeu_si256((__m256i *)e[b].negy, _mm256_sub_epi8(_mm256_setzero_si256(), q));
+        _mm256_storeu_si256((__m256i *)e[b].sum4, _mm256_dpbusd_epi32(_mm256_setzero_si256(), _mm256_set1_epi8(1), q));
+        e[b].yd = h2f(y[b].d);
+    }
+}
+
+static void q1_0_run(const void *panel, const void *xq, size_t xs, const void *prep, size_t es, int nt, int64_t n,
+                     float *out) {
+    (void)xq, (void)xs;
+    for (int t = 0; t < nt; t++) {
+        const struct panel_q1_0 *p = panel;
+        const struct prep_q1_0 *e = (const struct prep_q1_0 *)((const uint8_t *)prep + t * es);
+        __m256 acc[2][8];
+        for (int l = 0; l < 8; l++) acc[0][l] = acc[1][l] = _mm256_setzero_ps();
+        for (int64_t b = 0; b < n / QK1_0; b++, p++) {
+            _Pragma("GCC unroll 4") for (int k = 0; k < 4; k++, e++) {
+                const __m256 d = _mm256_mul_ps(p->nd, _mm256_set1_ps(e->yd));
+                _Pragma("GCC unroll 8") for (int l = 0; l < 8; l++) {
+                    const __m256i s = _mm256_dpbusd_epi32(_mm256_set1_epi32(e->sum4[l]), p->w[k][l],
+                                                          _mm256_set1_epi32(load_i32(e->negy + 4 * l)));
+                    acc[k & 1][l] = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(s), acc[k & 1][l]);
+                }
+            }
+        }
+        __m256 sum[8];
+        for (int l = 0; l < 8; l++) sum[l] = _mm256_add_ps(acc[0][l], acc[1][l]);
+        _mm256_storeu_ps(out + 8 * t, reduce8(sum));
+    }
+}
+
 // ---- the table ----------------------------------------------------------------------------------
 
 const struct quant_panel *quant_panel_avx512(uint32_t type) {
     static const struct quant_panel q8_0 = {q8_0_panel_bytes, q8_0_pack, q8_0_prep_bytes, q8_0_prep, q8_0_run};
     static const struct quant_panel q4_K = {q4_K_panel_bytes, q4_K_pack, q4_K_prep_bytes, q4_K_prep, q4_K_run};
     static const struct quant_panel q6_K = {q6_K_panel_bytes, q6_K_pack, q6_K_prep_bytes, q6_K_prep, q6_K_run};
+    static const struct quant_panel q1_0 = {q1_0_panel_bytes, q1_0_pack, q1_0_prep_bytes, q1_0_prep, q1_0_run};
     switch (type) {
     case GGML_TYPE_Q8_0: return &q8_0;
+    case GGML_TYPE_Q1_0: return &q1_0;
     case GGML_TYPE_Q4_K: return &q4_K;
     case GGML_TYPE_Q6_K: return &q6_K;
     default: return NULL;
