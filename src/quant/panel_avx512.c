@@ -107,7 +107,7 @@ static inline __attribute__((always_inline)) void q8_0_runT(int T, const void *p
                                                             const uint8_t *prep, size_t es, int64_t n, float *out) {
     const struct panel_q8_0 *p = panel;
     __m256 acc[2][8];
-    for (int t = 0; t < T; t++)
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
         for (int l = 0; l < 8; l++) acc[t][l] = _mm256_setzero_ps();
     for (int64_t b = 0; b < n / QK8_0; b++, p++) {
         _Pragma("GCC unroll 2") for (int t = 0; t < T; t++) {
@@ -121,7 +121,7 @@ static inline __attribute__((always_inline)) void q8_0_runT(int T, const void *p
             }
         }
     }
-    for (int t = 0; t < T; t++) _mm256_storeu_ps(out + 8 * t, reduce8(acc[t]));
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) _mm256_storeu_ps(out + 8 * t, reduce8(acc[t]));
 }
 
 static void q8_0_run(const void *panel, const void *xq, size_t xs, const void *prep, size_t es, int nt, int64_t n,
@@ -216,15 +216,15 @@ static inline __attribute__((always_inline)) void q4_K_runT(int T, const void *p
                                                             const uint8_t *prep, size_t es, int64_t n, float *out) {
     const struct panel_q4_K *p = panel;
     __m256 acc[4], acc_m[4];
-    for (int t = 0; t < T; t++) acc[t] = acc_m[t] = _mm256_setzero_ps();
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) acc[t] = acc_m[t] = _mm256_setzero_ps();
     for (int64_t b = 0; b < n / QK_K; b++, p++) {
         const block_q8_K *y[4];
-        for (int t = 0; t < T; t++) y[t] = (const block_q8_K *)(xq + t * xs) + b;
+        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) y[t] = (const block_q8_K *)(xq + t * xs) + b;
         __m256i S[4];
-        for (int t = 0; t < T; t++) S[t] = _mm256_setzero_si256();
+        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) S[t] = _mm256_setzero_si256();
         _Pragma("GCC unroll 8") for (int s = 0; s < 8; s++) {
             __m256i P[4];
-            for (int t = 0; t < T; t++) P[t] = _mm256_setzero_si256();
+            _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) P[t] = _mm256_setzero_si256();
             _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++) {
                 const __m256i w = _mm256_load_si256(&p->w[8 * s + k]);
                 _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
@@ -240,7 +240,7 @@ static inline __attribute__((always_inline)) void q4_K_runT(int T, const void *p
             acc_m[t] = _mm256_fmadd_ps(_mm256_mul_ps(_mm256_set1_ps(-y[t]->d), p->dmin), _mm256_cvtepi32_ps(M), acc_m[t]);
         }
     }
-    for (int t = 0; t < T; t++) _mm256_storeu_ps(out + 8 * t, _mm256_add_ps(acc[t], acc_m[t]));
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) _mm256_storeu_ps(out + 8 * t, _mm256_add_ps(acc[t], acc_m[t]));
 }
 
 static void q4_K_run(const void *panel, const void *xq, size_t xs, const void *prep, size_t es, int nt, int64_t n,
@@ -304,15 +304,15 @@ static inline __attribute__((always_inline)) void q6_K_runT(int T, const void *p
                                                             int64_t n, float *out) {
     const struct panel_q6_K *p = panel;
     __m256 acc[4];
-    for (int t = 0; t < T; t++) acc[t] = _mm256_setzero_ps();
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) acc[t] = _mm256_setzero_ps();
     for (int64_t b = 0; b < n / QK_K; b++, p++) {
         const block_q8_K *y[4];
-        for (int t = 0; t < T; t++) y[t] = (const block_q8_K *)(xq + t * xs) + b;
+        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) y[t] = (const block_q8_K *)(xq + t * xs) + b;
         __m256i S[4];
-        for (int t = 0; t < T; t++) S[t] = _mm256_setzero_si256();
+        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) S[t] = _mm256_setzero_si256();
         _Pragma("GCC unroll 16") for (int s = 0; s < 16; s++) {
             __m256i P[4];
-            for (int t = 0; t < T; t++) P[t] = _mm256_setzero_si256();
+            _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) P[t] = _mm256_setzero_si256();
             _Pragma("GCC unroll 4") for (int k = 0; k < 4; k++) {
                 const __m256i w = _mm256_load_si256(&p->w[4 * s + k]);
                 _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
@@ -327,7 +327,7 @@ static inline __attribute__((always_inline)) void q6_K_runT(int T, const void *p
             acc[t] = _mm256_fmadd_ps(_mm256_mul_ps(_mm256_set1_ps(y[t]->d), p->d), _mm256_cvtepi32_ps(St), acc[t]);
         }
     }
-    for (int t = 0; t < T; t++) _mm256_storeu_ps(out + 8 * t, acc[t]);
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) _mm256_storeu_ps(out + 8 * t, acc[t]);
 }
 
 static void q6_K_run(const void *panel, const void *xq, size_t xs, const void *prep, size_t es, int nt, int64_t n,
@@ -340,11 +340,11 @@ static void q6_K_run(const void *panel, const void *xq, size_t xs, const void *p
 
 // ---- Q1_0 ------------------------------------------------------------------------------------------
 //
-// The one-token kernel computes, per 32-element activation block k and lane position l,
-// s = sum of (bit ? -y : y) over 4 elements, and keeps two accumulator sets (even and odd k),
-// added lane by lane before the final reduction. Here s = sum(y) + sum(2 bit * -y): vpdpbusd of
-// the weight bits as bytes 0/2 with the negated activation bytes, started from the 4-element
-// activation sum. The scale is -d of the weight block times the activation block's d.
+// The one-token kernel reduces each 32-element activation block k to the exact integer
+// S_k = sum of (bit ? -y : y), and keeps four float accumulators, one per k = 0..3 of a weight
+// block: acc_k = fma(-dx * dy, S_k, acc_k), result (acc_0 + acc_2) + (acc_1 + acc_3). Here
+// S_k = sum(y) + sum(2 bit * -y): eight vpdpbusd of the weight bits as bytes 0/2 with the negated
+// activation bytes, started from the block's activation sum.
 
 struct panel_q1_0 {
     __m256i w[4][8]; // [activation block k][l]: bytes 0 or 2, elements 32k+4l..32k+4l+3
@@ -375,7 +375,7 @@ static void q1_0_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *panel
 
 struct prep_q1_0 {
     int8_t negy[32];
-    int32_t sum4[8];
+    int32_t sum;
     float yd;
 };
 
@@ -387,33 +387,48 @@ static void q1_0_prep(const void *xq, int64_t n, void *prep) {
     for (int64_t b = 0; b < n / QK8_0; b++) {
         const __m256i q = _mm256_loadu_si256((const __m256i *)y[b].qs);
         _mm256_storeu_si256((__m256i *)e[b].negy, _mm256_sub_epi8(_mm256_setzero_si256(), q));
-        _mm256_storeu_si256((__m256i *)e[b].sum4, _mm256_dpbusd_epi32(_mm256_setzero_si256(), _mm256_set1_epi8(1), q));
+        const __m256i s4 = _mm256_dpbusd_epi32(_mm256_setzero_si256(), _mm256_set1_epi8(1), q);
+        __m128i s = _mm_add_epi32(_mm256_castsi256_si128(s4), _mm256_extracti128_si256(s4, 1));
+        s = _mm_add_epi32(s, _mm_unpackhi_epi64(s, s));
+        s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 1));
+        e[b].sum = _mm_cvtsi128_si32(s);
         e[b].yd = h2f(y[b].d);
     }
+}
+
+static inline __attribute__((always_inline)) void q1_0_runT(int T, const void *panel, const uint8_t *prep, size_t es,
+                                                            int64_t n, float *out) {
+    const struct panel_q1_0 *p = panel;
+    __m256 acc[4][4];
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
+        for (int k = 0; k < 4; k++) acc[t][k] = _mm256_setzero_ps();
+    for (int64_t b = 0; b < n / QK1_0; b++, p++) {
+        _Pragma("GCC unroll 4") for (int k = 0; k < 4; k++) {
+            __m256i S[4];
+            const struct prep_q1_0 *e[4];
+            _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) {
+                e[t] = (const struct prep_q1_0 *)(prep + t * es) + 4 * b + k;
+                S[t] = _mm256_set1_epi32(e[t]->sum);
+            }
+            _Pragma("GCC unroll 8") for (int l = 0; l < 8; l++) {
+                const __m256i w = _mm256_load_si256(&p->w[k][l]);
+                _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
+                    S[t] = _mm256_dpbusd_epi32(S[t], w, _mm256_set1_epi32(load_i32(e[t]->negy + 4 * l)));
+            }
+            _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
+                acc[t][k] = _mm256_fmadd_ps(_mm256_mul_ps(p->nd, _mm256_set1_ps(e[t]->yd)), _mm256_cvtepi32_ps(S[t]), acc[t][k]);
+        }
+    }
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
+        _mm256_storeu_ps(out + 8 * t, _mm256_add_ps(_mm256_add_ps(acc[t][0], acc[t][2]), _mm256_add_ps(acc[t][1], acc[t][3])));
 }
 
 static void q1_0_run(const void *panel, const void *xq, size_t xs, const void *prep, size_t es, int nt, int64_t n,
                      float *out) {
     (void)xq, (void)xs;
-    for (int t = 0; t < nt; t++) {
-        const struct panel_q1_0 *p = panel;
-        const struct prep_q1_0 *e = (const struct prep_q1_0 *)((const uint8_t *)prep + t * es);
-        __m256 acc[2][8];
-        for (int l = 0; l < 8; l++) acc[0][l] = acc[1][l] = _mm256_setzero_ps();
-        for (int64_t b = 0; b < n / QK1_0; b++, p++) {
-            _Pragma("GCC unroll 4") for (int k = 0; k < 4; k++, e++) {
-                const __m256 d = _mm256_mul_ps(p->nd, _mm256_set1_ps(e->yd));
-                _Pragma("GCC unroll 8") for (int l = 0; l < 8; l++) {
-                    const __m256i s = _mm256_dpbusd_epi32(_mm256_set1_epi32(e->sum4[l]), p->w[k][l],
-                                                          _mm256_set1_epi32(load_i32(e->negy + 4 * l)));
-                    acc[k & 1][l] = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(s), acc[k & 1][l]);
-                }
-            }
-        }
-        __m256 sum[8];
-        for (int l = 0; l < 8; l++) sum[l] = _mm256_add_ps(acc[0][l], acc[1][l]);
-        _mm256_storeu_ps(out + 8 * t, reduce8(sum));
-    }
+    int t = 0;
+    for (; t + 4 <= nt; t += 4) q1_0_runT(4, panel, (const uint8_t *)prep + t * es, es, n, out + 8 * t);
+    for (; t < nt; t++) q1_0_runT(1, panel, (const uint8_t *)prep + t * es, es, n, out + 8 * t);
 }
 
 // ---- the table ----------------------------------------------------------------------------------

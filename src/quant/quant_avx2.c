@@ -286,34 +286,50 @@ float KERNEL(dot_mxfp4_q8_0)(int64_t n, const void *w, const void *xq) {
 // Q1_0: each weight block covers 4 activation blocks; bit set -> +qy, clear -> -qy.
 // With m = 0xFF where the bit is set, (qy ^ m) - m negates the set lanes, so the
 // block sum comes out negated; the minus is folded into the scale. Per 32
-// weights: a broadcast load, shuffle, or, compare (the mask), xor, sub, and the
-// usual widening sums.
+// weights: a broadcast load, shuffle, or, compare (the mask), xor, sub, a widening sum.
+// Each activation block k is reduced to its exact integer sum S_k, and four float accumulators
+// (one per k = 0..3 of every weight block, in the lanes of one vector) take
+// fma((-dx * dy_k), S_k, acc_k); the result is (acc_0 + acc_2) + (acc_1 + acc_3). That order is
+// what the 8-row panel kernel (panel_avx512.c) reproduces with rows in lanes.
+static inline __m256i q1_0_mask(const uint8_t *p) {
+    const __m256i shuf = _mm256_set_epi64x(0x0303030303030303, 0x0202020202020202, 0x0101010101010101, 0);
+    int32_t b;
+    memcpy(&b, p, 4);
+    return _mm256_cmpeq_epi8(_mm256_or_si256(_mm256_shuffle_epi8(_mm256_set1_epi32(b), shuf), _mm256_set1_epi64x(0x7fbfdfeff7fbfdfe)),
+                             _mm256_set1_epi64x(-1));
+}
+
+// Four vectors of 8 int32 -> their four sums (exact), in order.
+static inline __m128i hsum4x8_i32(__m256i s0, __m256i s1, __m256i s2, __m256i s3) {
+    const __m256i h = _mm256_hadd_epi32(_mm256_hadd_epi32(s0, s1), _mm256_hadd_epi32(s2, s3));
+    return _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
+}
+
+static inline __m128 q1_0_dy4(const block_q8_0 *y) {
+    return _mm_cvtph_ps(_mm_setr_epi16((short)y[0].d, (short)y[1].d, (short)y[2].d, (short)y[3].d, 0, 0, 0, 0));
+}
+
+static inline float hsum_f32_4(__m128 a) {
+    a = _mm_add_ps(a, _mm_movehl_ps(a, a));
+    return _mm_cvtss_f32(_mm_add_ss(a, _mm_movehdup_ps(a)));
+}
+
 float KERNEL(dot_q1_0_q8_0)(int64_t n, const void *w, const void *xq) {
     const block_q1_0 *x = w;
     const block_q8_0 *y = xq;
-    const __m256i shuf = _mm256_set_epi64x(0x0303030303030303, 0x0202020202020202, 0x0101010101010101, 0);
-    const __m256i bitsel = _mm256_set1_epi64x(0x7fbfdfeff7fbfdfe), all = _mm256_set1_epi64x(-1);
     const __m256i ones = _mm256_set1_epi8(1);
-    __m256 acc0 = _mm256_setzero_ps(), acc1 = _mm256_setzero_ps();
+    __m128 acc = _mm_setzero_ps();
     for (int64_t i = 0; i < n / QK1_0; i++) {
-        const float ndx = -h2f(x[i].d);
-        for (int k = 0; k < 4; k += 2) {
-            int32_t b0, b1;
-            memcpy(&b0, x[i].qs + 4 * k, 4);
-            memcpy(&b1, x[i].qs + 4 * k + 4, 4);
-            const __m256i m0 = _mm256_cmpeq_epi8(_mm256_or_si256(_mm256_shuffle_epi8(_mm256_set1_epi32(b0), shuf), bitsel), all);
-            const __m256i m1 = _mm256_cmpeq_epi8(_mm256_or_si256(_mm256_shuffle_epi8(_mm256_set1_epi32(b1), shuf), bitsel), all);
-            const block_q8_0 *y0 = &y[4 * i + k], *y1 = y0 + 1;
-            const __m256i q0 = _mm256_loadu_si256((const __m256i *)y0->qs), q1 = _mm256_loadu_si256((const __m256i *)y1->qs);
-            const __m256i t0 = _mm256_sub_epi8(_mm256_xor_si256(q0, m0), m0);
-            const __m256i t1 = _mm256_sub_epi8(_mm256_xor_si256(q1, m1), m1);
-            const __m256i s0 = dot_us8(ones, t0);
-            const __m256i s1 = dot_us8(ones, t1);
-            acc0 = _mm256_fmadd_ps(_mm256_set1_ps(ndx * h2f(y0->d)), _mm256_cvtepi32_ps(s0), acc0);
-            acc1 = _mm256_fmadd_ps(_mm256_set1_ps(ndx * h2f(y1->d)), _mm256_cvtepi32_ps(s1), acc1);
+        __m256i s[4];
+        for (int k = 0; k < 4; k++) {
+            const __m256i m = q1_0_mask(x[i].qs + 4 * k);
+            const __m256i q = _mm256_loadu_si256((const __m256i *)y[4 * i + k].qs);
+            s[k] = dot_us8(ones, _mm256_sub_epi8(_mm256_xor_si256(q, m), m));
         }
+        const __m128 d = _mm_mul_ps(_mm_set1_ps(-h2f(x[i].d)), q1_0_dy4(&y[4 * i]));
+        acc = _mm_fmadd_ps(d, _mm_cvtepi32_ps(hsum4x8_i32(s[0], s[1], s[2], s[3])), acc);
     }
-    return hsum_f32_8(_mm256_add_ps(acc0, acc1));
+    return hsum_f32_4(acc);
 }
 
 // Q2_0: 8 bytes carry 32 two-bit codes, element j in bits 2(j%4) of byte j/4.
@@ -933,30 +949,22 @@ void KERNEL(dot4_q1_0_q8_0)(int64_t n, const void *w, const void *xq, size_t act
     const block_q1_0 *x = w;
     const block_q8_0 *y[4];
     for (int t = 0; t < 4; t++) y[t] = (const block_q8_0 *)((const uint8_t *)xq + (size_t)t * act_stride);
-    const __m256i shuf = _mm256_set_epi64x(0x0303030303030303, 0x0202020202020202, 0x0101010101010101, 0);
-    const __m256i bitsel = _mm256_set1_epi64x(0x7fbfdfeff7fbfdfe), all = _mm256_set1_epi64x(-1);
     const __m256i ones = _mm256_set1_epi8(1);
-    __m256 acc0[4], acc1[4];
-    for (int t = 0; t < 4; t++) acc0[t] = acc1[t] = _mm256_setzero_ps();
+    __m128 acc[4];
+    for (int t = 0; t < 4; t++) acc[t] = _mm_setzero_ps();
     for (int64_t i = 0; i < n / QK1_0; i++) {
-        const float ndx = -h2f(x[i].d);
-        for (int k = 0; k < 4; k += 2) {
-            int32_t b0, b1;
-            memcpy(&b0, x[i].qs + 4 * k, 4);
-            memcpy(&b1, x[i].qs + 4 * k + 4, 4);
-            const __m256i m0 = _mm256_cmpeq_epi8(_mm256_or_si256(_mm256_shuffle_epi8(_mm256_set1_epi32(b0), shuf), bitsel), all);
-            const __m256i m1 = _mm256_cmpeq_epi8(_mm256_or_si256(_mm256_shuffle_epi8(_mm256_set1_epi32(b1), shuf), bitsel), all);
-            _Pragma("GCC unroll 4") for (int t = 0; t < 4; t++) {
-                const block_q8_0 *y0 = &y[t][4 * i + k], *y1 = y0 + 1;
-                const __m256i q0 = _mm256_loadu_si256((const __m256i *)y0->qs), q1 = _mm256_loadu_si256((const __m256i *)y1->qs);
-                const __m256i t0 = _mm256_sub_epi8(_mm256_xor_si256(q0, m0), m0);
-                const __m256i t1 = _mm256_sub_epi8(_mm256_xor_si256(q1, m1), m1);
-                const __m256i s0 = dot_us8(ones, t0);
-                const __m256i s1 = dot_us8(ones, t1);
-                acc0[t] = _mm256_fmadd_ps(_mm256_set1_ps(ndx * h2f(y0->d)), _mm256_cvtepi32_ps(s0), acc0[t]);
-                acc1[t] = _mm256_fmadd_ps(_mm256_set1_ps(ndx * h2f(y1->d)), _mm256_cvtepi32_ps(s1), acc1[t]);
+        __m256i m[4];
+        for (int k = 0; k < 4; k++) m[k] = q1_0_mask(x[i].qs + 4 * k);
+        const __m128 ndx = _mm_set1_ps(-h2f(x[i].d));
+        _Pragma("GCC unroll 4") for (int t = 0; t < 4; t++) {
+            __m256i s[4];
+            for (int k = 0; k < 4; k++) {
+                const __m256i q = _mm256_loadu_si256((const __m256i *)y[t][4 * i + k].qs);
+                s[k] = dot_us8(ones, _mm256_sub_epi8(_mm256_xor_si256(q, m[k]), m[k]));
             }
+            const __m128 d = _mm_mul_ps(ndx, q1_0_dy4(&y[t][4 * i]));
+            acc[t] = _mm_fmadd_ps(d, _mm_cvtepi32_ps(hsum4x8_i32(s[0], s[1], s[2], s[3])), acc[t]);
         }
     }
-    for (int t = 0; t < 4; t++) out[t] = hsum_f32_8(_mm256_add_ps(acc0[t], acc1[t]));
+    for (int t = 0; t < 4; t++) out[t] = hsum_f32_4(acc[t]);
 }
