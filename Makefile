@@ -4,7 +4,7 @@ CC      ?= cc
 OPT     ?= -O2
 CFLAGS  ?= $(OPT) -g
 WERROR  ?=
-CFLAGS  += -std=c17 -Wall -Wextra $(WERROR) -Iinclude -Isrc -D_GNU_SOURCE -pthread -fno-math-errno
+CFLAGS  += -std=c17 -Wall -Wextra $(WERROR) -Iinclude -Isrc -D_GNU_SOURCE -pthread -fno-math-errno -ffp-contract=off
 LDLIBS  += -lpcre2-8 -lutf8proc -lm -lpthread
 B       ?= build
 

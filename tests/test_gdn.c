@@ -31,6 +31,7 @@
 // tolerance. A wrong decay, mask, chunk carry or head mapping gives nmse > 1e-3
 // on most rows.
 #include "parity.h"
+#include "quant/quant.h"
 
 #define N_TOK 200
 static const double TOL_LOGITS = 5e-5;     // nmse per row, chunked vs recurrence
@@ -208,7 +209,37 @@ out:
     free(lg[1]);
 }
 
+// (e) the delta-rule token step: the vector kernel equals the scalar one bit for bit, for
+// head sizes with and without a full 64-column block.
+static void token_step_kernels_agree(void) {
+    static const int shapes[][2] = {{128, 128}, {16, 24}, {32, 72}, {8, 8}};
+    uint64_t st = 99;
+#define RNDF() (st = st * 6364136223846793005ull + 1442695040888963407ull, (float)((st >> 40) & 0xffffff) / 8388608.0f - 1.0f)
+    for (size_t c = 0; c < sizeof shapes / sizeof shapes[0]; c++) {
+        const int dk = shapes[c][0], dv = shapes[c][1];
+        float *S[2], *o[2], *q = malloc(sizeof(float) * dk), *k = malloc(sizeof(float) * dk), *v = malloc(sizeof(float) * dv);
+        for (int m = 0; m < 2; m++) S[m] = malloc(sizeof(float) * dk * dv), o[m] = malloc(sizeof(float) * dv);
+        for (int e = 0; e < dk * dv; e++) S[0][e] = S[1][e] = RNDF();
+        int same = 1;
+        for (int t = 0; t < 5; t++) {
+            for (int i = 0; i < dk; i++) q[i] = RNDF(), k[i] = RNDF();
+            for (int i = 0; i < dv; i++) v[i] = 3 * RNDF();
+            for (int m = 0; m < 2; m++) {
+                quant_set_reference(m == 1);
+                gdn_rule_token(S[m], dk, dv, q, k, v, 0.93f, 0.6f, 0.125f, o[m]);
+            }
+            same &= !memcmp(S[0], S[1], sizeof(float) * dk * dv) && !memcmp(o[0], o[1], sizeof(float) * dv);
+        }
+        quant_set_reference(false);
+        CHECK(same, "delta-rule token step dk=%d dv=%d: %s kernels differ from the scalar one", dk, dv, quant_isa());
+        for (int m = 0; m < 2; m++) free(S[m]), free(o[m]);
+        free(q), free(k), free(v);
+    }
+#undef RNDF
+}
+
 int main(void) {
+    token_step_kernels_agree();
     chunk_checks("qwen35-dense", "tests/data/archs/qwen35-dense.gguf");
     chunk_checks("qwen3next-moe", "tests/data/archs/qwen3next-moe.gguf");
     chunk_checks("qwen35-tiny", "tests/data/gen/qwen35-tiny.gguf");

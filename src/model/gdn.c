@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "model/forward_impl.h"
+#include "quant/quant.h"
 
 static float softplus(float x) { return x > 20.0f ? x : logf(1.0f + expf(x)); }
 
@@ -85,7 +86,7 @@ struct rule_job {
     const float *mixed;  // [T][ld]: q | k | v after conv (q, k l2-normalized)
     const float *beta;   // [T][nv]
     const float *gdecay; // [T][nv] log decay
-    float *S;            // [nv][dv][dk]
+    float *S;            // [nv][dk][dv]: per value head, row i holds S[.][i] for every value column
     float *o;            // [T][nv*dv]
     int64_t ld;
     int T, chunk;
@@ -95,7 +96,13 @@ struct rule_job {
 
 static int key_head(const struct gdn_dims *g, int h) { return g->grouped ? h / g->r : h % g->nk; }
 
-// Token recurrence for value head h over all T tokens.
+// Token recurrence for value head h over all T tokens. Per value column jv, in the reference's
+// order (sequential sums over i, products rounded before each add):
+//   S[jv][i] *= decay; u = sum_i S[jv][i] k[i]; delta = beta (v[jv] - u);
+//   S[jv][i] += k[i] delta; o[jv] = (sum_i S[jv][i] q[i]) / sqrt(dk).
+// The state is stored transposed ([i][jv]) so that the columns are the contiguous dimension:
+// the kernel (gdn_rule_token, gdn_kernels.c) runs the jv independently in vector lanes, each
+// lane doing exactly the scalar sequence above.
 static void rule_recurrent(const struct rule_job *j, int h) {
     const struct gdn_dims *g = &j->g;
     int dk = g->dk, dv = g->dv, kh = key_head(g, h);
@@ -108,21 +115,7 @@ static void rule_recurrent(const struct rule_job *j, int h) {
         const float *v = row + (size_t)2 * g->nk * dk + (size_t)h * dv;
         float decay = expf(j->gdecay[(size_t)t * g->nv + h]), beta = j->beta[(size_t)t * g->nv + h];
         float *o = j->o + (size_t)t * g->nv * dv + (size_t)h * dv;
-        for (int jv = 0; jv < dv; jv++) {
-            float *Sj = S + (size_t)jv * dk;
-            float u = 0;
-            for (int i = 0; i < dk; i++) {
-                Sj[i] *= decay;
-                u += Sj[i] * k[i];
-            }
-            float delta = beta * (v[jv] - u);
-            float acc = 0;
-            for (int i = 0; i < dk; i++) {
-                Sj[i] += k[i] * delta;
-                acc += Sj[i] * q[i];
-            }
-            o[jv] = acc * qs;
-        }
+        gdn_rule_token(S, dk, dv, q, k, v, decay, beta, qs, o);
     }
 }
 
@@ -174,9 +167,8 @@ static void rule_chunked(const struct rule_job *j, int h, float *ws) {
             const float *kt = KV(t), *vt = VV(t);
             float *Wt = W + (size_t)t * dv;
             for (int jv = 0; jv < dv; jv++) {
-                const float *Sj = S + (size_t)jv * dk;
                 float u = 0;
-                for (int i = 0; i < dk; i++) u += Sj[i] * kt[i];
+                for (int i = 0; i < dk; i++) u += S[(size_t)i * dv + jv] * kt[i];
                 Wt[jv] = vt[jv] - eg * u;
             }
             for (int s2 = 0; s2 < t; s2++) {
@@ -192,9 +184,8 @@ static void rule_chunked(const struct rule_job *j, int h, float *ws) {
             float eg = expf(G[t]);
             float *o = j->o + (size_t)(t0 + t) * g->nv * dv + (size_t)h * dv;
             for (int jv = 0; jv < dv; jv++) {
-                const float *Sj = S + (size_t)jv * dk;
                 float u = 0;
-                for (int i = 0; i < dk; i++) u += Sj[i] * qt[i];
+                for (int i = 0; i < dk; i++) u += S[(size_t)i * dv + jv] * qt[i];
                 o[jv] = eg * u;
             }
             for (int s2 = 0; s2 <= t; s2++) {
@@ -206,17 +197,13 @@ static void rule_chunked(const struct rule_job *j, int h, float *ws) {
         }
         // S = e^G_n S0 + sum_s e^(G_n - G_s) W_s k_s^T
         float egn = expf(G[n - 1]);
-        for (int jv = 0; jv < dv; jv++) {
-            float *Sj = S + (size_t)jv * dk;
-            for (int i = 0; i < dk; i++) Sj[i] *= egn;
-        }
+        for (size_t e = 0; e < (size_t)dv * dk; e++) S[e] *= egn;
         for (int s2 = 0; s2 < n; s2++) {
             float c = expf(G[n - 1] - G[s2]);
             const float *ks = KV(s2), *Ws = W + (size_t)s2 * dv;
             for (int jv = 0; jv < dv; jv++) {
-                float *Sj = S + (size_t)jv * dk;
                 float wv = c * Ws[jv];
-                for (int i = 0; i < dk; i++) Sj[i] += wv * ks[i];
+                for (int i = 0; i < dk; i++) S[(size_t)i * dv + jv] += wv * ks[i];
             }
         }
 #undef QV

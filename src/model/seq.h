@@ -81,7 +81,7 @@ struct seq {
     uint8_t **k, **v;    // per layer: [cap][row bytes] in kv_type; NULL for GDN layers
     size_t *k_row, *v_row; // per layer: bytes of one K / V row (0 for GDN layers)
     float **conv;        // per layer: [C][Kc-1] raw conv inputs, oldest first; NULL for attention layers
-    float **ssm;         // per layer: [nv][dv][dk] delta-rule state; NULL for attention layers
+    float **ssm;         // per layer: [nv][dk][dv] delta-rule state; NULL for attention layers
     struct seq_cp *ckpt; // [n_ckpt] sorted by pos, ascending
     int n_ckpt, cap_ckpt;
     int ckpt_every, ckpt_keep_recent, ckpt_keep_marked;

@@ -156,7 +156,7 @@ uint64_t model_identity(const struct model *m) {
 // ---- slot files ------------------------------------------------------------------------
 
 #define SLOT_MAGIC "FRINKSEQ"
-#define SLOT_VERSION 1u
+#define SLOT_VERSION 2u // 2: GDN state stored [dk][dv] per head (was [dv][dk])
 
 struct slot_header {
     char magic[8];

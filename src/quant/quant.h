@@ -327,6 +327,12 @@ void quant_f16_get_ops(struct quant_f16_ops *ops);
 void quant_f16_mad(uint16_t *acc, const uint16_t *v, float s, int n);
 void quant_f16_scale(uint16_t *acc, float s, int n);
 
+// One token of the Gated DeltaNet delta rule for one value head, on its state S stored [dk][dv]
+// (gdn_kernels.c): decay, the delta update and the output column by column, in the reference's
+// order; every kernel set gives identical results.
+void gdn_rule_token(float *S, int dk, int dv, const float *q, const float *k, const float *v, float decay, float beta,
+                    float qs, float *o);
+
 // true: every call uses the scalar reference kernels (the oracle); false: the fastest ISA.
 void quant_set_reference(bool on);
 

@@ -48,6 +48,10 @@ struct quant_panel {
 };
 const struct quant_panel *quant_panel_avx512(uint32_t type); // NULL: no panel kernel
 
+// ---- Gated DeltaNet token step (gdn_kernels.c, gdn_avx2.c) ----
+void gdn_rule_token_avx2(float *S, int dk, int dv, const float *q, const float *k, const float *v, float decay,
+                         float beta, float qs, float *o);
+
 // ---- attention F16 vector ops (attn_f16.c; AVX2 twins in quant_avx2.c) ----
 float f16_dot_ref(const uint16_t *x, const uint16_t *y, int n);
 void f16_mad_ref(uint16_t *acc, const uint16_t *v, float s, int n);
