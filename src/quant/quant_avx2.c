@@ -299,6 +299,19 @@ static inline __m256i q1_0_mask(const uint8_t *p) {
                              _mm256_set1_epi64x(-1));
 }
 
+// q with the lanes whose weight bit is set negated (bits: 32 bits, LSB first). With AVX-512 BW
+// the bits are the write mask of one subtraction.
+static inline __m256i q1_0_apply(const uint8_t *bits, __m256i q) {
+#ifdef QUANT_X86_VNNI
+    uint32_t b;
+    memcpy(&b, bits, 4);
+    return _mm256_mask_sub_epi8(q, (__mmask32)b, _mm256_setzero_si256(), q);
+#else
+    const __m256i m = q1_0_mask(bits);
+    return _mm256_sub_epi8(_mm256_xor_si256(q, m), m);
+#endif
+}
+
 // Four vectors of 8 int32 -> their four sums (exact), in order.
 static inline __m128i hsum4x8_i32(__m256i s0, __m256i s1, __m256i s2, __m256i s3) {
     const __m256i h = _mm256_hadd_epi32(_mm256_hadd_epi32(s0, s1), _mm256_hadd_epi32(s2, s3));
@@ -321,11 +334,8 @@ float KERNEL(dot_q1_0_q8_0)(int64_t n, const void *w, const void *xq) {
     __m128 acc = _mm_setzero_ps();
     for (int64_t i = 0; i < n / QK1_0; i++) {
         __m256i s[4];
-        for (int k = 0; k < 4; k++) {
-            const __m256i m = q1_0_mask(x[i].qs + 4 * k);
-            const __m256i q = _mm256_loadu_si256((const __m256i *)y[4 * i + k].qs);
-            s[k] = dot_us8(ones, _mm256_sub_epi8(_mm256_xor_si256(q, m), m));
-        }
+        for (int k = 0; k < 4; k++)
+            s[k] = dot_us8(ones, q1_0_apply(x[i].qs + 4 * k, _mm256_loadu_si256((const __m256i *)y[4 * i + k].qs)));
         const __m128 d = _mm_mul_ps(_mm_set1_ps(-h2f(x[i].d)), q1_0_dy4(&y[4 * i]));
         acc = _mm_fmadd_ps(d, _mm_cvtepi32_ps(hsum4x8_i32(s[0], s[1], s[2], s[3])), acc);
     }
@@ -953,15 +963,11 @@ void KERNEL(dot4_q1_0_q8_0)(int64_t n, const void *w, const void *xq, size_t act
     __m128 acc[4];
     for (int t = 0; t < 4; t++) acc[t] = _mm_setzero_ps();
     for (int64_t i = 0; i < n / QK1_0; i++) {
-        __m256i m[4];
-        for (int k = 0; k < 4; k++) m[k] = q1_0_mask(x[i].qs + 4 * k);
         const __m128 ndx = _mm_set1_ps(-h2f(x[i].d));
         _Pragma("GCC unroll 4") for (int t = 0; t < 4; t++) {
             __m256i s[4];
-            for (int k = 0; k < 4; k++) {
-                const __m256i q = _mm256_loadu_si256((const __m256i *)y[t][4 * i + k].qs);
-                s[k] = dot_us8(ones, _mm256_sub_epi8(_mm256_xor_si256(q, m[k]), m[k]));
-            }
+            for (int k = 0; k < 4; k++)
+                s[k] = dot_us8(ones, q1_0_apply(x[i].qs + 4 * k, _mm256_loadu_si256((const __m256i *)y[t][4 * i + k].qs)));
             const __m128 d = _mm_mul_ps(ndx, q1_0_dy4(&y[t][4 * i]));
             acc[t] = _mm_fmadd_ps(d, _mm_cvtepi32_ps(hsum4x8_i32(s[0], s[1], s[2], s[3])), acc[t]);
         }
