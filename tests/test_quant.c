@@ -304,6 +304,18 @@ static void test_fast_vs_ref(uint32_t type, const char *name) {
             }
         }
         for (int isa = 1; isa <= top; isa++) {
+            if (!ti->rows4[isa]) continue;
+            for (int r0 = 0; r0 + 4 <= ROWS; r0 += 2) {
+                float o[4];
+                ti->rows4[isa](n, w + r0 * row_bytes, row_bytes, xq, o);
+                for (int r = 0; r < 4; r++) {
+                    const float one = ti->dot[isa](n, w + (r0 + r) * row_bytes, xq);
+                    CHECK(f32_bits(o[r]) == f32_bits(one), "%s n=%lld isa %d: rows4 row %d %.9g != dot %.9g", name,
+                          (long long)n, isa, r0 + r, o[r], one);
+                }
+            }
+        }
+        for (int isa = 1; isa <= top; isa++) {
             if (!ti->dot4[isa]) continue;
             uint8_t *x4 = malloc(act_bytes * 4);
             for (int t = 0; t < 4; t++) {
@@ -337,6 +349,8 @@ static void test_fast_vs_ref(uint32_t type, const char *name) {
 }
 
 // ---- 3. matmul == repeated matvec --------------------------------------------------------------
+
+static int n_packed_checked;
 
 static void test_matmul(uint32_t type, const char *name) {
     struct golden g;
@@ -376,6 +390,26 @@ static void test_matmul(uint32_t type, const char *name) {
             CHECK(bad == 0, "%s n_tok=%lld ref=%d: %d matmul outputs differ from matvec", name,
                   (long long)nt, ref, bad);
             CHECK(pad_ok, "%s n_tok=%lld: matmul wrote outside [r0, r1)", name, (long long)nt);
+            // weights packed at load: the same bits, over row ranges cutting panels anywhere
+            const size_t psz = quant_packed_size(type, n, ROWS);
+            if (psz) {
+                void *P = aligned_alloc(64, (psz + 63) & ~(size_t)63);
+                quant_pack(type, w, row_bytes, n, ROWS, P);
+                static const int64_t ranges[][2] = {{1, 21}, {0, 16}, {3, 13}, {8, 16}, {17, 20}};
+                for (size_t q = 0; q < sizeof ranges / sizeof ranges[0]; q++) {
+                    const int64_t a = ranges[q][0], b = ranges[q][1];
+                    quant_matmul_packed(type, P, w, row_bytes, xq, n, nt, y, ldy, a, b);
+                    int pbad = 0;
+                    for (int64_t t = 0; t < nt; t++) {
+                        quant_matvec(type, w, row_bytes, xq + t * act_bytes, n, yv, a, b);
+                        for (int64_t r = a; r < b; r++) pbad += f32_bits(yv[r - a]) != f32_bits(y[t * ldy + (r - a)]);
+                    }
+                    CHECK(pbad == 0, "%s n_tok=%lld ref=%d rows [%lld, %lld): %d packed outputs differ from matvec", name,
+                          (long long)nt, ref, (long long)a, (long long)b, pbad);
+                }
+                free(P);
+                n_packed_checked++;
+            }
             free(xq), free(y);
         }
     }
@@ -401,6 +435,8 @@ int main(void) {
         test_fast_vs_ref(golden_types[i].type, golden_types[i].file);
         test_matmul(golden_types[i].type, golden_types[i].file);
     }
+    if (quant_cpu_isa() == QUANT_ISA_AVX512)
+        CHECK(n_packed_checked > 0, "no packed layout was exercised on an AVX-512 VNNI machine");
     printf("quant: %d of %d reference dots bit-identical to ggml's generic kernels\n", n_exact_dots,
            n_dots);
     return TEST_DONE();

@@ -47,6 +47,7 @@ struct mm_job {
     int n;
     const struct weight *w[4];
     const uint8_t *W[4];
+    const void *P[4];  // the weights packed at load (model.c), NULL: use W
     float *y[4];
     int64_t row0[5];  // prefix sums of the rows
     const uint8_t *xq;
@@ -64,7 +65,10 @@ static void mm_task(void *p, int ith, int nth) {
         if (a >= b) continue;
         const struct weight *w = j->w[k];
         int64_t lo = a - j->row0[k], hi = b - j->row0[k];
-        quant_matmul(w->type, j->W[k], w->row_bytes, j->xq, w->n_in, j->T, j->y[k] + lo, j->ldy, lo, hi);
+        if (j->P[k])
+            quant_matmul_packed(w->type, j->P[k], j->W[k], w->row_bytes, j->xq, w->n_in, j->T, j->y[k] + lo, j->ldy, lo, hi);
+        else
+            quant_matmul(w->type, j->W[k], w->row_bytes, j->xq, w->n_in, j->T, j->y[k] + lo, j->ldy, lo, hi);
     }
 }
 
@@ -124,6 +128,7 @@ void mm_multi(struct exec *ex, int n, const struct weight *const *w, const float
     for (int k = 0; k < n; k++) {
         j.w[k] = w[k];
         j.W[k] = w[k]->data;
+        j.P[k] = w[k]->packed;
         j.y[k] = y[k];
         j.row0[k + 1] = j.row0[k] + w[k]->n_out;
         work += w[k]->n_out * w[k]->n_in * T;
@@ -134,7 +139,8 @@ void mm_multi(struct exec *ex, int n, const struct weight *const *w, const float
 
 // y[t][0..n_out) = (W[mat] x_t) * scale + bias, for T rows of x.
 void mm(struct exec *ex, const struct weight *w, int mat, const float *x, int64_t ldx, int T, float *y, int64_t ldy) {
-    struct mm_job j = {.n = 1, .w = {w}, .W = {(const uint8_t *)w->data + (size_t)mat * w->mat_bytes}, .y = {y},
+    struct mm_job j = {.n = 1, .w = {w}, .W = {(const uint8_t *)w->data + (size_t)mat * w->mat_bytes},
+                       .P = {mat == 0 ? w->packed : NULL}, .y = {y},
                        .row0 = {0, w->n_out}, .xq = exec_act(ex, w, x, ldx, T), .T = T, .ldy = ldy};
     pool_run_sized(ex->pool, mm_task, &j, w->n_out * w->n_in * T);
     mm_epilogue(w, mat, T, y, ldy);

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "quant/quant.h"
 #include "quant/types.h"
@@ -190,18 +192,81 @@ static const struct gguf_tensor *t_take(struct loader *ld, const char *name) {
     return &ld->f->tensors[i];
 }
 
-static void *owned_alloc(struct model *m, size_t bytes) {
+static bool owned_reserve(struct model *m) {
     if (m->n_owned == m->cap_owned) {
         int cap = m->cap_owned ? m->cap_owned * 2 : 256;
         void **o = realloc(m->owned, (size_t)cap * sizeof *o);
-        if (!o) return NULL;
+        if (!o) return false;
         m->owned = o;
         m->cap_owned = cap;
     }
+    return true;
+}
+
+static void *owned_alloc(struct model *m, size_t bytes) {
+    if (!owned_reserve(m)) return NULL;
     void *p = malloc(bytes ? bytes : 1);
     if (p) m->owned[m->n_owned++] = p;
     return p;
 }
+
+// Repacks the matrices the CPU kernels in use have a packed layout for (quant_pack) into one
+// arena backed by huge pages where the kernel offers them (long sequential streams, few TLB
+// misses), and releases each matrix's file pages once its packed copy exists: the packed weights
+// replace the mapped ones in memory instead of adding to them. When the arena cannot be had,
+// nothing is packed and nothing changes.
+static int packable(struct model *m, struct weight ***list) {
+    static struct weight *buf[1 + 20 * 1024];
+    int n = 0;
+    // (when the output is tied to the token table, the table's rows are still read, dequantized
+    // per token, from the mapping: only the output product uses the packed copy)
+    buf[n++] = &m->output;
+    for (int il = 0; il < m->hp.n_layer && n + 20 <= (int)(sizeof buf / sizeof buf[0]); il++) {
+        struct layer *L = &m->layers[il];
+        struct weight *ws[] = {&L->wq, &L->wk, &L->wv, &L->wo, &L->wqkv, &L->ffn_gate, &L->ffn_up, &L->ffn_down,
+                               &L->gate_shexp, &L->up_shexp, &L->down_shexp, &L->wq_a, &L->wq_b, &L->wkv_a,
+                               &L->ssm_qkv, &L->ssm_gate, &L->ssm_beta, &L->ssm_alpha, &L->ssm_ba, &L->ssm_out};
+        for (size_t i = 0; i < sizeof ws / sizeof ws[0]; i++) buf[n++] = ws[i];
+    }
+    *list = buf;
+    return n;
+}
+
+static size_t packed_size(const struct weight *w) {
+    if (!w->data || w->n_mat != 1) return 0;
+    return (quant_packed_size(w->type, w->n_in, w->n_out) + 63) & ~(size_t)63;
+}
+
+static void pack_weights(struct model *m) {
+    struct weight **ws;
+    const int n = packable(m, &ws);
+    size_t total = 0;
+    for (int i = 0; i < n; i++) total += packed_size(ws[i]);
+    if (!total) return;
+    const size_t huge = (size_t)2 << 20;
+    total = (total + huge - 1) & ~(huge - 1);
+    uint8_t *arena = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (arena == MAP_FAILED) return;
+#ifdef MADV_HUGEPAGE
+    madvise(arena, total, MADV_HUGEPAGE);
+#endif
+    m->packed_arena = arena;
+    m->packed_bytes = total;
+    const uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+    size_t off = 0;
+    for (int i = 0; i < n; i++) {
+        struct weight *w = ws[i];
+        const size_t sz = packed_size(w);
+        if (!sz || w->packed) continue;
+        quant_pack(w->type, w->data, w->row_bytes, w->n_in, w->n_out, arena + off);
+        w->packed = arena + off;
+        off += sz;
+        const uintptr_t a = ((uintptr_t)w->data + pg - 1) & ~(pg - 1), b = ((uintptr_t)w->data + w->mat_bytes) & ~(pg - 1);
+        if (a < b) madvise((void *)a, b - a, MADV_DONTNEED);
+    }
+    mprotect(arena, total, PROT_READ);
+}
+
 
 // A 1-D tensor (norm weight, bias, ...) as F32, copied into the model's arena.
 // want_n: expected element count (0 = any). Absent: NULL (error if required).
@@ -906,12 +971,14 @@ done:
         model_free(m);
         return st;
     }
+    pack_weights(m);
     *out = m;
     return FRINK_OK;
 }
 
 void model_free(struct model *m) {
     if (!m) return;
+    if (m->packed_arena) munmap(m->packed_arena, m->packed_bytes);
     free(m->layers);
     for (int i = 0; i < m->n_owned; i++) free(m->owned[i]);
     free(m->owned);

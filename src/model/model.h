@@ -28,6 +28,8 @@ struct weight {
     const float *bias;  // [n_out] or [n_mat][n_out] (F32 copy), NULL when absent
     bool bias_first;    // (x W + bias) * scale, as the reference's FFN; else x W * scale + bias
     const char *name;   // tensor name, for messages
+    const void *packed; // the same weights repacked at load for the kernels in use (in the
+                        // model's packed arena; quant_pack), NULL when none: data stays valid
 };
 
 // Features of one layer, derived once at load from the arch table, hparams
@@ -157,6 +159,8 @@ struct model {
     const float *rope_freqs;    // [n_rot/2] frequency factors (llama3; phi3's short factors), NULL
     struct layer *layers;
     int n_gdn_layers, n_attn_layers;
+    void *packed_arena;         // weights repacked at load (weight.packed points inside), or NULL
+    size_t packed_bytes;
     void **owned;               // F32 copies of small tensors (norms, biases, conv, scales)
     int n_owned, cap_owned;
     char name[128];

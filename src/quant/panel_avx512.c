@@ -431,6 +431,196 @@ static void q1_0_run(const void *panel, const void *xq, size_t xs, const void *p
     for (; t < nt; t++) q1_0_runT(1, panel, (const uint8_t *)prep + t * es, es, n, out + 8 * t);
 }
 
+// ---- Q4_K packed at load time (decode and prefill) ------------------------------------------------
+//
+// The same computation as the Q4_K panel above on a layout that keeps the nibbles packed, so it
+// can replace the file's weights for good (about 3% larger): per 8-row block, the 32 dwords of
+// quants transposed (rows in lanes; the low nibbles of dword k of chunk c are elements 64c+4k..
+// +3 of sub-block 2c, the high nibbles the same of sub-block 2c+1), then the scales and mins as
+// bytes and the two fp16 scales, widened per use.
+
+enum { PACKED_PREFETCH = 2048 }; // bytes ahead of the block being computed
+
+struct packed_q4_K {
+    __m256i qs[32];       // [8c + k]
+    uint8_t sc[8][8];     // [sub-block][row]
+    uint8_t mn[4][8][2];  // [pair j][row]: (m_2j, m_2j+1)
+    ggml_half d[8], dmin[8];
+};
+_Static_assert(sizeof(struct packed_q4_K) == 1184, "packed_q4_K");
+
+static size_t q4_K_packed_bytes(int64_t n) { return (size_t)(n / QK_K) * sizeof(struct packed_q4_K); }
+
+static void q4_K_packed_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *dst) {
+    struct packed_q4_K *p = dst;
+    for (int64_t b = 0; b < n / QK_K; b++, p++) {
+        const uint8_t *blk = W + (size_t)b * sizeof(block_q4_K);
+        for (int r = 0; r < 8; r++) {
+            const block_q4_K *x = (const block_q4_K *)(blk + (size_t)r * row_bytes);
+            uint8_t s8[8], m8[8];
+            k4_scales_mins(x->scales, s8, m8);
+            for (int j = 0; j < 8; j++) p->sc[j][r] = s8[j];
+            for (int j = 0; j < 4; j++) p->mn[j][r][0] = m8[2 * j], p->mn[j][r][1] = m8[2 * j + 1];
+            p->d[r] = x->d;
+            p->dmin[r] = x->dmin;
+        }
+        for (int c = 0; c < 4; c++) transpose8x8(blk + offsetof(block_q4_K, qs) + 32 * c, row_bytes, p->qs + 8 * c);
+    }
+}
+
+static inline __attribute__((always_inline)) void q4_K_packed_runT(int T, const struct packed_q4_K *p, const uint8_t *xq,
+                                                                   size_t xs, const uint8_t *prep, size_t es, int64_t n,
+                                                                   float *out) {
+    const __m256i m4 = _mm256_set1_epi8(0xF);
+    __m256 acc[4], acc_m[4];
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) acc[t] = acc_m[t] = _mm256_setzero_ps();
+    for (int64_t b = 0; b < n / QK_K; b++, p++) {
+        const block_q8_K *y[4];
+        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) y[t] = (const block_q8_K *)(xq + t * xs) + b;
+        __m256i S[4];
+        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) S[t] = _mm256_setzero_si256();
+        _Pragma("GCC unroll 4") for (int c = 0; c < 4; c++) {
+            // the hardware prefetcher restarts at every 4 KiB page; keep a steady distance ahead
+            for (int l = 0; l < 5; l++) __builtin_prefetch((const char *)p + PACKED_PREFETCH + 64 * (5 * c + l), 0, 3);
+            __m256i Pl[4], Ph[4];
+            _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) Pl[t] = Ph[t] = _mm256_setzero_si256();
+            _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++) {
+                const __m256i v = _mm256_load_si256(&p->qs[8 * c + k]);
+                const __m256i lo = _mm256_and_si256(v, m4), hi = _mm256_and_si256(_mm256_srli_epi16(v, 4), m4);
+                _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) {
+                    Pl[t] = _mm256_dpbusd_epi32(Pl[t], lo, _mm256_set1_epi32(load_i32(y[t]->qs + 64 * c + 4 * k)));
+                    Ph[t] = _mm256_dpbusd_epi32(Ph[t], hi, _mm256_set1_epi32(load_i32(y[t]->qs + 64 * c + 32 + 4 * k)));
+                }
+            }
+            const __m256i scl = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)p->sc[2 * c]));
+            const __m256i sch = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)p->sc[2 * c + 1]));
+            _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
+                S[t] = _mm256_add_epi32(S[t], _mm256_add_epi32(_mm256_mullo_epi32(Pl[t], scl), _mm256_mullo_epi32(Ph[t], sch)));
+        }
+        const __m256 d = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)p->d));
+        const __m256 dmin = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)p->dmin));
+        __m256i mn[4];
+        for (int j = 0; j < 4; j++) mn[j] = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)p->mn[j]));
+        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) {
+            const struct prep_q4_K *e = (const struct prep_q4_K *)(prep + t * es) + b;
+            __m256i M = _mm256_setzero_si256();
+            for (int j = 0; j < 4; j++) M = _mm256_dpwssd_epi32(M, mn[j], _mm256_set1_epi32(e->pair[j]));
+            acc[t] = _mm256_fmadd_ps(_mm256_mul_ps(_mm256_set1_ps(y[t]->d), d), _mm256_cvtepi32_ps(S[t]), acc[t]);
+            acc_m[t] = _mm256_fmadd_ps(_mm256_mul_ps(_mm256_set1_ps(-y[t]->d), dmin), _mm256_cvtepi32_ps(M), acc_m[t]);
+        }
+    }
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) _mm256_storeu_ps(out + 8 * t, _mm256_add_ps(acc[t], acc_m[t]));
+}
+
+static void q4_K_packed_run(const void *panel, const void *xq, size_t xs, const void *prep, size_t es, int nt, int64_t n,
+                            float *out) {
+    int t = 0;
+    for (; t + 4 <= nt; t += 4)
+        q4_K_packed_runT(4, panel, (const uint8_t *)xq + t * xs, xs, (const uint8_t *)prep + t * es, es, n, out + 8 * t);
+    for (; t < nt; t++) q4_K_packed_runT(1, panel, (const uint8_t *)xq + t * xs, xs, (const uint8_t *)prep + t * es, es, n, out + 8 * t);
+}
+
+// ---- Q6_K packed at load time ----------------------------------------------------------------------
+//
+// Per 8-row block: the 32 dwords of ql and the 16 dwords of qh transposed (rows in lanes), the
+// 16 scales as bytes [sub-block][row], the fp16 scales. Element 128h + 32q + 4j + i (i < 4) of
+// each row is low nibble (q < 2) or high nibble (q >= 2) of ql dword 16h + 8(q & 1) + j, with
+// bits 2q, 2q+1 of qh dword 8h + j on top; it belongs to sub-block 8h + 2q + (j >= 4). The -32 of
+// the codes enters each sub-block's integer through its starting value, -32 * bsum (prep).
+
+struct packed_q6_K {
+    __m256i ql[32], qh[16];
+    int8_t sc[16][8]; // [sub-block][row]
+    ggml_half d[8];
+    uint8_t pad[16];  // keeps the next block's vectors aligned
+};
+_Static_assert(sizeof(struct packed_q6_K) == 1696, "packed_q6_K");
+
+static size_t q6_K_packed_bytes(int64_t n) { return (size_t)(n / QK_K) * sizeof(struct packed_q6_K); }
+
+static void q6_K_packed_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *dst) {
+    struct packed_q6_K *p = dst;
+    for (int64_t b = 0; b < n / QK_K; b++, p++) {
+        const uint8_t *blk = W + (size_t)b * sizeof(block_q6_K);
+        for (int r = 0; r < 8; r++) {
+            const block_q6_K *x = (const block_q6_K *)(blk + (size_t)r * row_bytes);
+            for (int j = 0; j < 16; j++) p->sc[j][r] = x->scales[j];
+            p->d[r] = x->d;
+        }
+        memset(p->pad, 0, sizeof p->pad);
+        for (int c = 0; c < 4; c++) transpose8x8(blk + offsetof(block_q6_K, ql) + 32 * c, row_bytes, p->ql + 8 * c);
+        for (int c = 0; c < 2; c++) transpose8x8(blk + offsetof(block_q6_K, qh) + 32 * c, row_bytes, p->qh + 8 * c);
+    }
+}
+
+struct prep_q6_K {
+    int32_t negb[16]; // -32 * bsum of each 16-element sub-block
+};
+
+static size_t q6_K_packed_prep_bytes(int64_t n) { return (size_t)(n / QK_K) * sizeof(struct prep_q6_K); }
+
+static void q6_K_packed_prep(const void *xq, int64_t n, void *prep) {
+    const block_q8_K *y = xq;
+    struct prep_q6_K *e = prep;
+    for (int64_t b = 0; b < n / QK_K; b++)
+        for (int j = 0; j < 16; j++) e[b].negb[j] = -32 * y[b].bsums[j];
+}
+
+static inline __attribute__((always_inline)) void q6_K_packed_runT(int T, const struct packed_q6_K *p, const uint8_t *xq,
+                                                                   size_t xs, const uint8_t *prep, size_t es, int64_t n,
+                                                                   float *out) {
+    const __m256i m4 = _mm256_set1_epi8(0xF), m30 = _mm256_set1_epi8(0x30);
+    __m256 acc[4];
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) acc[t] = _mm256_setzero_ps();
+    for (int64_t b = 0; b < n / QK_K; b++, p++) {
+        const block_q8_K *y[4];
+        const struct prep_q6_K *e[4];
+        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) {
+            y[t] = (const block_q8_K *)(xq + t * xs) + b;
+            e[t] = (const struct prep_q6_K *)(prep + t * es) + b;
+        }
+        __m256i S[4];
+        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) S[t] = _mm256_setzero_si256();
+        _Pragma("GCC unroll 2") for (int h = 0; h < 2; h++) {
+            for (int l = 0; l < 14; l++) __builtin_prefetch((const char *)p + PACKED_PREFETCH + 64 * (14 * h + l), 0, 3);
+            _Pragma("GCC unroll 4") for (int q = 0; q < 4; q++) {
+                _Pragma("GCC unroll 2") for (int half = 0; half < 2; half++) { // sub-block 8h + 2q + half
+                    const int sb = 8 * h + 2 * q + half;
+                    __m256i P[4];
+                    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) P[t] = _mm256_set1_epi32(e[t]->negb[sb]);
+                    _Pragma("GCC unroll 4") for (int jj = 0; jj < 4; jj++) {
+                        const int j = 4 * half + jj;
+                        const __m256i l = _mm256_load_si256(&p->ql[16 * h + 8 * (q & 1) + j]);
+                        const __m256i hb = _mm256_load_si256(&p->qh[8 * h + j]);
+                        const __m256i lo = q < 2 ? _mm256_and_si256(l, m4) : _mm256_and_si256(_mm256_srli_epi16(l, 4), m4);
+                        const __m256i hi = q == 0 ? _mm256_slli_epi16(hb, 4)
+                                           : q == 1 ? _mm256_slli_epi16(hb, 2)
+                                           : q == 2 ? hb
+                                                    : _mm256_srli_epi16(hb, 2);
+                        const __m256i code = _mm256_or_si256(lo, _mm256_and_si256(hi, m30));
+                        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
+                            P[t] = _mm256_dpbusd_epi32(P[t], code, _mm256_set1_epi32(load_i32(y[t]->qs + 128 * h + 32 * q + 4 * j)));
+                    }
+                    const __m256i sc = _mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)p->sc[sb]));
+                    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) S[t] = _mm256_add_epi32(S[t], _mm256_mullo_epi32(P[t], sc));
+                }
+            }
+        }
+        const __m256 d = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)p->d));
+        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
+            acc[t] = _mm256_fmadd_ps(_mm256_mul_ps(_mm256_set1_ps(y[t]->d), d), _mm256_cvtepi32_ps(S[t]), acc[t]);
+    }
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) _mm256_storeu_ps(out + 8 * t, acc[t]);
+}
+
+static void q6_K_packed_run(const void *panel, const void *xq, size_t xs, const void *prep, size_t es, int nt, int64_t n,
+                            float *out) {
+    int t = 0;
+    for (; t + 4 <= nt; t += 4)
+        q6_K_packed_runT(4, panel, (const uint8_t *)xq + t * xs, xs, (const uint8_t *)prep + t * es, es, n, out + 8 * t);
+    for (; t < nt; t++) q6_K_packed_runT(1, panel, (const uint8_t *)xq + t * xs, xs, (const uint8_t *)prep + t * es, es, n, out + 8 * t);
+}
+
 // ---- the table ----------------------------------------------------------------------------------
 
 const struct quant_panel *quant_panel_avx512(uint32_t type) {
@@ -441,6 +631,19 @@ const struct quant_panel *quant_panel_avx512(uint32_t type) {
     switch (type) {
     case GGML_TYPE_Q8_0: return &q8_0;
     case GGML_TYPE_Q1_0: return &q1_0;
+    case GGML_TYPE_Q4_K: return &q4_K;
+    case GGML_TYPE_Q6_K: return &q6_K;
+    default: return NULL;
+    }
+}
+
+// Layouts that replace a matrix's weights at load (quant_pack): the same pack/prep/run shape as
+// the panels, but the panel bytes are the stored weights themselves.
+const struct quant_panel *quant_packed_avx512(uint32_t type) {
+    static const struct quant_panel q4_K = {q4_K_packed_bytes, q4_K_packed_pack, q4_K_prep_bytes, q4_K_prep, q4_K_packed_run};
+    static const struct quant_panel q6_K = {q6_K_packed_bytes, q6_K_packed_pack, q6_K_packed_prep_bytes, q6_K_packed_prep,
+                                            q6_K_packed_run};
+    switch (type) {
     case GGML_TYPE_Q4_K: return &q4_K;
     case GGML_TYPE_Q6_K: return &q6_K;
     default: return NULL;

@@ -19,28 +19,30 @@
 #define X86_DOTS(w, a) ISA_DOTS(dot_##w##_##a##_ref, dot_##w##_##a##_avx2, dot_##w##_##a##_avx512)
 #define X86_DOT4(w, a) {NULL, dot4_##w##_##a##_avx2, dot4_##w##_##a##_avx512}
 #define NO_DOT4 {NULL, NULL, NULL}
+#define X86_ROWS4(w, a) {NULL, rows4_##w##_##a##_avx2, rows4_##w##_##a##_avx512}
+#define NO_ROWS4 {NULL, NULL, NULL}
 
 static const struct quant_type_info type_table[GGML_TYPE_COUNT] = {
-    [GGML_TYPE_F32] = {GGML_TYPE_F32, dequant_f32_ref, ISA_DOTS(dot_f32_f32_ref, dot_f32_f32_avx2, NULL), NO_DOT4},
-    [GGML_TYPE_F16] = {GGML_TYPE_F16, dequant_f16_ref, ISA_DOTS(dot_f16_f16_ref, dot_f16_f16_avx2, NULL), NO_DOT4},
-    [GGML_TYPE_BF16] = {GGML_TYPE_BF16, dequant_bf16_ref, ISA_DOTS(dot_bf16_bf16_ref, dot_bf16_bf16_avx2, NULL), NO_DOT4},
-    [GGML_TYPE_Q8_0] = {GGML_TYPE_Q8_0, dequant_q8_0_ref, X86_DOTS(q8_0, q8_0), X86_DOT4(q8_0, q8_0)},
-    [GGML_TYPE_Q4_0] = {GGML_TYPE_Q8_0, dequant_q4_0_ref, X86_DOTS(q4_0, q8_0), NO_DOT4},
-    [GGML_TYPE_Q4_1] = {GGML_TYPE_Q8_1, dequant_q4_1_ref, X86_DOTS(q4_1, q8_1), NO_DOT4},
-    [GGML_TYPE_Q5_0] = {GGML_TYPE_Q8_0, dequant_q5_0_ref, X86_DOTS(q5_0, q8_0), NO_DOT4},
-    [GGML_TYPE_Q5_1] = {GGML_TYPE_Q8_1, dequant_q5_1_ref, X86_DOTS(q5_1, q8_1), NO_DOT4},
-    [GGML_TYPE_IQ4_NL] = {GGML_TYPE_Q8_0, dequant_iq4_nl_ref, X86_DOTS(iq4_nl, q8_0), NO_DOT4},
-    [GGML_TYPE_MXFP4] = {GGML_TYPE_Q8_0, dequant_mxfp4_ref, X86_DOTS(mxfp4, q8_0), NO_DOT4},
-    [GGML_TYPE_Q1_0] = {GGML_TYPE_Q8_0, dequant_q1_0_ref, X86_DOTS(q1_0, q8_0), X86_DOT4(q1_0, q8_0)},
-    [GGML_TYPE_Q2_0] = {GGML_TYPE_Q8_0, dequant_q2_0_ref, X86_DOTS(q2_0, q8_0), NO_DOT4},
-    [GGML_TYPE_Q2_K] = {GGML_TYPE_Q8_K, dequant_q2_K_ref, X86_DOTS(q2_K, q8_K), NO_DOT4},
-    [GGML_TYPE_Q3_K] = {GGML_TYPE_Q8_K, dequant_q3_K_ref, X86_DOTS(q3_K, q8_K), NO_DOT4},
-    [GGML_TYPE_Q4_K] = {GGML_TYPE_Q8_K, dequant_q4_K_ref, X86_DOTS(q4_K, q8_K), X86_DOT4(q4_K, q8_K)},
-    [GGML_TYPE_Q5_K] = {GGML_TYPE_Q8_K, dequant_q5_K_ref, X86_DOTS(q5_K, q8_K), NO_DOT4},
-    [GGML_TYPE_Q6_K] = {GGML_TYPE_Q8_K, dequant_q6_K_ref, X86_DOTS(q6_K, q8_K), X86_DOT4(q6_K, q8_K)},
-    [GGML_TYPE_IQ4_XS] = {GGML_TYPE_Q8_K, dequant_iq4_xs_ref, X86_DOTS(iq4_xs, q8_K), NO_DOT4},
-    [GGML_TYPE_TQ1_0] = {GGML_TYPE_Q8_K, dequant_tq1_0_ref, X86_DOTS(tq1_0, q8_K), NO_DOT4},
-    [GGML_TYPE_TQ2_0] = {GGML_TYPE_Q8_K, dequant_tq2_0_ref, X86_DOTS(tq2_0, q8_K), NO_DOT4},
+    [GGML_TYPE_F32] = {GGML_TYPE_F32, dequant_f32_ref, ISA_DOTS(dot_f32_f32_ref, dot_f32_f32_avx2, NULL), NO_DOT4, NO_ROWS4},
+    [GGML_TYPE_F16] = {GGML_TYPE_F16, dequant_f16_ref, ISA_DOTS(dot_f16_f16_ref, dot_f16_f16_avx2, NULL), NO_DOT4, NO_ROWS4},
+    [GGML_TYPE_BF16] = {GGML_TYPE_BF16, dequant_bf16_ref, ISA_DOTS(dot_bf16_bf16_ref, dot_bf16_bf16_avx2, NULL), NO_DOT4, NO_ROWS4},
+    [GGML_TYPE_Q8_0] = {GGML_TYPE_Q8_0, dequant_q8_0_ref, X86_DOTS(q8_0, q8_0), X86_DOT4(q8_0, q8_0), NO_ROWS4},
+    [GGML_TYPE_Q4_0] = {GGML_TYPE_Q8_0, dequant_q4_0_ref, X86_DOTS(q4_0, q8_0), NO_DOT4, NO_ROWS4},
+    [GGML_TYPE_Q4_1] = {GGML_TYPE_Q8_1, dequant_q4_1_ref, X86_DOTS(q4_1, q8_1), NO_DOT4, NO_ROWS4},
+    [GGML_TYPE_Q5_0] = {GGML_TYPE_Q8_0, dequant_q5_0_ref, X86_DOTS(q5_0, q8_0), NO_DOT4, NO_ROWS4},
+    [GGML_TYPE_Q5_1] = {GGML_TYPE_Q8_1, dequant_q5_1_ref, X86_DOTS(q5_1, q8_1), NO_DOT4, NO_ROWS4},
+    [GGML_TYPE_IQ4_NL] = {GGML_TYPE_Q8_0, dequant_iq4_nl_ref, X86_DOTS(iq4_nl, q8_0), NO_DOT4, NO_ROWS4},
+    [GGML_TYPE_MXFP4] = {GGML_TYPE_Q8_0, dequant_mxfp4_ref, X86_DOTS(mxfp4, q8_0), NO_DOT4, NO_ROWS4},
+    [GGML_TYPE_Q1_0] = {GGML_TYPE_Q8_0, dequant_q1_0_ref, X86_DOTS(q1_0, q8_0), X86_DOT4(q1_0, q8_0), NO_ROWS4},
+    [GGML_TYPE_Q2_0] = {GGML_TYPE_Q8_0, dequant_q2_0_ref, X86_DOTS(q2_0, q8_0), NO_DOT4, NO_ROWS4},
+    [GGML_TYPE_Q2_K] = {GGML_TYPE_Q8_K, dequant_q2_K_ref, X86_DOTS(q2_K, q8_K), NO_DOT4, NO_ROWS4},
+    [GGML_TYPE_Q3_K] = {GGML_TYPE_Q8_K, dequant_q3_K_ref, X86_DOTS(q3_K, q8_K), NO_DOT4, NO_ROWS4},
+    [GGML_TYPE_Q4_K] = {GGML_TYPE_Q8_K, dequant_q4_K_ref, X86_DOTS(q4_K, q8_K), X86_DOT4(q4_K, q8_K), X86_ROWS4(q4_K, q8_K)},
+    [GGML_TYPE_Q5_K] = {GGML_TYPE_Q8_K, dequant_q5_K_ref, X86_DOTS(q5_K, q8_K), NO_DOT4, NO_ROWS4},
+    [GGML_TYPE_Q6_K] = {GGML_TYPE_Q8_K, dequant_q6_K_ref, X86_DOTS(q6_K, q8_K), X86_DOT4(q6_K, q8_K), X86_ROWS4(q6_K, q8_K)},
+    [GGML_TYPE_IQ4_XS] = {GGML_TYPE_Q8_K, dequant_iq4_xs_ref, X86_DOTS(iq4_xs, q8_K), NO_DOT4, NO_ROWS4},
+    [GGML_TYPE_TQ1_0] = {GGML_TYPE_Q8_K, dequant_tq1_0_ref, X86_DOTS(tq1_0, q8_K), NO_DOT4, NO_ROWS4},
+    [GGML_TYPE_TQ2_0] = {GGML_TYPE_Q8_K, dequant_tq2_0_ref, X86_DOTS(tq2_0, q8_K), NO_DOT4, NO_ROWS4},
 };
 
 // Activation converters per activation type and ISA. All ISAs produce identical bytes
@@ -141,14 +143,24 @@ void quant_act_from_float(uint32_t wt, const float *x, void *xq, int64_t n) {
     quant_act_kernel(ti->act, quant_active_isa())(x, xq, n);
 }
 
+// Rows [r0, r1) against one activation: four rows per call where the type has such a kernel.
+static void matvec_rows(const struct quant_type_info *ti, int level, quant_dot_fn dot, const void *W,
+                        size_t row_bytes, const void *xq, int64_t n, float *y, int64_t r0, int64_t r1) {
+    const quant_rows4_fn rows4 = ti->rows4[level];
+    const uint8_t *w = (const uint8_t *)W + (size_t)r0 * row_bytes;
+    int64_t r = r0;
+    if (rows4 && !getenv("NO_ROWS4"))
+        for (; r + 4 <= r1; r += 4, w += 4 * row_bytes) rows4(n, w, row_bytes, xq, y + (r - r0));
+    for (; r < r1; r++, w += row_bytes) y[r - r0] = dot(n, w, xq);
+}
+
 void quant_matvec(uint32_t wt, const void *W, size_t row_bytes, const void *xq, int64_t n,
                   float *y, int64_t r0, int64_t r1) {
     const struct quant_type_info *ti = quant_type_info(wt);
     assert(ti && n % ggml_type_geom(wt)->blck == 0);
     int level = QUANT_ISA_SCALAR;
     const quant_dot_fn dot = pick_dot(ti, quant_active_isa(), &level);
-    const uint8_t *w = (const uint8_t *)W + (size_t)r0 * row_bytes;
-    for (int64_t r = r0; r < r1; r++, w += row_bytes) y[r - r0] = dot(n, w, xq);
+    matvec_rows(ti, level, dot, W, row_bytes, xq, n, y, r0, r1);
 }
 
 // Tiled so that a block of activations stays in L2 while every weight row in [r0, r1) passes
@@ -213,6 +225,11 @@ void quant_matmul(uint32_t wt, const void *W, size_t row_bytes, const void *xq, 
     const quant_dot_fn dot = pick_dot(ti, quant_active_isa(), &level);
     const quant_dot4_fn dot4 = n_tok >= 4 ? ti->dot4[level] : NULL;
     const size_t act_bytes = ggml_row_size(ti->act, n);
+    if (!dot4) { // decode (or a type without a batched kernel): token by token
+        for (int64_t t = 0; t < n_tok; t++)
+            matvec_rows(ti, level, dot, W, row_bytes, (const uint8_t *)xq + (size_t)t * act_bytes, n, y + t * ldy, r0, r1);
+        return;
+    }
     int64_t tb = (int64_t)((192u << 10) / (act_bytes ? act_bytes : 1));
     if (tb < 4) tb = 4;
     if (level == QUANT_ISA_AVX512 && n_tok >= PANEL_MIN_TOKENS) {
@@ -238,6 +255,55 @@ void quant_matmul(uint32_t wt, const void *W, size_t row_bytes, const void *xq, 
                     for (int k = 0; k < 4; k++) y[(t + k) * ldy + (r - r0)] = o[k];
                 }
             for (; t < t1; t++, x += act_bytes) y[t * ldy + (r - r0)] = dot(n, w, x);
+        }
+    }
+}
+
+// ---- packed weights -------------------------------------------------------------------------
+
+static const struct quant_panel *packed_kernel(uint32_t type) {
+    return quant_active_isa() == QUANT_ISA_AVX512 ? quant_packed_avx512(type) : NULL;
+}
+
+size_t quant_packed_size(uint32_t type, int64_t n, int64_t rows) {
+    const struct quant_panel *pk = packed_kernel(type);
+    if (!pk || rows < 8 || n % QK_K) return 0;
+    return pk->panel_bytes(n) * (size_t)(rows / 8);
+}
+
+void quant_pack(uint32_t type, const void *W, size_t row_bytes, int64_t n, int64_t rows, void *P) {
+    const struct quant_panel *pk = packed_kernel(type);
+    assert(pk);
+    const size_t pb = pk->panel_bytes(n);
+    for (int64_t r = 0; r + 8 <= rows; r += 8)
+        pk->pack((const uint8_t *)W + (size_t)r * row_bytes, row_bytes, n, (uint8_t *)P + (size_t)(r / 8) * pb);
+}
+
+void quant_matmul_packed(uint32_t type, const void *P, const void *W, size_t row_bytes, const void *xq, int64_t n,
+                         int64_t n_tok, float *y, int64_t ldy, int64_t r0, int64_t r1) {
+    const struct quant_panel *pk = P ? packed_kernel(type) : NULL;
+    const int64_t a = (r0 + 7) / 8 * 8, b = r1 / 8 * 8;
+    if (!pk || a >= b) {
+        quant_matmul(type, W, row_bytes, xq, n, n_tok, y, ldy, r0, r1);
+        return;
+    }
+    if (r0 < a) quant_matmul(type, W, row_bytes, xq, n, n_tok, y, ldy, r0, a);
+    if (b < r1) quant_matmul(type, W, row_bytes, xq, n, n_tok, y + (b - r0), ldy, b, r1);
+    const size_t act_bytes = quant_act_size(type, n), pb = pk->panel_bytes(n);
+    const size_t eb = (pk->prep_bytes(n) + 63) & ~(size_t)63;
+    uint8_t *prep = scratch_get(eb * (size_t)n_tok);
+    if (!prep) {
+        quant_matmul(type, W, row_bytes, xq, n, n_tok, y + (a - r0), ldy, a, b);
+        return;
+    }
+    for (int64_t t = 0; t < n_tok; t++) pk->prep((const uint8_t *)xq + (size_t)t * act_bytes, n, prep + (size_t)t * eb);
+    for (int64_t r = a; r < b; r += 8) {
+        const uint8_t *panel = (const uint8_t *)P + (size_t)(r / 8) * pb;
+        for (int64_t t = 0; t < n_tok; t += PANEL_TOKENS) {
+            const int nt = (int)(n_tok - t < PANEL_TOKENS ? n_tok - t : PANEL_TOKENS);
+            float o[8 * PANEL_TOKENS];
+            pk->run(panel, (const uint8_t *)xq + (size_t)t * act_bytes, act_bytes, prep + (size_t)t * eb, eb, nt, n, o);
+            for (int k = 0; k < nt; k++) memcpy(y + (t + k) * ldy + (r - r0), o + 8 * k, 8 * sizeof(float));
         }
     }
 }

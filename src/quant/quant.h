@@ -309,6 +309,17 @@ void quant_matvec(uint32_t wt, const void *W, size_t row_bytes, const void *xq, 
 void quant_matmul(uint32_t wt, const void *W, size_t row_bytes, const void *xq, int64_t n,
                   int64_t n_tok, float *y, int64_t ldy, int64_t r0, int64_t r1);
 
+// Weights repacked at load ("packed"): groups of 8 rows interleaved so that a vector holds the
+// same elements of 8 rows, for the kernel set in use at load. quant_packed_size is 0 when the
+// type has no such layout on this CPU (then nothing changes). The packed copy covers rows
+// [0, rows / 8 * 8); quant_matmul_packed computes exactly what quant_matmul does on the original
+// (bit for bit), using P for those rows and W for the rest or whenever the packed kernels are not
+// the ones in use (quant_set_reference).
+size_t quant_packed_size(uint32_t type, int64_t n, int64_t rows);
+void quant_pack(uint32_t type, const void *W, size_t row_bytes, int64_t n, int64_t rows, void *P);
+void quant_matmul_packed(uint32_t type, const void *P, const void *W, size_t row_bytes, const void *xq, int64_t n,
+                         int64_t n_tok, float *y, int64_t ldy, int64_t r0, int64_t r1);
+
 // Dequantizes n elements (a multiple of the block size) of `type` into dst; bit-exact with ggml.
 // Also accepts the activation-only types Q8_0 and Q8_K.
 void quant_dequant_row(uint32_t type, const void *src, float *dst, int64_t n);

@@ -501,38 +501,102 @@ static inline void k45_unpack_words(const uint8_t *p, uint32_t utmp[4]) {
     utmp[0] &= kmask1;
 }
 
+// Q4_K / Q5_K 6-bit scales and mins of one block, unpacked in a vector:
+// bytes 0..7 = scales 0..7, bytes 8..15 = mins 0..7 (the layout in quant.h). The 12 scale bytes
+// sit at offset 4 of both block types, so one 16-byte load of the block start covers them.
+static inline __m128i k45_scales_mins(const void *block) {
+    const __m128i v = _mm_loadu_si128((const __m128i *)block);
+    // A: s0..3 | s8..11 | s4..7 | s8..11 (block bytes 4.. = s0..)    B: high-bit sources
+    const __m128i A = _mm_shuffle_epi8(v, _mm_setr_epi8(4, 5, 6, 7, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15));
+    const __m128i B = _mm_shuffle_epi8(v, _mm_setr_epi8(-1, -1, -1, -1, 4, 5, 6, 7, -1, -1, -1, -1, 8, 9, 10, 11));
+    const __m128i lo6 = _mm_and_si128(A, _mm_set1_epi8(63));
+    const __m128i nib = _mm_blend_epi32(_mm_and_si128(A, _mm_set1_epi8(15)),
+                                        _mm_and_si128(_mm_srli_epi16(A, 4), _mm_set1_epi8(15)), 0x8);
+    const __m128i hi = _mm_or_si128(nib, _mm_and_si128(_mm_srli_epi16(B, 2), _mm_set1_epi8(0x30)));
+    return _mm_blend_epi32(lo6, hi, 0xA); // dwords 1 and 3 from the nibble form
+}
+
+// The activation's 16-element sums paired per 32-element sub-block (8 int16), shared by rows.
+static inline __m128i q8K_pair_sums(const block_q8_K *y) {
+    const __m256i q8sums = _mm256_loadu_si256((const __m256i *)y->bsums);
+    return _mm_hadd_epi16(_mm256_extracti128_si256(q8sums, 0), _mm256_extracti128_si256(q8sums, 1));
+}
+
+// One Q4_K block against one Q8_K block: the exact block integers as lane sums,
+// S = sum of sumi's 8 lanes, M = sum of prod's 4 lanes (mins times sub-block sums).
+static inline void q4_K_block(const block_q4_K *x, const block_q8_K *y, __m128i q8s, __m256i *sumi_out, __m128i *prod) {
+    const __m256i m4 = _mm256_set1_epi8(0xF);
+    const __m256i mins_and_scales = _mm256_cvtepu8_epi16(k45_scales_mins(x));
+    *prod = _mm_madd_epi16(_mm256_extracti128_si256(mins_and_scales, 1), q8s);
+    const __m128i sc128 = _mm256_extracti128_si256(mins_and_scales, 0);
+    const __m256i scales = combine128(sc128, sc128);
+    const uint8_t *q4 = x->qs;
+    const int8_t *q8 = y->qs;
+    __m256i sumi = _mm256_setzero_si256();
+    for (int j = 0; j < 4; j++, q4 += 32, q8 += 64) {
+        const __m256i scale_l = _mm256_shuffle_epi8(scales, k4_scale_shuffle(2 * j));
+        const __m256i scale_h = _mm256_shuffle_epi8(scales, k4_scale_shuffle(2 * j + 1));
+        const __m256i bits = _mm256_loadu_si256((const __m256i *)q4);
+        const __m256i lo = _mm256_and_si256(bits, m4), hi = _mm256_and_si256(_mm256_srli_epi16(bits, 4), m4);
+        sumi = madd16_acc(sumi, scale_l, _mm256_maddubs_epi16(lo, _mm256_loadu_si256((const __m256i *)q8)));
+        sumi = madd16_acc(sumi, scale_h, _mm256_maddubs_epi16(hi, _mm256_loadu_si256((const __m256i *)(q8 + 32))));
+    }
+    *sumi_out = sumi;
+}
+
+// Per block: acc = fma(d, S, acc), acc_m = fma(dmin, M, acc_m); the result is acc + acc_m.
 float KERNEL(dot_q4_K_q8_K)(int64_t n, const void *w, const void *xq) {
     const block_q4_K *x = w;
     const block_q8_K *y = xq;
-    const __m256i m4 = _mm256_set1_epi8(0xF);
     float acc = 0, acc_m = 0;
     for (int64_t i = 0; i < n / QK_K; i++) {
         const float d = y[i].d * h2f(x[i].d), dmin = -y[i].d * h2f(x[i].dmin);
-        uint32_t utmp[4];
-        k45_unpack_words(x[i].scales, utmp);
-        // 16-bit scales (lanes 0..7) and mins (lanes 8..15)
-        const __m256i mins_and_scales = _mm256_cvtepu8_epi16(_mm_set_epi32((int)utmp[3], (int)utmp[2], (int)utmp[1], (int)utmp[0]));
-        // mins . bsums: bsums come in pairs per 32-element sub-block
-        const __m256i q8sums = _mm256_loadu_si256((const __m256i *)y[i].bsums);
-        const __m128i q8s = _mm_hadd_epi16(_mm256_extracti128_si256(q8sums, 0), _mm256_extracti128_si256(q8sums, 1));
-        const __m128i prod = _mm_madd_epi16(_mm256_extracti128_si256(mins_and_scales, 1), q8s);
-        acc_m = fmaf(dmin, (float)hsum_i32_4(prod), acc_m);
-        const __m128i sc128 = _mm256_extracti128_si256(mins_and_scales, 0);
-        const __m256i scales = combine128(sc128, sc128);
-        const uint8_t *q4 = x[i].qs;
-        const int8_t *q8 = y[i].qs;
-        __m256i sumi = _mm256_setzero_si256();
-        for (int j = 0; j < 4; j++, q4 += 32, q8 += 64) {
-            const __m256i scale_l = _mm256_shuffle_epi8(scales, k4_scale_shuffle(2 * j));
-            const __m256i scale_h = _mm256_shuffle_epi8(scales, k4_scale_shuffle(2 * j + 1));
-            const __m256i bits = _mm256_loadu_si256((const __m256i *)q4);
-            const __m256i lo = _mm256_and_si256(bits, m4), hi = _mm256_and_si256(_mm256_srli_epi16(bits, 4), m4);
-            sumi = madd16_acc(sumi, scale_l, _mm256_maddubs_epi16(lo, _mm256_loadu_si256((const __m256i *)q8)));
-            sumi = madd16_acc(sumi, scale_h, _mm256_maddubs_epi16(hi, _mm256_loadu_si256((const __m256i *)(q8 + 32))));
-        }
+        __m256i sumi;
+        __m128i prod;
+        q4_K_block(&x[i], &y[i], q8K_pair_sums(&y[i]), &sumi, &prod);
         acc = fmaf(d, (float)hsum_i32_8(sumi), acc);
+        acc_m = fmaf(dmin, (float)hsum_i32_4(prod), acc_m);
     }
     return acc + acc_m;
+}
+
+// Four rows against one activation (decode): the same per-row arithmetic with the rows in the
+// lanes of the float accumulators, so each output equals dot_q4_K_q8_K's bit for bit.
+// Rows are walked one after another over a span of up to ROWS4_SPAN blocks (the integer work),
+// keeping the weights one sequential stream as the hardware prefetcher likes; the per-block
+// integers wait in a small buffer for the four-row reductions and float updates.
+enum { ROWS4_SPAN = 32 };
+
+static inline __m128 h2f_4(ggml_half a, ggml_half b, ggml_half c, ggml_half d) {
+    return _mm_cvtph_ps(_mm_setr_epi16((short)a, (short)b, (short)c, (short)d, 0, 0, 0, 0));
+}
+
+void KERNEL(rows4_q4_K_q8_K)(int64_t n, const void *w, size_t row_bytes, const void *xq, float out[4]) {
+    const block_q8_K *y = xq;
+    __m128 acc = _mm_setzero_ps(), acc_m = _mm_setzero_ps();
+    __m256i sumi[4][ROWS4_SPAN];
+    __m128i prod[4][ROWS4_SPAN], q8s[ROWS4_SPAN];
+    const int64_t nb = n / QK_K;
+    for (int64_t i0 = 0; i0 < nb; i0 += ROWS4_SPAN) {
+        const int span = (int)(nb - i0 < ROWS4_SPAN ? nb - i0 : ROWS4_SPAN);
+        for (int i = 0; i < span; i++) q8s[i] = q8K_pair_sums(&y[i0 + i]);
+        for (int r = 0; r < 4; r++) {
+            const block_q4_K *x = (const block_q4_K *)((const uint8_t *)w + (size_t)r * row_bytes) + i0;
+            for (int i = 0; i < span; i++) q4_K_block(&x[i], &y[i0 + i], q8s[i], &sumi[r][i], &prod[r][i]);
+        }
+        for (int i = 0; i < span; i++) {
+            const block_q4_K *x[4];
+            for (int r = 0; r < 4; r++) x[r] = (const block_q4_K *)((const uint8_t *)w + (size_t)r * row_bytes) + i0 + i;
+            const __m128i S = hsum4x8_i32(sumi[0][i], sumi[1][i], sumi[2][i], sumi[3][i]);
+            const __m128i M = _mm_hadd_epi32(_mm_hadd_epi32(prod[0][i], prod[1][i]), _mm_hadd_epi32(prod[2][i], prod[3][i]));
+            const float yd = y[i0 + i].d;
+            const __m128 d = _mm_mul_ps(_mm_set1_ps(yd), h2f_4(x[0]->d, x[1]->d, x[2]->d, x[3]->d));
+            const __m128 dmin = _mm_mul_ps(_mm_set1_ps(-yd), h2f_4(x[0]->dmin, x[1]->dmin, x[2]->dmin, x[3]->dmin));
+            acc = _mm_fmadd_ps(d, _mm_cvtepi32_ps(S), acc);
+            acc_m = _mm_fmadd_ps(dmin, _mm_cvtepi32_ps(M), acc_m);
+        }
+    }
+    _mm_storeu_ps(out, _mm_add_ps(acc, acc_m));
 }
 
 float KERNEL(dot_q5_K_q8_K)(int64_t n, const void *w, const void *xq) {
@@ -574,37 +638,65 @@ float KERNEL(dot_q5_K_q8_K)(int64_t n, const void *w, const void *xq) {
     return hsum_f32_8(acc) + _mm_cvtss_f32(acc_m);
 }
 
+// One Q6_K block against one Q8_K block: S = sum of the 8 lanes returned, the exact block
+// integer sum_s sc_s sum_e (c_e - 32) y_e. The codes c = q + 32 go through maddubs as they are;
+// the -32 comes once per block from the activation's 16-element sums: 32 sum_s sc_s bsum_s.
+static inline __m256i q6_K_block(const block_q6_K *x, const block_q8_K *y) {
+    const __m256i m4 = _mm256_set1_epi8(0xF), m3 = _mm256_set1_epi8(3);
+    const uint8_t *ql = x->ql, *qh = x->qh;
+    const int8_t *q8 = y->qs;
+    const __m256i sc16 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)x->scales));
+    const struct scales16 sv = scales16_from_epi16(sc16);
+    __m256i sumi = _mm256_setzero_si256();
+    for (int h = 0; h < 2; h++, ql += 64, qh += 32) {
+        const __m256i b1 = _mm256_loadu_si256((const __m256i *)ql);
+        const __m256i b2 = _mm256_loadu_si256((const __m256i *)(ql + 32));
+        const __m256i bh = _mm256_loadu_si256((const __m256i *)qh);
+        __m256i q[4];
+        q[0] = _mm256_and_si256(b1, m4);
+        q[1] = _mm256_and_si256(b2, m4);
+        q[2] = _mm256_and_si256(_mm256_srli_epi16(b1, 4), m4);
+        q[3] = _mm256_and_si256(_mm256_srli_epi16(b2, 4), m4);
+        for (int k = 0; k < 4; k++, q8 += 32) {
+            const __m256i hk = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(bh, 2 * k), m3), 4);
+            const __m256i qk = _mm256_or_si256(q[k], hk); // 0..63, the code + 32
+            const __m256i p16 = _mm256_maddubs_epi16(qk, _mm256_loadu_si256((const __m256i *)q8));
+            sumi = madd16_acc(sumi, scale_pair_of(h ? sv.hi : sv.lo, k), p16);
+        }
+    }
+    const __m256i bias = _mm256_madd_epi16(sc16, _mm256_loadu_si256((const __m256i *)y->bsums));
+    return _mm256_sub_epi32(sumi, _mm256_slli_epi32(bias, 5));
+}
+
 float KERNEL(dot_q6_K_q8_K)(int64_t n, const void *w, const void *xq) {
     const block_q6_K *x = w;
     const block_q8_K *y = xq;
-    const __m256i m4 = _mm256_set1_epi8(0xF), m3 = _mm256_set1_epi8(3), m32 = _mm256_set1_epi8(32);
     float acc = 0;
-    for (int64_t i = 0; i < n / QK_K; i++) {
-        const float d = y[i].d * h2f(x[i].d);
-        const uint8_t *ql = x[i].ql, *qh = x[i].qh;
-        const int8_t *q8 = y[i].qs;
-        const struct scales16 sv = scales16_from_epi16(_mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)x[i].scales)));
-        __m256i sumi = _mm256_setzero_si256();
-        for (int h = 0; h < 2; h++, ql += 64, qh += 32) {
-            const __m256i b1 = _mm256_loadu_si256((const __m256i *)ql);
-            const __m256i b2 = _mm256_loadu_si256((const __m256i *)(ql + 32));
-            const __m256i bh = _mm256_loadu_si256((const __m256i *)qh);
-            __m256i q[4];
-            q[0] = _mm256_and_si256(b1, m4);
-            q[1] = _mm256_and_si256(b2, m4);
-            q[2] = _mm256_and_si256(_mm256_srli_epi16(b1, 4), m4);
-            q[3] = _mm256_and_si256(_mm256_srli_epi16(b2, 4), m4);
-            for (int k = 0; k < 4; k++, q8 += 32) {
-                const __m256i hk = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(bh, 2 * k), m3), 4);
-                const __m256i qk = _mm256_or_si256(q[k], hk); // 0..63, the code + 32
-                const __m256i qy = _mm256_loadu_si256((const __m256i *)q8);
-                const __m256i p16 = _mm256_sub_epi16(_mm256_maddubs_epi16(qk, qy), _mm256_maddubs_epi16(m32, qy));
-                sumi = madd16_acc(sumi, scale_pair_of(h ? sv.hi : sv.lo, k), p16);
-            }
-        }
-        acc = fmaf(d, (float)hsum_i32_8(sumi), acc);
-    }
+    for (int64_t i = 0; i < n / QK_K; i++)
+        acc = fmaf(y[i].d * h2f(x[i].d), (float)hsum_i32_8(q6_K_block(&x[i], &y[i])), acc);
     return acc;
+}
+
+void KERNEL(rows4_q6_K_q8_K)(int64_t n, const void *w, size_t row_bytes, const void *xq, float out[4]) {
+    const block_q8_K *y = xq;
+    __m128 acc = _mm_setzero_ps();
+    __m256i sumi[4][ROWS4_SPAN];
+    const int64_t nb = n / QK_K;
+    for (int64_t i0 = 0; i0 < nb; i0 += ROWS4_SPAN) {
+        const int span = (int)(nb - i0 < ROWS4_SPAN ? nb - i0 : ROWS4_SPAN);
+        for (int r = 0; r < 4; r++) {
+            const block_q6_K *x = (const block_q6_K *)((const uint8_t *)w + (size_t)r * row_bytes) + i0;
+            for (int i = 0; i < span; i++) sumi[r][i] = q6_K_block(&x[i], &y[i0 + i]);
+        }
+        for (int i = 0; i < span; i++) {
+            const block_q6_K *x[4];
+            for (int r = 0; r < 4; r++) x[r] = (const block_q6_K *)((const uint8_t *)w + (size_t)r * row_bytes) + i0 + i;
+            const __m128i S = hsum4x8_i32(sumi[0][i], sumi[1][i], sumi[2][i], sumi[3][i]);
+            const __m128 d = _mm_mul_ps(_mm_set1_ps(y[i0 + i].d), h2f_4(x[0]->d, x[1]->d, x[2]->d, x[3]->d));
+            acc = _mm_fmadd_ps(d, _mm_cvtepi32_ps(S), acc);
+        }
+    }
+    _mm_storeu_ps(out, acc);
 }
 
 float KERNEL(dot_iq4_xs_q8_K)(int64_t n, const void *w, const void *xq) {

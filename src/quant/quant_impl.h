@@ -14,6 +14,9 @@ typedef float (*quant_dot_fn)(int64_t n, const void *w, const void *xq);
 // one-token kernel's result for activation t exactly.
 typedef void (*quant_dot4_fn)(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]);
 typedef void (*quant_from_float_fn)(const float *x, void *xq, int64_t n);
+// Four weight rows (row_bytes apart) against one activation; out[r] equals the one-token
+// kernel's result for row r exactly.
+typedef void (*quant_rows4_fn)(int64_t n, const void *w, size_t row_bytes, const void *xq, float out[4]);
 
 enum quant_isa_id { QUANT_ISA_SCALAR, QUANT_ISA_AVX2, QUANT_ISA_AVX512, QUANT_ISA_COUNT };
 
@@ -24,6 +27,7 @@ struct quant_type_info {
     quant_dot_fn dot[QUANT_ISA_COUNT];  // [SCALAR] always set; others NULL = fall back
     quant_dot4_fn dot4[QUANT_ISA_COUNT]; // four activations per weight row (prefill), each equal
                                          // to dot[] of the same ISA exactly; NULL = none
+    quant_rows4_fn rows4[QUANT_ISA_COUNT]; // four weight rows per activation (decode), likewise
 };
 
 // The table (indexed by type id) and the activation converters, for tests that pin each ISA
@@ -47,6 +51,7 @@ struct quant_panel {
                 float *out);
 };
 const struct quant_panel *quant_panel_avx512(uint32_t type); // NULL: no panel kernel
+const struct quant_panel *quant_packed_avx512(uint32_t type); // layouts stored at load (quant_pack)
 
 // ---- Gated DeltaNet token step (gdn_kernels.c, gdn_avx2.c) ----
 void gdn_rule_token_avx2(float *S, int dk, int dv, const float *q, const float *k, const float *v, float decay,
@@ -117,7 +122,9 @@ void act_q8_K_ref(const float *x, void *xq, int64_t n); // ggml's quantize_row_q
     void dot4_q4_K_q8_K_##sfx(int64_t n, const void *w, const void *xq, size_t st, float o[4]);  \
     void dot4_q6_K_q8_K_##sfx(int64_t n, const void *w, const void *xq, size_t st, float o[4]);  \
     void dot4_q8_0_q8_0_##sfx(int64_t n, const void *w, const void *xq, size_t st, float o[4]);  \
-    void dot4_q1_0_q8_0_##sfx(int64_t n, const void *w, const void *xq, size_t st, float o[4]);
+    void dot4_q1_0_q8_0_##sfx(int64_t n, const void *w, const void *xq, size_t st, float o[4]);  \
+    void rows4_q4_K_q8_K_##sfx(int64_t n, const void *w, size_t rb, const void *xq, float o[4]); \
+    void rows4_q6_K_q8_K_##sfx(int64_t n, const void *w, size_t rb, const void *xq, float o[4]);
 QUANT_DECL_X86_INT(avx2)
 QUANT_DECL_X86_INT(avx512)
 float dot_f32_f32_avx2(int64_t n, const void *w, const void *xq);
