@@ -435,8 +435,16 @@ int main(void) {
         test_fast_vs_ref(golden_types[i].type, golden_types[i].file);
         test_matmul(golden_types[i].type, golden_types[i].file);
     }
-    if (quant_cpu_isa() == QUANT_ISA_AVX512)
-        CHECK(n_packed_checked > 0, "no packed layout was exercised on an AVX-512 VNNI machine");
+    // and every lower x86 kernel set this CPU can run (panels and packed layouts included)
+    for (int cap = QUANT_ISA_AVX2; cap < (int)quant_cpu_isa(); cap++) {
+        quant_cap_isa((enum quant_isa_id)cap);
+        printf("quant: matmul checks again with the kernel set capped at %s\n", quant_isa());
+        for (size_t i = 0; i < sizeof golden_types / sizeof golden_types[0]; i++)
+            test_matmul(golden_types[i].type, golden_types[i].file);
+        quant_cap_isa(QUANT_ISA_COUNT);
+    }
+    if (quant_cpu_isa() >= QUANT_ISA_AVX2)
+        CHECK(n_packed_checked > 0, "no packed layout was exercised on an x86 machine with AVX2");
     printf("quant: %d of %d reference dots bit-identical to ggml's generic kernels\n", n_exact_dots,
            n_dots);
     return TEST_DONE();

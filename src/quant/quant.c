@@ -92,9 +92,15 @@ enum quant_isa_id quant_cpu_isa(void) {
     return cpu_isa;
 }
 
+static _Atomic int isa_cap = QUANT_ISA_COUNT;
+
+void quant_cap_isa(enum quant_isa_id isa) { atomic_store(&isa_cap, (int)isa); }
+
 enum quant_isa_id quant_active_isa(void) {
-    return atomic_load_explicit(&use_reference, memory_order_relaxed) ? QUANT_ISA_SCALAR
-                                                                      : quant_cpu_isa();
+    if (atomic_load_explicit(&use_reference, memory_order_relaxed)) return QUANT_ISA_SCALAR;
+    const enum quant_isa_id cpu = quant_cpu_isa();
+    const int cap = atomic_load_explicit(&isa_cap, memory_order_relaxed);
+    return (int)cpu < cap ? cpu : (enum quant_isa_id)cap;
 }
 
 void quant_set_reference(bool on) { atomic_store(&use_reference, on); }
@@ -232,8 +238,8 @@ void quant_matmul(uint32_t wt, const void *W, size_t row_bytes, const void *xq, 
     }
     int64_t tb = (int64_t)((192u << 10) / (act_bytes ? act_bytes : 1));
     if (tb < 4) tb = 4;
-    if (level == QUANT_ISA_AVX512 && n_tok >= PANEL_MIN_TOKENS) {
-        const struct quant_panel *pk = quant_panel_avx512(wt);
+    if (level >= QUANT_ISA_AVX2 && n_tok >= PANEL_MIN_TOKENS) {
+        const struct quant_panel *pk = level == QUANT_ISA_AVX512 ? quant_panel_avx512(wt) : quant_panel_avx2(wt);
         if (pk) {
             // one tile of all the tokens: a panel is packed once per call, and what it streams
             // per token (the activation) is small next to the work on it
@@ -262,7 +268,11 @@ void quant_matmul(uint32_t wt, const void *W, size_t row_bytes, const void *xq, 
 // ---- packed weights -------------------------------------------------------------------------
 
 static const struct quant_panel *packed_kernel(uint32_t type) {
-    return quant_active_isa() == QUANT_ISA_AVX512 ? quant_packed_avx512(type) : NULL;
+    switch (quant_active_isa()) {
+    case QUANT_ISA_AVX512: return quant_packed_avx512(type);
+    case QUANT_ISA_AVX2: return quant_packed_avx2(type);
+    default: return NULL;
+    }
 }
 
 size_t quant_packed_size(uint32_t type, int64_t n, int64_t rows) {

@@ -39,8 +39,8 @@ enum quant_isa_id quant_cpu_isa(void);
 // The kernel set in use now (scalar when quant_set_reference(true)).
 enum quant_isa_id quant_active_isa(void);
 
-// ---- panel kernels (panel_avx512.c): prefill products on panels of 8 weight rows ----
-// Every output equals the one-token kernel of the same type at the AVX-512 VNNI level bit for bit.
+// ---- panel kernels (panel_avx2.c, panel_avx512.c): products on panels of 8 weight rows ----
+// Every output equals the one-token kernel of the same type and ISA bit for bit.
 struct quant_panel {
     size_t (*panel_bytes)(int64_t n); // one 8-row panel of rows n long
     void (*pack)(const uint8_t *W, size_t row_bytes, int64_t n, void *panel); // rows W .. W+7*row_bytes
@@ -50,8 +50,12 @@ struct quant_panel {
     void (*run)(const void *panel, const void *xq, size_t xs, const void *prep, size_t es, int nt, int64_t n,
                 float *out);
 };
-const struct quant_panel *quant_panel_avx512(uint32_t type); // NULL: no panel kernel
-const struct quant_panel *quant_packed_avx512(uint32_t type); // layouts stored at load (quant_pack)
+const struct quant_panel *quant_panel_avx2(uint32_t type);    // NULL: no panel kernel
+const struct quant_panel *quant_panel_avx512(uint32_t type);
+const struct quant_panel *quant_packed_avx2(uint32_t type);   // layouts stored at load (quant_pack)
+const struct quant_panel *quant_packed_avx512(uint32_t type);
+// Tests only: caps the kernel set at `isa` (or lifts the cap with QUANT_ISA_COUNT).
+void quant_cap_isa(enum quant_isa_id isa);
 
 // ---- Gated DeltaNet token step (gdn_kernels.c, gdn_avx2.c) ----
 void gdn_rule_token_avx2(float *S, int dk, int dv, const float *q, const float *k, const float *v, float decay,

@@ -1,0 +1,678 @@
+// panel_avx2.c — matrix products on panels of eight weight rows, rows in vector lanes.
+//
+// Compiled twice: as it is for AVX2, and by panel_avx512.c with QUANT_X86_VNNI (AVX-512 VL +
+// VNNI), where dpbusd / dpwssd below are single instructions. Under AVX2 they are maddubs +
+// madd + add, which give the same integers wherever no pair sum reaches maddubs' int16
+// saturation: true for every unsigned operand here (codes up to 63, bits as 0/2) except Q8_0's
+// +128-biased weights, so the Q8_0 panel exists only in the VNNI build.
+//
+// A one-token kernel walks one weight row with its elements spread over the vector lanes. For
+// many tokens that repeats the weight unpacking and the per-block scale work for every token.
+// Here eight rows are first repacked into a panel whose vector lanes are the ROWS: a 32-byte
+// vector holds the same four consecutive elements of each of the eight rows. One vpdpbusd with
+// four activation bytes broadcast to every lane then advances all eight rows at once, and the
+// per-block float work (scale, convert, FMA) is shared by the eight rows.
+//
+// The panel is built once per call and reused by every token of the tile (quant_matmul), so it
+// costs nothing per token. Results: every output equals the one-token kernel of the same type
+// (quant_avx2.c, either build) bit for bit. That is what lets prefill and decode agree exactly:
+//   - formats whose one-token kernel keeps eight float accumulators, one per lane position l
+//     (Q8_0, Q1_0), keep them here too, as eight vectors acc[l] with rows in lanes, and reduce
+//     them at the end in the one-token kernel's order ((0+4)+(2+6)) + ((1+5)+(3+7));
+//   - formats whose one-token kernel reduces each block to an exact integer first (Q4_K, Q6_K)
+//     need one float accumulator per row, i.e. one vector.
+// Signed weights are biased by +128 to make vpdpbusd's unsigned operand; the bias times the
+// activation sum is subtracted exactly through the accumulator's starting value.
+#include <immintrin.h>
+#include <stdlib.h>
+
+#include "quant/quant_impl.h"
+
+static inline float h2f(ggml_half h) { return _cvtsh_ss(h); }
+
+#ifdef QUANT_X86_VNNI
+#define PANEL(name) name##_avx512
+enum { TOK = 4 }; // tokens per pass over a panel (32 vector registers)
+static inline __m256i dpbusd(__m256i acc, __m256i u, __m256i s) { return _mm256_dpbusd_epi32(acc, u, s); }
+static inline __m256i dpwssd(__m256i acc, __m256i a, __m256i b) { return _mm256_dpwssd_epi32(acc, a, b); }
+#else
+#define PANEL(name) name##_avx2
+enum { TOK = 2 }; // 16 vector registers
+static inline __m256i dpbusd(__m256i acc, __m256i u, __m256i s) {
+    return _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_maddubs_epi16(u, s), _mm256_set1_epi16(1)));
+}
+static inline __m256i dpwssd(__m256i acc, __m256i a, __m256i b) { return _mm256_add_epi32(acc, _mm256_madd_epi16(a, b)); }
+#endif
+
+static inline int32_t load_i32(const void *p) {
+    int32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+// 8 rows x 8 dwords (row r at src + r * stride) -> out[l] = dword l of each row, rows in lanes.
+static inline void transpose8x8(const uint8_t *src, size_t stride, __m256i out[8]) {
+    __m256i r[8];
+    for (int i = 0; i < 8; i++) r[i] = _mm256_loadu_si256((const __m256i *)(src + (size_t)i * stride));
+    const __m256i t0 = _mm256_unpacklo_epi32(r[0], r[1]), t1 = _mm256_unpackhi_epi32(r[0], r[1]);
+    const __m256i t2 = _mm256_unpacklo_epi32(r[2], r[3]), t3 = _mm256_unpackhi_epi32(r[2], r[3]);
+    const __m256i t4 = _mm256_unpacklo_epi32(r[4], r[5]), t5 = _mm256_unpackhi_epi32(r[4], r[5]);
+    const __m256i t6 = _mm256_unpacklo_epi32(r[6], r[7]), t7 = _mm256_unpackhi_epi32(r[6], r[7]);
+    const __m256i u0 = _mm256_unpacklo_epi64(t0, t2), u1 = _mm256_unpackhi_epi64(t0, t2);
+    const __m256i u2 = _mm256_unpacklo_epi64(t1, t3), u3 = _mm256_unpackhi_epi64(t1, t3);
+    const __m256i u4 = _mm256_unpacklo_epi64(t4, t6), u5 = _mm256_unpackhi_epi64(t4, t6);
+    const __m256i u6 = _mm256_unpacklo_epi64(t5, t7), u7 = _mm256_unpackhi_epi64(t5, t7);
+    out[0] = _mm256_permute2x128_si256(u0, u4, 0x20);
+    out[1] = _mm256_permute2x128_si256(u1, u5, 0x20);
+    out[2] = _mm256_permute2x128_si256(u2, u6, 0x20);
+    out[3] = _mm256_permute2x128_si256(u3, u7, 0x20);
+    out[4] = _mm256_permute2x128_si256(u0, u4, 0x31);
+    out[5] = _mm256_permute2x128_si256(u1, u5, 0x31);
+    out[6] = _mm256_permute2x128_si256(u2, u6, 0x31);
+    out[7] = _mm256_permute2x128_si256(u3, u7, 0x31);
+}
+
+// The one-token kernels' final reduction of eight lane accumulators (hsum_f32_8), on vectors.
+static inline __m256 reduce8(const __m256 a[8]) {
+    return _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(a[0], a[4]), _mm256_add_ps(a[2], a[6])),
+                         _mm256_add_ps(_mm256_add_ps(a[1], a[5]), _mm256_add_ps(a[3], a[7])));
+}
+
+#ifdef QUANT_X86_VNNI // the Q8_0 panel needs vpdpbusd (see the top)
+// ---- Q8_0 ---------------------------------------------------------------------------------------
+//
+// Panel block: w[l] = elements 4l..4l+3 of the block for each row, XOR 0x80 (= q + 128 unsigned),
+// d[r] = the row's block scale. Activation extras per block: yd (f32 scale) and
+// neg[l] = -128 * (sum of activation bytes 4l..4l+3), so that
+//   vpdpbusd(neg[l], w[l], y[4l..4l+3]) = sum_k q_k y_k, the one-token kernel's lane l exactly.
+
+struct panel_q8_0 {
+    __m256i w[8];
+    __m256 d;
+};
+
+static size_t q8_0_panel_bytes(int64_t n) { return (size_t)(n / QK8_0) * sizeof(struct panel_q8_0); }
+
+static void q8_0_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *panel) {
+    struct panel_q8_0 *p = panel;
+    const __m256i bias = _mm256_set1_epi8((char)0x80);
+    for (int64_t b = 0; b < n / QK8_0; b++, p++) {
+        const uint8_t *blk = W + (size_t)b * sizeof(block_q8_0);
+        float *d = (float *)&p->d;
+        for (int r = 0; r < 8; r++) d[r] = h2f(((const block_q8_0 *)(blk + (size_t)r * row_bytes))->d);
+        __m256i t[8];
+        transpose8x8(blk + offsetof(block_q8_0, qs), row_bytes, t);
+        for (int l = 0; l < 8; l++) p->w[l] = _mm256_xor_si256(t[l], bias);
+    }
+}
+
+struct prep_q8_0 {
+    int32_t neg[8];
+    float yd;
+};
+
+static size_t q8_0_prep_bytes(int64_t n) { return (size_t)(n / QK8_0) * sizeof(struct prep_q8_0); }
+
+static void q8_0_prep(const void *xq, int64_t n, void *prep) {
+    const block_q8_0 *y = xq;
+    struct prep_q8_0 *p = prep;
+    const __m256i m128 = _mm256_set1_epi8((char)0x80); // as unsigned 128: dpbusd(0, 128, y) = 128 * sum
+    for (int64_t b = 0; b < n / QK8_0; b++) {
+        const __m256i s = dpbusd(_mm256_setzero_si256(), m128, _mm256_loadu_si256((const __m256i *)y[b].qs));
+        _mm256_storeu_si256((__m256i *)p[b].neg, _mm256_sub_epi32(_mm256_setzero_si256(), s));
+        p[b].yd = h2f(y[b].d);
+    }
+}
+
+static inline __attribute__((always_inline)) void q8_0_runT(int T, const void *panel, const uint8_t *xq, size_t xs,
+                                                            const uint8_t *prep, size_t es, int64_t n, float *out) {
+    const struct panel_q8_0 *p = panel;
+    __m256 acc[2][8];
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
+        for (int l = 0; l < 8; l++) acc[t][l] = _mm256_setzero_ps();
+    for (int64_t b = 0; b < n / QK8_0; b++, p++) {
+        _Pragma("GCC unroll 2") for (int t = 0; t < T; t++) {
+            const block_q8_0 *y = (const block_q8_0 *)(xq + t * xs) + b;
+            const struct prep_q8_0 *e = (const struct prep_q8_0 *)(prep + t * es) + b;
+            const __m256 d = _mm256_mul_ps(p->d, _mm256_set1_ps(e->yd));
+            _Pragma("GCC unroll 8") for (int l = 0; l < 8; l++) {
+                const __m256i s = dpbusd(_mm256_set1_epi32(e->neg[l]), p->w[l],
+                                                      _mm256_set1_epi32(load_i32(y->qs + 4 * l)));
+                acc[t][l] = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(s), acc[t][l]);
+            }
+        }
+    }
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) _mm256_storeu_ps(out + 8 * t, reduce8(acc[t]));
+}
+
+static void q8_0_run(const void *panel, const void *xq, size_t xs, const void *prep, size_t es, int nt, int64_t n,
+                     float *out) {
+    int t = 0;
+    for (; t + 2 <= nt; t += 2) q8_0_runT(2, panel, (const uint8_t *)xq + t * xs, xs, (const uint8_t *)prep + t * es, es, n, out + 8 * t);
+    for (; t < nt; t++) q8_0_runT(1, panel, (const uint8_t *)xq + t * xs, xs, (const uint8_t *)prep + t * es, es, n, out + 8 * t);
+}
+
+#endif
+
+// ---- K-quants: unpacking to one byte per element ------------------------------------------------
+
+// 8 rows x 256 codes (row r at codes + 256 r) -> w[v] for v = 0..63: dword v (elements 4v..4v+3)
+// of every row, rows in lanes.
+static void transpose_codes(const uint8_t codes[8 * QK_K], __m256i w[64]) {
+    for (int c = 0; c < 8; c++) transpose8x8(codes + 32 * c, QK_K, w + 8 * c);
+}
+
+// The 12 packed bytes of Q4_K's 6-bit scales and mins (quant.h), one byte each.
+static void k4_scales_mins(const uint8_t *q, uint8_t sc[8], uint8_t mn[8]) {
+    for (int j = 0; j < 4; j++) {
+        sc[j] = q[j] & 63;
+        mn[j] = q[j + 4] & 63;
+        sc[j + 4] = (uint8_t)((q[j + 8] & 0xF) | ((q[j] >> 6) << 4));
+        mn[j + 4] = (uint8_t)((q[j + 8] >> 4) | ((q[j + 4] >> 6) << 4));
+    }
+}
+
+// ---- Q4_K -----------------------------------------------------------------------------------------
+//
+// The one-token kernel reduces each block to exact integers, S = sum_s sc_s * P_s with P_s the
+// 32-element dot of sub-block s, and M = sum_s m_s * (activation sum of sub-block s), then
+// acc = fma(d, S, acc) and acc_m = fma(dmin, M, acc_m); the result is acc + acc_m. Here P_s comes
+// from eight vpdpbusd (unsigned nibbles x broadcast activation bytes), S from vpmulld by the
+// rows' scales, M from vpdpwssd of the rows' (m, m') pairs with the activation's pair sums.
+
+struct panel_q4_K {
+    __m256i w[64];   // codes 0..15, dword v = elements 4v..4v+3
+    __m256i sc[8];   // int32 scale of sub-block s, per row
+    __m256i mn[4];   // int16 pairs (m_2p, m_2p+1), per row
+    __m256 d, dmin;
+};
+
+static size_t q4_K_panel_bytes(int64_t n) { return (size_t)(n / QK_K) * sizeof(struct panel_q4_K); }
+
+static void q4_K_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *panel) {
+    struct panel_q4_K *p = panel;
+    _Alignas(32) uint8_t codes[8 * QK_K];
+    for (int64_t b = 0; b < n / QK_K; b++, p++) {
+        // per-row values go straight into their lanes with scalar stores: read back as vectors
+        // only by the token loop, long after they have left the store buffer
+        int32_t *sc = (int32_t *)p->sc;
+        int16_t *mn = (int16_t *)p->mn;
+        float *d = (float *)&p->d, *dmin = (float *)&p->dmin;
+        for (int r = 0; r < 8; r++) {
+            const block_q4_K *x = (const block_q4_K *)(W + (size_t)r * row_bytes) + b;
+            d[r] = h2f(x->d);
+            dmin[r] = h2f(x->dmin);
+            uint8_t s8[8], m8[8];
+            k4_scales_mins(x->scales, s8, m8);
+            for (int j = 0; j < 8; j++) sc[8 * j + r] = s8[j];
+            for (int j = 0; j < 4; j++) mn[16 * j + 2 * r] = m8[2 * j], mn[16 * j + 2 * r + 1] = m8[2 * j + 1];
+            uint8_t *c = codes + r * QK_K;
+            const __m256i m4 = _mm256_set1_epi8(0xF);
+            for (int j = 0; j < 4; j++) {
+                const __m256i q = _mm256_loadu_si256((const __m256i *)(x->qs + 32 * j));
+                _mm256_store_si256((__m256i *)(c + 64 * j), _mm256_and_si256(q, m4));
+                _mm256_store_si256((__m256i *)(c + 64 * j + 32), _mm256_and_si256(_mm256_srli_epi16(q, 4), m4));
+            }
+        }
+        transpose_codes(codes, p->w);
+    }
+}
+
+struct prep_q4_K {
+    int32_t pair[4]; // int16 pairs (sum of sub-block 2p, sum of sub-block 2p+1)
+};
+
+static size_t q4_K_prep_bytes(int64_t n) { return (size_t)(n / QK_K) * sizeof(struct prep_q4_K); }
+
+static void q4_K_prep(const void *xq, int64_t n, void *prep) {
+    const block_q8_K *y = xq;
+    struct prep_q4_K *e = prep;
+    for (int64_t b = 0; b < n / QK_K; b++)
+        for (int j = 0; j < 4; j++) {
+            const int16_t s0 = (int16_t)(y[b].bsums[4 * j] + y[b].bsums[4 * j + 1]);
+            const int16_t s1 = (int16_t)(y[b].bsums[4 * j + 2] + y[b].bsums[4 * j + 3]);
+            e[b].pair[j] = (int32_t)(uint16_t)s0 | (int32_t)((uint32_t)(uint16_t)s1 << 16);
+        }
+}
+
+static inline __attribute__((always_inline)) void q4_K_runT(int T, const void *panel, const uint8_t *xq, size_t xs,
+                                                            const uint8_t *prep, size_t es, int64_t n, float *out) {
+    const struct panel_q4_K *p = panel;
+    __m256 acc[4], acc_m[4];
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) acc[t] = acc_m[t] = _mm256_setzero_ps();
+    for (int64_t b = 0; b < n / QK_K; b++, p++) {
+        const block_q8_K *y[4];
+        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) y[t] = (const block_q8_K *)(xq + t * xs) + b;
+        __m256i S[4];
+        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) S[t] = _mm256_setzero_si256();
+        _Pragma("GCC unroll 8") for (int s = 0; s < 8; s++) {
+            __m256i P[4];
+            _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) P[t] = _mm256_setzero_si256();
+            _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++) {
+                const __m256i w = _mm256_load_si256(&p->w[8 * s + k]);
+                _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
+                    P[t] = dpbusd(P[t], w, _mm256_set1_epi32(load_i32(y[t]->qs + 32 * s + 4 * k)));
+            }
+            _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) S[t] = _mm256_add_epi32(S[t], _mm256_mullo_epi32(P[t], p->sc[s]));
+        }
+        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) {
+            const struct prep_q4_K *e = (const struct prep_q4_K *)(prep + t * es) + b;
+            __m256i M = _mm256_setzero_si256();
+            for (int j = 0; j < 4; j++) M = dpwssd(M, p->mn[j], _mm256_set1_epi32(e->pair[j]));
+            acc[t] = _mm256_fmadd_ps(_mm256_mul_ps(_mm256_set1_ps(y[t]->d), p->d), _mm256_cvtepi32_ps(S[t]), acc[t]);
+            acc_m[t] = _mm256_fmadd_ps(_mm256_mul_ps(_mm256_set1_ps(-y[t]->d), p->dmin), _mm256_cvtepi32_ps(M), acc_m[t]);
+        }
+    }
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) _mm256_storeu_ps(out + 8 * t, _mm256_add_ps(acc[t], acc_m[t]));
+}
+
+static void q4_K_run(const void *panel, const void *xq, size_t xs, const void *prep, size_t es, int nt, int64_t n,
+                     float *out) {
+    int t = 0;
+    for (; t + TOK <= nt; t += TOK) q4_K_runT(TOK, panel, (const uint8_t *)xq + t * xs, xs, (const uint8_t *)prep + t * es, es, n, out + 8 * t);
+    for (; t < nt; t++) q4_K_runT(1, panel, (const uint8_t *)xq + t * xs, xs, (const uint8_t *)prep + t * es, es, n, out + 8 * t);
+}
+
+// ---- Q6_K -----------------------------------------------------------------------------------------
+//
+// Codes c = q + 32 (0..63) against the activation: S = sum_s sc_s * (P_s - 32 * bsum_s), the
+// one-token kernel's exact block integer, as sum_s sc_s P_s (vpdpbusd, vpmulld) minus
+// 32 * sum_s sc_s bsum_s (vpdpwssd of the rows' scale pairs with the activation's bsums, which
+// are already int16 pairs in memory). Then acc = fma(d, S, acc).
+
+struct panel_q6_K {
+    __m256i w[64];  // codes 0..63, dword v = elements 4v..4v+3
+    __m256i sc[16]; // int32 scale of sub-block s (16 elements), per row
+    __m256i sp[8];  // int16 pairs (sc_2p, sc_2p+1), per row
+    __m256 d;
+};
+
+static size_t q6_K_panel_bytes(int64_t n) { return (size_t)(n / QK_K) * sizeof(struct panel_q6_K); }
+
+static void q6_K_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *panel) {
+    struct panel_q6_K *p = panel;
+    _Alignas(32) uint8_t codes[8 * QK_K];
+    for (int64_t b = 0; b < n / QK_K; b++, p++) {
+        int32_t *sc = (int32_t *)p->sc; // scalar stores into lanes, as in q4_K_pack
+        int16_t *sp = (int16_t *)p->sp;
+        float *d = (float *)&p->d;
+        for (int r = 0; r < 8; r++) {
+            const block_q6_K *x = (const block_q6_K *)(W + (size_t)r * row_bytes) + b;
+            d[r] = h2f(x->d);
+            for (int j = 0; j < 16; j++) sc[8 * j + r] = x->scales[j];
+            for (int j = 0; j < 8; j++) sp[16 * j + 2 * r] = x->scales[2 * j], sp[16 * j + 2 * r + 1] = x->scales[2 * j + 1];
+            uint8_t *c = codes + r * QK_K;
+            const __m256i m4 = _mm256_set1_epi8(0xF), m3 = _mm256_set1_epi8(3);
+            for (int h = 0; h < 2; h++) {
+                const __m256i l0 = _mm256_loadu_si256((const __m256i *)(x->ql + 64 * h));
+                const __m256i l1 = _mm256_loadu_si256((const __m256i *)(x->ql + 64 * h + 32));
+                const __m256i hb = _mm256_loadu_si256((const __m256i *)(x->qh + 32 * h));
+                const __m256i lo[4] = {_mm256_and_si256(l0, m4), _mm256_and_si256(l1, m4),
+                                       _mm256_and_si256(_mm256_srli_epi16(l0, 4), m4),
+                                       _mm256_and_si256(_mm256_srli_epi16(l1, 4), m4)};
+                for (int k = 0; k < 4; k++) {
+                    const __m256i hk = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hb, 2 * k), m3), 4);
+                    _mm256_store_si256((__m256i *)(c + 128 * h + 32 * k), _mm256_or_si256(lo[k], hk));
+                }
+            }
+        }
+        transpose_codes(codes, p->w);
+    }
+}
+
+static size_t q6_K_prep_bytes(int64_t n) { (void)n; return 0; }
+static void q6_K_prep(const void *xq, int64_t n, void *prep) { (void)xq, (void)n, (void)prep; }
+
+static inline __attribute__((always_inline)) void q6_K_runT(int T, const void *panel, const uint8_t *xq, size_t xs,
+                                                            int64_t n, float *out) {
+    const struct panel_q6_K *p = panel;
+    __m256 acc[4];
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) acc[t] = _mm256_setzero_ps();
+    for (int64_t b = 0; b < n / QK_K; b++, p++) {
+        const block_q8_K *y[4];
+        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) y[t] = (const block_q8_K *)(xq + t * xs) + b;
+        __m256i S[4];
+        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) S[t] = _mm256_setzero_si256();
+        _Pragma("GCC unroll 16") for (int s = 0; s < 16; s++) {
+            __m256i P[4];
+            _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) P[t] = _mm256_setzero_si256();
+            _Pragma("GCC unroll 4") for (int k = 0; k < 4; k++) {
+                const __m256i w = _mm256_load_si256(&p->w[4 * s + k]);
+                _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
+                    P[t] = dpbusd(P[t], w, _mm256_set1_epi32(load_i32(y[t]->qs + 16 * s + 4 * k)));
+            }
+            _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) S[t] = _mm256_add_epi32(S[t], _mm256_mullo_epi32(P[t], p->sc[s]));
+        }
+        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) {
+            __m256i C = _mm256_setzero_si256();
+            for (int j = 0; j < 8; j++) C = dpwssd(C, p->sp[j], _mm256_set1_epi32(load_i32(y[t]->bsums + 2 * j)));
+            const __m256i St = _mm256_sub_epi32(S[t], _mm256_slli_epi32(C, 5));
+            acc[t] = _mm256_fmadd_ps(_mm256_mul_ps(_mm256_set1_ps(y[t]->d), p->d), _mm256_cvtepi32_ps(St), acc[t]);
+        }
+    }
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) _mm256_storeu_ps(out + 8 * t, acc[t]);
+}
+
+static void q6_K_run(const void *panel, const void *xq, size_t xs, const void *prep, size_t es, int nt, int64_t n,
+                     float *out) {
+    (void)prep, (void)es;
+    int t = 0;
+    for (; t + TOK <= nt; t += TOK) q6_K_runT(TOK, panel, (const uint8_t *)xq + t * xs, xs, n, out + 8 * t);
+    for (; t < nt; t++) q6_K_runT(1, panel, (const uint8_t *)xq + t * xs, xs, n, out + 8 * t);
+}
+
+// ---- Q1_0 ------------------------------------------------------------------------------------------
+//
+// The one-token kernel reduces each 32-element activation block k to the exact integer
+// S_k = sum of (bit ? -y : y), and keeps four float accumulators, one per k = 0..3 of a weight
+// block: acc_k = fma(-dx * dy, S_k, acc_k), result (acc_0 + acc_2) + (acc_1 + acc_3). Here
+// S_k = sum(y) + sum(2 bit * -y): eight vpdpbusd of the weight bits as bytes 0/2 with the negated
+// activation bytes, started from the block's activation sum.
+
+struct panel_q1_0 {
+    __m256i w[4][8]; // [activation block k][l]: bytes 0 or 2, elements 32k+4l..32k+4l+3
+    __m256 nd;       // -d per row
+};
+
+static size_t q1_0_panel_bytes(int64_t n) { return (size_t)(n / QK1_0) * sizeof(struct panel_q1_0); }
+
+static void q1_0_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *panel) {
+    struct panel_q1_0 *p = panel;
+    _Alignas(32) uint8_t codes[8 * QK1_0];
+    const __m256i shuf = _mm256_set_epi64x(0x0303030303030303, 0x0202020202020202, 0x0101010101010101, 0);
+    const __m256i bitsel = _mm256_set1_epi64x(0x7fbfdfeff7fbfdfe), all = _mm256_set1_epi64x(-1), two = _mm256_set1_epi8(2);
+    for (int64_t b = 0; b < n / QK1_0; b++, p++) {
+        float *nd = (float *)&p->nd;
+        for (int r = 0; r < 8; r++) {
+            const block_q1_0 *x = (const block_q1_0 *)(W + (size_t)r * row_bytes) + b;
+            nd[r] = -h2f(x->d);
+            for (int k = 0; k < 4; k++) {
+                const __m256i bits = _mm256_shuffle_epi8(_mm256_set1_epi32(load_i32(x->qs + 4 * k)), shuf);
+                const __m256i set = _mm256_cmpeq_epi8(_mm256_or_si256(bits, bitsel), all);
+                _mm256_store_si256((__m256i *)(codes + r * QK1_0 + 32 * k), _mm256_and_si256(set, two));
+            }
+        }
+        for (int k = 0; k < 4; k++) transpose8x8(codes + 32 * k, QK1_0, p->w[k]);
+    }
+}
+
+struct prep_q1_0 {
+    int8_t negy[32];
+    int32_t sum;
+    float yd;
+};
+
+static size_t q1_0_prep_bytes(int64_t n) { return (size_t)(n / QK8_0) * sizeof(struct prep_q1_0); }
+
+static void q1_0_prep(const void *xq, int64_t n, void *prep) {
+    const block_q8_0 *y = xq;
+    struct prep_q1_0 *e = prep;
+    for (int64_t b = 0; b < n / QK8_0; b++) {
+        const __m256i q = _mm256_loadu_si256((const __m256i *)y[b].qs);
+        _mm256_storeu_si256((__m256i *)e[b].negy, _mm256_sub_epi8(_mm256_setzero_si256(), q));
+        const __m256i s4 = dpbusd(_mm256_setzero_si256(), _mm256_set1_epi8(1), q);
+        __m128i s = _mm_add_epi32(_mm256_castsi256_si128(s4), _mm256_extracti128_si256(s4, 1));
+        s = _mm_add_epi32(s, _mm_unpackhi_epi64(s, s));
+        s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 1));
+        e[b].sum = _mm_cvtsi128_si32(s);
+        e[b].yd = h2f(y[b].d);
+    }
+}
+
+static inline __attribute__((always_inline)) void q1_0_runT(int T, const void *panel, const uint8_t *prep, size_t es,
+                                                            int64_t n, float *out) {
+    const struct panel_q1_0 *p = panel;
+    __m256 acc[4][4];
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
+        for (int k = 0; k < 4; k++) acc[t][k] = _mm256_setzero_ps();
+    for (int64_t b = 0; b < n / QK1_0; b++, p++) {
+        _Pragma("GCC unroll 4") for (int k = 0; k < 4; k++) {
+            __m256i S[4];
+            const struct prep_q1_0 *e[4];
+            _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) {
+                e[t] = (const struct prep_q1_0 *)(prep + t * es) + 4 * b + k;
+                S[t] = _mm256_set1_epi32(e[t]->sum);
+            }
+            _Pragma("GCC unroll 8") for (int l = 0; l < 8; l++) {
+                const __m256i w = _mm256_load_si256(&p->w[k][l]);
+                _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
+                    S[t] = dpbusd(S[t], w, _mm256_set1_epi32(load_i32(e[t]->negy + 4 * l)));
+            }
+            _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
+                acc[t][k] = _mm256_fmadd_ps(_mm256_mul_ps(p->nd, _mm256_set1_ps(e[t]->yd)), _mm256_cvtepi32_ps(S[t]), acc[t][k]);
+        }
+    }
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
+        _mm256_storeu_ps(out + 8 * t, _mm256_add_ps(_mm256_add_ps(acc[t][0], acc[t][2]), _mm256_add_ps(acc[t][1], acc[t][3])));
+}
+
+static void q1_0_run(const void *panel, const void *xq, size_t xs, const void *prep, size_t es, int nt, int64_t n,
+                     float *out) {
+    (void)xq, (void)xs;
+    int t = 0;
+    for (; t + TOK <= nt; t += TOK) q1_0_runT(TOK, panel, (const uint8_t *)prep + t * es, es, n, out + 8 * t);
+    for (; t < nt; t++) q1_0_runT(1, panel, (const uint8_t *)prep + t * es, es, n, out + 8 * t);
+}
+
+// ---- Q4_K packed at load time (decode and prefill) ------------------------------------------------
+//
+// The same computation as the Q4_K panel above on a layout that keeps the nibbles packed, so it
+// can replace the file's weights for good (about 3% larger): per 8-row block, the 32 dwords of
+// quants transposed (rows in lanes; the low nibbles of dword k of chunk c are elements 64c+4k..
+// +3 of sub-block 2c, the high nibbles the same of sub-block 2c+1), then the scales and mins as
+// bytes and the two fp16 scales, widened per use.
+
+enum { PACKED_PREFETCH = 2048 }; // bytes ahead of the block being computed
+
+struct packed_q4_K {
+    __m256i qs[32];       // [8c + k]
+    uint8_t sc[8][8];     // [sub-block][row]
+    uint8_t mn[4][8][2];  // [pair j][row]: (m_2j, m_2j+1)
+    ggml_half d[8], dmin[8];
+};
+_Static_assert(sizeof(struct packed_q4_K) == 1184, "packed_q4_K");
+
+static size_t q4_K_packed_bytes(int64_t n) { return (size_t)(n / QK_K) * sizeof(struct packed_q4_K); }
+
+static void q4_K_packed_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *dst) {
+    struct packed_q4_K *p = dst;
+    for (int64_t b = 0; b < n / QK_K; b++, p++) {
+        const uint8_t *blk = W + (size_t)b * sizeof(block_q4_K);
+        for (int r = 0; r < 8; r++) {
+            const block_q4_K *x = (const block_q4_K *)(blk + (size_t)r * row_bytes);
+            uint8_t s8[8], m8[8];
+            k4_scales_mins(x->scales, s8, m8);
+            for (int j = 0; j < 8; j++) p->sc[j][r] = s8[j];
+            for (int j = 0; j < 4; j++) p->mn[j][r][0] = m8[2 * j], p->mn[j][r][1] = m8[2 * j + 1];
+            p->d[r] = x->d;
+            p->dmin[r] = x->dmin;
+        }
+        for (int c = 0; c < 4; c++) transpose8x8(blk + offsetof(block_q4_K, qs) + 32 * c, row_bytes, p->qs + 8 * c);
+    }
+}
+
+static inline __attribute__((always_inline)) void q4_K_packed_runT(int T, const struct packed_q4_K *p, const uint8_t *xq,
+                                                                   size_t xs, const uint8_t *prep, size_t es, int64_t n,
+                                                                   float *out) {
+    const __m256i m4 = _mm256_set1_epi8(0xF);
+    __m256 acc[4], acc_m[4];
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) acc[t] = acc_m[t] = _mm256_setzero_ps();
+    for (int64_t b = 0; b < n / QK_K; b++, p++) {
+        const block_q8_K *y[4];
+        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) y[t] = (const block_q8_K *)(xq + t * xs) + b;
+        __m256i S[4];
+        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) S[t] = _mm256_setzero_si256();
+        _Pragma("GCC unroll 4") for (int c = 0; c < 4; c++) {
+            // the hardware prefetcher restarts at every 4 KiB page; keep a steady distance ahead
+            for (int l = 0; l < 5; l++) __builtin_prefetch((const char *)p + PACKED_PREFETCH + 64 * (5 * c + l), 0, 3);
+            __m256i Pl[4], Ph[4];
+            _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) Pl[t] = Ph[t] = _mm256_setzero_si256();
+            _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++) {
+                const __m256i v = _mm256_load_si256(&p->qs[8 * c + k]);
+                const __m256i lo = _mm256_and_si256(v, m4), hi = _mm256_and_si256(_mm256_srli_epi16(v, 4), m4);
+                _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) {
+                    Pl[t] = dpbusd(Pl[t], lo, _mm256_set1_epi32(load_i32(y[t]->qs + 64 * c + 4 * k)));
+                    Ph[t] = dpbusd(Ph[t], hi, _mm256_set1_epi32(load_i32(y[t]->qs + 64 * c + 32 + 4 * k)));
+                }
+            }
+            const __m256i scl = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)p->sc[2 * c]));
+            const __m256i sch = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)p->sc[2 * c + 1]));
+            _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
+                S[t] = _mm256_add_epi32(S[t], _mm256_add_epi32(_mm256_mullo_epi32(Pl[t], scl), _mm256_mullo_epi32(Ph[t], sch)));
+        }
+        const __m256 d = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)p->d));
+        const __m256 dmin = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)p->dmin));
+        __m256i mn[4];
+        for (int j = 0; j < 4; j++) mn[j] = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)p->mn[j]));
+        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) {
+            const struct prep_q4_K *e = (const struct prep_q4_K *)(prep + t * es) + b;
+            __m256i M = _mm256_setzero_si256();
+            for (int j = 0; j < 4; j++) M = dpwssd(M, mn[j], _mm256_set1_epi32(e->pair[j]));
+            acc[t] = _mm256_fmadd_ps(_mm256_mul_ps(_mm256_set1_ps(y[t]->d), d), _mm256_cvtepi32_ps(S[t]), acc[t]);
+            acc_m[t] = _mm256_fmadd_ps(_mm256_mul_ps(_mm256_set1_ps(-y[t]->d), dmin), _mm256_cvtepi32_ps(M), acc_m[t]);
+        }
+    }
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) _mm256_storeu_ps(out + 8 * t, _mm256_add_ps(acc[t], acc_m[t]));
+}
+
+static void q4_K_packed_run(const void *panel, const void *xq, size_t xs, const void *prep, size_t es, int nt, int64_t n,
+                            float *out) {
+    int t = 0;
+    for (; t + TOK <= nt; t += TOK)
+        q4_K_packed_runT(TOK, panel, (const uint8_t *)xq + t * xs, xs, (const uint8_t *)prep + t * es, es, n, out + 8 * t);
+    for (; t < nt; t++) q4_K_packed_runT(1, panel, (const uint8_t *)xq + t * xs, xs, (const uint8_t *)prep + t * es, es, n, out + 8 * t);
+}
+
+// ---- Q6_K packed at load time ----------------------------------------------------------------------
+//
+// Per 8-row block: the 32 dwords of ql and the 16 dwords of qh transposed (rows in lanes), the
+// 16 scales as bytes [sub-block][row], the fp16 scales. Element 128h + 32q + 4j + i (i < 4) of
+// each row is low nibble (q < 2) or high nibble (q >= 2) of ql dword 16h + 8(q & 1) + j, with
+// bits 2q, 2q+1 of qh dword 8h + j on top; it belongs to sub-block 8h + 2q + (j >= 4). The -32 of
+// the codes enters each sub-block's integer through its starting value, -32 * bsum (prep).
+
+struct packed_q6_K {
+    __m256i ql[32], qh[16];
+    int8_t sc[16][8]; // [sub-block][row]
+    ggml_half d[8];
+    uint8_t pad[16];  // keeps the next block's vectors aligned
+};
+_Static_assert(sizeof(struct packed_q6_K) == 1696, "packed_q6_K");
+
+static size_t q6_K_packed_bytes(int64_t n) { return (size_t)(n / QK_K) * sizeof(struct packed_q6_K); }
+
+static void q6_K_packed_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *dst) {
+    struct packed_q6_K *p = dst;
+    for (int64_t b = 0; b < n / QK_K; b++, p++) {
+        const uint8_t *blk = W + (size_t)b * sizeof(block_q6_K);
+        for (int r = 0; r < 8; r++) {
+            const block_q6_K *x = (const block_q6_K *)(blk + (size_t)r * row_bytes);
+            for (int j = 0; j < 16; j++) p->sc[j][r] = x->scales[j];
+            p->d[r] = x->d;
+        }
+        memset(p->pad, 0, sizeof p->pad);
+        for (int c = 0; c < 4; c++) transpose8x8(blk + offsetof(block_q6_K, ql) + 32 * c, row_bytes, p->ql + 8 * c);
+        for (int c = 0; c < 2; c++) transpose8x8(blk + offsetof(block_q6_K, qh) + 32 * c, row_bytes, p->qh + 8 * c);
+    }
+}
+
+struct prep_q6_K {
+    int32_t negb[16]; // -32 * bsum of each 16-element sub-block
+};
+
+static size_t q6_K_packed_prep_bytes(int64_t n) { return (size_t)(n / QK_K) * sizeof(struct prep_q6_K); }
+
+static void q6_K_packed_prep(const void *xq, int64_t n, void *prep) {
+    const block_q8_K *y = xq;
+    struct prep_q6_K *e = prep;
+    for (int64_t b = 0; b < n / QK_K; b++)
+        for (int j = 0; j < 16; j++) e[b].negb[j] = -32 * y[b].bsums[j];
+}
+
+static inline __attribute__((always_inline)) void q6_K_packed_runT(int T, const struct packed_q6_K *p, const uint8_t *xq,
+                                                                   size_t xs, const uint8_t *prep, size_t es, int64_t n,
+                                                                   float *out) {
+    const __m256i m4 = _mm256_set1_epi8(0xF), m30 = _mm256_set1_epi8(0x30);
+    __m256 acc[4];
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) acc[t] = _mm256_setzero_ps();
+    for (int64_t b = 0; b < n / QK_K; b++, p++) {
+        const block_q8_K *y[4];
+        const struct prep_q6_K *e[4];
+        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) {
+            y[t] = (const block_q8_K *)(xq + t * xs) + b;
+            e[t] = (const struct prep_q6_K *)(prep + t * es) + b;
+        }
+        __m256i S[4];
+        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) S[t] = _mm256_setzero_si256();
+        _Pragma("GCC unroll 2") for (int h = 0; h < 2; h++) {
+            for (int l = 0; l < 14; l++) __builtin_prefetch((const char *)p + PACKED_PREFETCH + 64 * (14 * h + l), 0, 3);
+            _Pragma("GCC unroll 4") for (int q = 0; q < 4; q++) {
+                _Pragma("GCC unroll 2") for (int half = 0; half < 2; half++) { // sub-block 8h + 2q + half
+                    const int sb = 8 * h + 2 * q + half;
+                    __m256i P[4];
+                    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) P[t] = _mm256_set1_epi32(e[t]->negb[sb]);
+                    _Pragma("GCC unroll 4") for (int jj = 0; jj < 4; jj++) {
+                        const int j = 4 * half + jj;
+                        const __m256i l = _mm256_load_si256(&p->ql[16 * h + 8 * (q & 1) + j]);
+                        const __m256i hb = _mm256_load_si256(&p->qh[8 * h + j]);
+                        const __m256i lo = q < 2 ? _mm256_and_si256(l, m4) : _mm256_and_si256(_mm256_srli_epi16(l, 4), m4);
+                        const __m256i hi = q == 0 ? _mm256_slli_epi16(hb, 4)
+                                           : q == 1 ? _mm256_slli_epi16(hb, 2)
+                                           : q == 2 ? hb
+                                                    : _mm256_srli_epi16(hb, 2);
+                        const __m256i code = _mm256_or_si256(lo, _mm256_and_si256(hi, m30));
+                        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
+                            P[t] = dpbusd(P[t], code, _mm256_set1_epi32(load_i32(y[t]->qs + 128 * h + 32 * q + 4 * j)));
+                    }
+                    const __m256i sc = _mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)p->sc[sb]));
+                    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) S[t] = _mm256_add_epi32(S[t], _mm256_mullo_epi32(P[t], sc));
+                }
+            }
+        }
+        const __m256 d = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)p->d));
+        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
+            acc[t] = _mm256_fmadd_ps(_mm256_mul_ps(_mm256_set1_ps(y[t]->d), d), _mm256_cvtepi32_ps(S[t]), acc[t]);
+    }
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) _mm256_storeu_ps(out + 8 * t, acc[t]);
+}
+
+static void q6_K_packed_run(const void *panel, const void *xq, size_t xs, const void *prep, size_t es, int nt, int64_t n,
+                            float *out) {
+    int t = 0;
+    for (; t + TOK <= nt; t += TOK)
+        q6_K_packed_runT(TOK, panel, (const uint8_t *)xq + t * xs, xs, (const uint8_t *)prep + t * es, es, n, out + 8 * t);
+    for (; t < nt; t++) q6_K_packed_runT(1, panel, (const uint8_t *)xq + t * xs, xs, (const uint8_t *)prep + t * es, es, n, out + 8 * t);
+}
+
+// ---- the table ----------------------------------------------------------------------------------
+
+const struct quant_panel *PANEL(quant_panel)(uint32_t type) {
+#ifdef QUANT_X86_VNNI
+    static const struct quant_panel q8_0 = {q8_0_panel_bytes, q8_0_pack, q8_0_prep_bytes, q8_0_prep, q8_0_run};
+#endif
+    static const struct quant_panel q4_K = {q4_K_panel_bytes, q4_K_pack, q4_K_prep_bytes, q4_K_prep, q4_K_run};
+    static const struct quant_panel q6_K = {q6_K_panel_bytes, q6_K_pack, q6_K_prep_bytes, q6_K_prep, q6_K_run};
+    static const struct quant_panel q1_0 = {q1_0_panel_bytes, q1_0_pack, q1_0_prep_bytes, q1_0_prep, q1_0_run};
+    switch (type) {
+#ifdef QUANT_X86_VNNI
+    case GGML_TYPE_Q8_0: return &q8_0;
+#endif
+    case GGML_TYPE_Q1_0: return &q1_0;
+    case GGML_TYPE_Q4_K: return &q4_K;
+    case GGML_TYPE_Q6_K: return &q6_K;
+    default: return NULL;
+    }
+}
+
+// Layouts that replace a matrix's weights at load (quant_pack): the same pack/prep/run shape as
+// the panels, but the panel bytes are the stored weights themselves.
+const struct quant_panel *PANEL(quant_packed)(uint32_t type) {
+    static const struct quant_panel q4_K = {q4_K_packed_bytes, q4_K_packed_pack, q4_K_prep_bytes, q4_K_prep, q4_K_packed_run};
+    static const struct quant_panel q6_K = {q6_K_packed_bytes, q6_K_packed_pack, q6_K_packed_prep_bytes, q6_K_packed_prep,
+                                            q6_K_packed_run};
+    switch (type) {
+    case GGML_TYPE_Q4_K: return &q4_K;
+    case GGML_TYPE_Q6_K: return &q6_K;
+    default: return NULL;
+    }
+}
