@@ -644,22 +644,123 @@ static void q6_K_packed_run(const void *panel, const void *xq, size_t xs, const 
     for (; t < nt; t++) q6_K_packed_runT(1, panel, (const uint8_t *)xq + t * xs, xs, (const uint8_t *)prep + t * es, es, n, out + 8 * t);
 }
 
+// ---- Q1_0 packed at load time ----------------------------------------------------------------------
+//
+// Per 8-row block of 128 elements (the file's size, 144 bytes): for activation block k and lane
+// position l a 32-bit word whose bit 4r + i is element 32k + 4l + i of row r, so that the word
+// is the byte mask of a vector with rows in lanes; and the eight fp16 scales. Each word negates
+// the set bytes of four broadcast activation bytes (one masked subtraction with AVX-512; a
+// compare-built mask with AVX2), summed by vpdpbusd against ones: the one-token kernel's S_k.
+
+struct packed_q1_0 {
+    uint32_t bits[4][8];
+    ggml_half d[8];
+};
+_Static_assert(sizeof(struct packed_q1_0) == 144, "packed_q1_0");
+
+static size_t q1_0_packed_bytes(int64_t n) { return (size_t)(n / QK1_0) * sizeof(struct packed_q1_0); }
+
+static void q1_0_packed_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *dst) {
+    struct packed_q1_0 *p = dst;
+    for (int64_t b = 0; b < n / QK1_0; b++, p++) {
+        memset(p->bits, 0, sizeof p->bits);
+        for (int r = 0; r < 8; r++) {
+            const block_q1_0 *x = (const block_q1_0 *)(W + (size_t)r * row_bytes) + b;
+            p->d[r] = x->d;
+            for (int k = 0; k < 4; k++)
+                for (int l = 0; l < 8; l++)
+                    p->bits[k][l] |= (uint32_t)((x->qs[4 * k + l / 2] >> (4 * (l % 2))) & 0xF) << (4 * r);
+        }
+    }
+}
+
+static size_t q1_0_packed_prep_bytes(int64_t n) { (void)n; return 0; }
+static void q1_0_packed_prep(const void *xq, int64_t n, void *prep) { (void)xq, (void)n, (void)prep; }
+
+// y with the bytes whose bit is set in `bits` negated
+static inline __m256i negate_where(uint32_t bits, __m256i y) {
+#ifdef QUANT_X86_VNNI
+    return _mm256_mask_sub_epi8(y, (__mmask32)bits, _mm256_setzero_si256(), y);
+#else
+    const __m256i shuf = _mm256_set_epi64x(0x0303030303030303, 0x0202020202020202, 0x0101010101010101, 0);
+    const __m256i m = _mm256_cmpeq_epi8(_mm256_or_si256(_mm256_shuffle_epi8(_mm256_set1_epi32((int)bits), shuf),
+                                                        _mm256_set1_epi64x(0x7fbfdfeff7fbfdfe)),
+                                        _mm256_set1_epi64x(-1));
+    return _mm256_sub_epi8(_mm256_xor_si256(y, m), m);
+#endif
+}
+
+static inline __attribute__((always_inline)) void q1_0_packed_runT(int T, const struct packed_q1_0 *p, const uint8_t *xq,
+                                                                   size_t xs, int64_t n, float *out) {
+    const __m256i ones = _mm256_set1_epi8(1);
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    __m256 acc[4][4];
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
+        for (int k = 0; k < 4; k++) acc[t][k] = _mm256_setzero_ps();
+    for (int64_t b = 0; b < n / QK1_0; b++, p++) {
+        __builtin_prefetch((const char *)p + 1024, 0, 3);
+        __builtin_prefetch((const char *)p + 1024 + 64, 0, 3);
+        __builtin_prefetch((const char *)p + 1024 + 128, 0, 3);
+        const __m256 nd = _mm256_xor_ps(_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)p->d)), sign);
+        _Pragma("GCC unroll 4") for (int k = 0; k < 4; k++) {
+            const block_q8_0 *y[4];
+            __m256i S[4];
+            _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) {
+                y[t] = (const block_q8_0 *)(xq + t * xs) + 4 * b + k;
+                S[t] = _mm256_setzero_si256();
+            }
+            _Pragma("GCC unroll 8") for (int l = 0; l < 8; l++) {
+                const uint32_t bits = p->bits[k][l];
+                _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
+                    S[t] = dpbusd(S[t], ones, negate_where(bits, _mm256_set1_epi32(load_i32(y[t]->qs + 4 * l))));
+            }
+            _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
+                acc[t][k] = _mm256_fmadd_ps(_mm256_mul_ps(nd, _mm256_set1_ps(h2f(y[t]->d))), _mm256_cvtepi32_ps(S[t]), acc[t][k]);
+        }
+    }
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
+        _mm256_storeu_ps(out + 8 * t, _mm256_add_ps(_mm256_add_ps(acc[t][0], acc[t][2]), _mm256_add_ps(acc[t][1], acc[t][3])));
+}
+
+static void q1_0_packed_run(const void *panel, const void *xq, size_t xs, const void *prep, size_t es, int nt, int64_t n,
+                            float *out) {
+    (void)prep, (void)es;
+    int t = 0;
+    for (; t + TOK <= nt; t += TOK) q1_0_packed_runT(TOK, panel, (const uint8_t *)xq + t * xs, xs, n, out + 8 * t);
+    for (; t < nt; t++) q1_0_packed_runT(1, panel, (const uint8_t *)xq + t * xs, xs, n, out + 8 * t);
+}
+
 // ---- the table ----------------------------------------------------------------------------------
 
-const struct quant_panel *PANEL(quant_panel)(uint32_t type) {
+// Q1_0 prefill: its byte panel (one load per vpdpbusd) beats the masked subtractions of the
+// packed layout once several tokens share a panel, so the packed blocks are widened into it.
+static void q1_0_packed_to_panel(const void *packed, int64_t n, void *panel) {
+    const struct packed_q1_0 *src = packed;
+    struct panel_q1_0 *p = panel;
+    const __m256i two = _mm256_set1_epi8(2);
+    for (int64_t b = 0; b < n / QK1_0; b++, p++, src++) {
+        p->nd = _mm256_xor_ps(_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)src->d)), _mm256_set1_ps(-0.0f));
+        for (int k = 0; k < 4; k++)
+            for (int l = 0; l < 8; l++) // 2 - (set ? -2 : 2) = 4 or 0, halved: 2 where the bit is set
+                p->w[k][l] = _mm256_srli_epi16(_mm256_sub_epi8(two, negate_where(src->bits[k][l], two)), 1);
+    }
+}
+
 #ifdef QUANT_X86_VNNI
-    static const struct quant_panel q8_0 = {q8_0_panel_bytes, q8_0_pack, q8_0_prep_bytes, q8_0_prep, q8_0_run};
+static const struct quant_panel q8_0_panel_kernels = {q8_0_panel_bytes, q8_0_pack, q8_0_prep_bytes, q8_0_prep, q8_0_run, NULL, NULL};
 #endif
-    static const struct quant_panel q4_K = {q4_K_panel_bytes, q4_K_pack, q4_K_prep_bytes, q4_K_prep, q4_K_run};
-    static const struct quant_panel q6_K = {q6_K_panel_bytes, q6_K_pack, q6_K_prep_bytes, q6_K_prep, q6_K_run};
-    static const struct quant_panel q1_0 = {q1_0_panel_bytes, q1_0_pack, q1_0_prep_bytes, q1_0_prep, q1_0_run};
+static const struct quant_panel q4_K_panel_kernels = {q4_K_panel_bytes, q4_K_pack, q4_K_prep_bytes, q4_K_prep, q4_K_run, NULL, NULL};
+static const struct quant_panel q6_K_panel_kernels = {q6_K_panel_bytes, q6_K_pack, q6_K_prep_bytes, q6_K_prep, q6_K_run, NULL, NULL};
+static const struct quant_panel q1_0_panel_kernels = {q1_0_panel_bytes, q1_0_pack, q1_0_prep_bytes, q1_0_prep, q1_0_run, NULL, NULL};
+
+const struct quant_panel *PANEL(quant_panel)(uint32_t type) {
     switch (type) {
 #ifdef QUANT_X86_VNNI
-    case GGML_TYPE_Q8_0: return &q8_0;
+    case GGML_TYPE_Q8_0: return &q8_0_panel_kernels;
 #endif
-    case GGML_TYPE_Q1_0: return &q1_0;
-    case GGML_TYPE_Q4_K: return &q4_K;
-    case GGML_TYPE_Q6_K: return &q6_K;
+    case GGML_TYPE_Q1_0: return &q1_0_panel_kernels;
+    case GGML_TYPE_Q4_K: return &q4_K_panel_kernels;
+    case GGML_TYPE_Q6_K: return &q6_K_panel_kernels;
     default: return NULL;
     }
 }
@@ -667,12 +768,16 @@ const struct quant_panel *PANEL(quant_panel)(uint32_t type) {
 // Layouts that replace a matrix's weights at load (quant_pack): the same pack/prep/run shape as
 // the panels, but the panel bytes are the stored weights themselves.
 const struct quant_panel *PANEL(quant_packed)(uint32_t type) {
-    static const struct quant_panel q4_K = {q4_K_packed_bytes, q4_K_packed_pack, q4_K_prep_bytes, q4_K_prep, q4_K_packed_run};
+    static const struct quant_panel q4_K = {q4_K_packed_bytes, q4_K_packed_pack, q4_K_prep_bytes, q4_K_prep,
+                                            q4_K_packed_run, NULL, NULL};
     static const struct quant_panel q6_K = {q6_K_packed_bytes, q6_K_packed_pack, q6_K_packed_prep_bytes, q6_K_packed_prep,
-                                            q6_K_packed_run};
+                                            q6_K_packed_run, NULL, NULL};
+    static const struct quant_panel q1_0 = {q1_0_packed_bytes, q1_0_packed_pack, q1_0_packed_prep_bytes, q1_0_packed_prep,
+                                            q1_0_packed_run, q1_0_packed_to_panel, &q1_0_panel_kernels};
     switch (type) {
     case GGML_TYPE_Q4_K: return &q4_K;
     case GGML_TYPE_Q6_K: return &q6_K;
+    case GGML_TYPE_Q1_0: return &q1_0;
     default: return NULL;
     }
 }

@@ -277,7 +277,7 @@ static const struct quant_panel *packed_kernel(uint32_t type) {
 
 size_t quant_packed_size(uint32_t type, int64_t n, int64_t rows) {
     const struct quant_panel *pk = packed_kernel(type);
-    if (!pk || rows < 8 || n % QK_K) return 0;
+    if (!pk || rows < 8 || n % ggml_type_geom(type)->blck) return 0;
     return pk->panel_bytes(n) * (size_t)(rows / 8);
 }
 
@@ -300,19 +300,26 @@ void quant_matmul_packed(uint32_t type, const void *P, const void *W, size_t row
     if (r0 < a) quant_matmul(type, W, row_bytes, xq, n, n_tok, y, ldy, r0, a);
     if (b < r1) quant_matmul(type, W, row_bytes, xq, n, n_tok, y + (b - r0), ldy, b, r1);
     const size_t act_bytes = quant_act_size(type, n), pb = pk->panel_bytes(n);
-    const size_t eb = (pk->prep_bytes(n) + 63) & ~(size_t)63;
-    uint8_t *prep = scratch_get(eb * (size_t)n_tok);
-    if (!prep) {
+    // prefill through the type's panel kernels when its packed layout is widened for them
+    const struct quant_panel *rk = n_tok >= PANEL_MIN_TOKENS && pk->to_panel ? pk->panel : pk;
+    const size_t wb = rk != pk ? (rk->panel_bytes(n) + 63) & ~(size_t)63 : 0;
+    const size_t eb = (rk->prep_bytes(n) + 63) & ~(size_t)63;
+    uint8_t *mem = scratch_get(wb + eb * (size_t)n_tok), *prep = mem + wb;
+    if (!mem) {
         quant_matmul(type, W, row_bytes, xq, n, n_tok, y + (a - r0), ldy, a, b);
         return;
     }
-    for (int64_t t = 0; t < n_tok; t++) pk->prep((const uint8_t *)xq + (size_t)t * act_bytes, n, prep + (size_t)t * eb);
+    for (int64_t t = 0; t < n_tok; t++) rk->prep((const uint8_t *)xq + (size_t)t * act_bytes, n, prep + (size_t)t * eb);
     for (int64_t r = a; r < b; r += 8) {
         const uint8_t *panel = (const uint8_t *)P + (size_t)(r / 8) * pb;
+        if (rk != pk) {
+            pk->to_panel(panel, n, mem);
+            panel = mem;
+        }
         for (int64_t t = 0; t < n_tok; t += PANEL_TOKENS) {
             const int nt = (int)(n_tok - t < PANEL_TOKENS ? n_tok - t : PANEL_TOKENS);
             float o[8 * PANEL_TOKENS];
-            pk->run(panel, (const uint8_t *)xq + (size_t)t * act_bytes, act_bytes, prep + (size_t)t * eb, eb, nt, n, o);
+            rk->run(panel, (const uint8_t *)xq + (size_t)t * act_bytes, act_bytes, prep + (size_t)t * eb, eb, nt, n, o);
             for (int k = 0; k < nt; k++) memcpy(y + (t + k) * ldy + (r - r0), o + 8 * k, 8 * sizeof(float));
         }
     }

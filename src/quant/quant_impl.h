@@ -49,6 +49,9 @@ struct quant_panel {
     // nt tokens (activations xs bytes apart, extras es bytes apart) -> out[8 t + row]
     void (*run)(const void *panel, const void *xq, size_t xs, const void *prep, size_t es, int nt, int64_t n,
                 float *out);
+    // packed layouts only, optional: for prefill, widen 8 packed rows into the panel of `panel`
+    void (*to_panel)(const void *packed, int64_t n, void *panel_out);
+    const struct quant_panel *panel;
 };
 const struct quant_panel *quant_panel_avx2(uint32_t type);    // NULL: no panel kernel
 const struct quant_panel *quant_panel_avx512(uint32_t type);
