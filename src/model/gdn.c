@@ -12,7 +12,8 @@
 //   y     = W_out o
 //
 // State per sequence and layer: conv window [C][Kc-1] (raw inputs, oldest
-// first) and S [nv][dv][dk] (value-major, the reference's layout).
+// first) and S [nv][dk][dv] (key-major: the transpose of the reference's
+// layout, so that value columns are contiguous and run in vector lanes).
 //
 // Two forms of the delta rule live here: the token recurrence (decode, and by
 // default prefill: the reference computes exactly this) and the chunked form

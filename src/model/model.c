@@ -215,21 +215,25 @@ static void *owned_alloc(struct model *m, size_t bytes) {
 // misses), and releases each matrix's file pages once its packed copy exists: the packed weights
 // replace the mapped ones in memory instead of adding to them. When the arena cannot be had,
 // nothing is packed and nothing changes.
-static int packable(struct model *m, struct weight ***list) {
-    static struct weight *buf[1 + 20 * 1024];
-    int n = 0;
+// The matrices a packed layout may replace: the output and every layer's plain products.
+// Returns a malloc'd list (NULL when out of memory) and its length in *n.
+static struct weight **packable(struct model *m, int *n) {
+    enum { PER_LAYER = 20 };
+    struct weight **list = malloc(sizeof *list * (1 + (size_t)PER_LAYER * (size_t)m->hp.n_layer));
+    if (!list) return NULL;
+    int k = 0;
     // (when the output is tied to the token table, the table's rows are still read, dequantized
     // per token, from the mapping: only the output product uses the packed copy)
-    buf[n++] = &m->output;
-    for (int il = 0; il < m->hp.n_layer && n + 20 <= (int)(sizeof buf / sizeof buf[0]); il++) {
+    list[k++] = &m->output;
+    for (int il = 0; il < m->hp.n_layer; il++) {
         struct layer *L = &m->layers[il];
-        struct weight *ws[] = {&L->wq, &L->wk, &L->wv, &L->wo, &L->wqkv, &L->ffn_gate, &L->ffn_up, &L->ffn_down,
-                               &L->gate_shexp, &L->up_shexp, &L->down_shexp, &L->wq_a, &L->wq_b, &L->wkv_a,
-                               &L->ssm_qkv, &L->ssm_gate, &L->ssm_beta, &L->ssm_alpha, &L->ssm_ba, &L->ssm_out};
-        for (size_t i = 0; i < sizeof ws / sizeof ws[0]; i++) buf[n++] = ws[i];
+        struct weight *ws[PER_LAYER] = {&L->wq, &L->wk, &L->wv, &L->wo, &L->wqkv, &L->ffn_gate, &L->ffn_up, &L->ffn_down,
+                                        &L->gate_shexp, &L->up_shexp, &L->down_shexp, &L->wq_a, &L->wq_b, &L->wkv_a,
+                                        &L->ssm_qkv, &L->ssm_gate, &L->ssm_beta, &L->ssm_alpha, &L->ssm_ba, &L->ssm_out};
+        for (int i = 0; i < PER_LAYER; i++) list[k++] = ws[i];
     }
-    *list = buf;
-    return n;
+    *n = k;
+    return list;
 }
 
 static size_t packed_size(const struct weight *w) {
@@ -238,15 +242,22 @@ static size_t packed_size(const struct weight *w) {
 }
 
 static void pack_weights(struct model *m) {
-    struct weight **ws;
-    const int n = packable(m, &ws);
+    int n = 0;
+    struct weight **ws = packable(m, &n);
+    if (!ws) return;
     size_t total = 0;
     for (int i = 0; i < n; i++) total += packed_size(ws[i]);
-    if (!total) return;
+    if (!total) {
+        free(ws);
+        return;
+    }
     const size_t huge = (size_t)2 << 20;
     total = (total + huge - 1) & ~(huge - 1);
     uint8_t *arena = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (arena == MAP_FAILED) return;
+    if (arena == MAP_FAILED) {
+        free(ws);
+        return;
+    }
 #ifdef MADV_HUGEPAGE
     madvise(arena, total, MADV_HUGEPAGE);
 #endif
@@ -265,6 +276,7 @@ static void pack_weights(struct model *m) {
         if (a < b) madvise((void *)a, b - a, MADV_DONTNEED);
     }
     mprotect(arena, total, PROT_READ);
+    free(ws);
 }
 
 
