@@ -72,13 +72,14 @@ static inline void transpose8x8(const uint8_t *src, size_t stride, __m256i out[8
     out[7] = _mm256_permute2x128_si256(u3, u7, 0x31);
 }
 
+
+#ifdef QUANT_X86_VNNI // the Q8_0 panel needs vpdpbusd (see the top)
 // The one-token kernels' final reduction of eight lane accumulators (hsum_f32_8), on vectors.
 static inline __m256 reduce8(const __m256 a[8]) {
     return _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(a[0], a[4]), _mm256_add_ps(a[2], a[6])),
                          _mm256_add_ps(_mm256_add_ps(a[1], a[5]), _mm256_add_ps(a[3], a[7])));
 }
 
-#ifdef QUANT_X86_VNNI // the Q8_0 panel needs vpdpbusd (see the top)
 // ---- Q8_0 ---------------------------------------------------------------------------------------
 //
 // Panel block: w[l] = elements 4l..4l+3 of the block for each row, XOR 0x80 (= q + 128 unsigned),
