@@ -407,6 +407,16 @@ static void test_matmul(uint32_t type, const char *name) {
                     CHECK(pbad == 0, "%s n_tok=%lld ref=%d rows [%lld, %lld): %d packed outputs differ from matvec", name,
                           (long long)nt, ref, (long long)a, (long long)b, pbad);
                 }
+                // the scalar reference mode, switched on after packing, reads the original rows
+                quant_set_reference(true);
+                quant_matmul_packed(type, P, w, row_bytes, xq, n, nt, y, ldy, 1, ROWS);
+                int rbad = 0;
+                for (int64_t t = 0; t < nt; t++) {
+                    quant_matvec(type, w, row_bytes, xq + t * act_bytes, n, yv, 1, ROWS);
+                    for (int64_t r = 1; r < ROWS; r++) rbad += f32_bits(yv[r - 1]) != f32_bits(y[t * ldy + (r - 1)]);
+                }
+                quant_set_reference(false);
+                CHECK(rbad == 0, "%s n_tok=%lld: packed weights in reference mode: %d outputs differ", name, (long long)nt, rbad);
                 free(P);
                 n_packed_checked++;
             }
