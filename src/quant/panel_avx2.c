@@ -50,6 +50,19 @@ static inline int32_t load_i32(const void *p) {
     return v;
 }
 
+// A kernel's run entry: passes of `tok` tokens through NAME_runT, then one token at a time
+// (runT is inlined with T constant, so each pass keeps its accumulators in registers).
+#define PANEL_RUN(name, tok)                                                                              \
+    static void name##_run(const void *panel, const void *xq, size_t xs, const void *prep, size_t es, int nt, \
+                           int64_t n, float *out) {                                                      \
+        int t = 0;                                                                                        \
+        for (; t + (tok) <= nt; t += (tok))                                                               \
+            name##_runT((tok), panel, (const uint8_t *)xq + t * xs, xs, (const uint8_t *)prep + t * es, es, n, \
+                        out + 8 * t);                                                                     \
+        for (; t < nt; t++)                                                                               \
+            name##_runT(1, panel, (const uint8_t *)xq + t * xs, xs, (const uint8_t *)prep + t * es, es, n, out + 8 * t); \
+    }
+
 // 8 rows x 8 dwords (row r at src + r * stride) -> out[l] = dword l of each row, rows in lanes.
 static inline void transpose8x8(const uint8_t *src, size_t stride, __m256i out[8]) {
     __m256i r[8];
@@ -146,12 +159,7 @@ static inline __attribute__((always_inline)) void q8_0_runT(int T, const void *p
     _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) _mm256_storeu_ps(out + 8 * t, reduce8(acc[t]));
 }
 
-static void q8_0_run(const void *panel, const void *xq, size_t xs, const void *prep, size_t es, int nt, int64_t n,
-                     float *out) {
-    int t = 0;
-    for (; t + 2 <= nt; t += 2) q8_0_runT(2, panel, (const uint8_t *)xq + t * xs, xs, (const uint8_t *)prep + t * es, es, n, out + 8 * t);
-    for (; t < nt; t++) q8_0_runT(1, panel, (const uint8_t *)xq + t * xs, xs, (const uint8_t *)prep + t * es, es, n, out + 8 * t);
-}
+PANEL_RUN(q8_0, 2)
 
 #endif
 
@@ -267,12 +275,7 @@ static inline __attribute__((always_inline)) void q4_K_runT(int T, const void *p
     _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) _mm256_storeu_ps(out + 8 * t, _mm256_add_ps(acc[t], acc_m[t]));
 }
 
-static void q4_K_run(const void *panel, const void *xq, size_t xs, const void *prep, size_t es, int nt, int64_t n,
-                     float *out) {
-    int t = 0;
-    for (; t + TOK <= nt; t += TOK) q4_K_runT(TOK, panel, (const uint8_t *)xq + t * xs, xs, (const uint8_t *)prep + t * es, es, n, out + 8 * t);
-    for (; t < nt; t++) q4_K_runT(1, panel, (const uint8_t *)xq + t * xs, xs, (const uint8_t *)prep + t * es, es, n, out + 8 * t);
-}
+PANEL_RUN(q4_K, TOK)
 
 // ---- Q6_K -----------------------------------------------------------------------------------------
 //
@@ -325,7 +328,8 @@ static size_t q6_K_prep_bytes(int64_t n) { (void)n; return 0; }
 static void q6_K_prep(const void *xq, int64_t n, void *prep) { (void)xq, (void)n, (void)prep; }
 
 static inline __attribute__((always_inline)) void q6_K_runT(int T, const void *panel, const uint8_t *xq, size_t xs,
-                                                            int64_t n, float *out) {
+                                                            const uint8_t *prep, size_t es, int64_t n, float *out) {
+    (void)prep, (void)es;
     const struct panel_q6_K *p = panel;
     __m256 acc[4];
     _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) acc[t] = _mm256_setzero_ps();
@@ -354,13 +358,7 @@ static inline __attribute__((always_inline)) void q6_K_runT(int T, const void *p
     _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) _mm256_storeu_ps(out + 8 * t, acc[t]);
 }
 
-static void q6_K_run(const void *panel, const void *xq, size_t xs, const void *prep, size_t es, int nt, int64_t n,
-                     float *out) {
-    (void)prep, (void)es;
-    int t = 0;
-    for (; t + TOK <= nt; t += TOK) q6_K_runT(TOK, panel, (const uint8_t *)xq + t * xs, xs, n, out + 8 * t);
-    for (; t < nt; t++) q6_K_runT(1, panel, (const uint8_t *)xq + t * xs, xs, n, out + 8 * t);
-}
+PANEL_RUN(q6_K, TOK)
 
 // ---- Q1_0 ------------------------------------------------------------------------------------------
 //
@@ -420,8 +418,9 @@ static void q1_0_prep(const void *xq, int64_t n, void *prep) {
     }
 }
 
-static inline __attribute__((always_inline)) void q1_0_runT(int T, const void *panel, const uint8_t *prep, size_t es,
-                                                            int64_t n, float *out) {
+static inline __attribute__((always_inline)) void q1_0_runT(int T, const void *panel, const uint8_t *xq, size_t xs,
+                                                            const uint8_t *prep, size_t es, int64_t n, float *out) {
+    (void)xq, (void)xs;
     const struct panel_q1_0 *p = panel;
     __m256 acc[4][4];
     _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
@@ -447,13 +446,7 @@ static inline __attribute__((always_inline)) void q1_0_runT(int T, const void *p
         _mm256_storeu_ps(out + 8 * t, _mm256_add_ps(_mm256_add_ps(acc[t][0], acc[t][2]), _mm256_add_ps(acc[t][1], acc[t][3])));
 }
 
-static void q1_0_run(const void *panel, const void *xq, size_t xs, const void *prep, size_t es, int nt, int64_t n,
-                     float *out) {
-    (void)xq, (void)xs;
-    int t = 0;
-    for (; t + TOK <= nt; t += TOK) q1_0_runT(TOK, panel, (const uint8_t *)prep + t * es, es, n, out + 8 * t);
-    for (; t < nt; t++) q1_0_runT(1, panel, (const uint8_t *)prep + t * es, es, n, out + 8 * t);
-}
+PANEL_RUN(q1_0, TOK)
 
 // ---- Q4_K packed at load time (decode and prefill) ------------------------------------------------
 //
@@ -536,13 +529,7 @@ static inline __attribute__((always_inline)) void q4_K_packed_runT(int T, const 
     _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) _mm256_storeu_ps(out + 8 * t, _mm256_add_ps(acc[t], acc_m[t]));
 }
 
-static void q4_K_packed_run(const void *panel, const void *xq, size_t xs, const void *prep, size_t es, int nt, int64_t n,
-                            float *out) {
-    int t = 0;
-    for (; t + TOK <= nt; t += TOK)
-        q4_K_packed_runT(TOK, panel, (const uint8_t *)xq + t * xs, xs, (const uint8_t *)prep + t * es, es, n, out + 8 * t);
-    for (; t < nt; t++) q4_K_packed_runT(1, panel, (const uint8_t *)xq + t * xs, xs, (const uint8_t *)prep + t * es, es, n, out + 8 * t);
-}
+PANEL_RUN(q4_K_packed, TOK)
 
 // ---- Q6_K packed at load time ----------------------------------------------------------------------
 //
@@ -637,13 +624,7 @@ static inline __attribute__((always_inline)) void q6_K_packed_runT(int T, const 
     _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) _mm256_storeu_ps(out + 8 * t, acc[t]);
 }
 
-static void q6_K_packed_run(const void *panel, const void *xq, size_t xs, const void *prep, size_t es, int nt, int64_t n,
-                            float *out) {
-    int t = 0;
-    for (; t + TOK <= nt; t += TOK)
-        q6_K_packed_runT(TOK, panel, (const uint8_t *)xq + t * xs, xs, (const uint8_t *)prep + t * es, es, n, out + 8 * t);
-    for (; t < nt; t++) q6_K_packed_runT(1, panel, (const uint8_t *)xq + t * xs, xs, (const uint8_t *)prep + t * es, es, n, out + 8 * t);
-}
+PANEL_RUN(q6_K_packed, TOK)
 
 // ---- Q1_0 packed at load time ----------------------------------------------------------------------
 //
@@ -692,7 +673,9 @@ static inline __m256i negate_where(uint32_t bits, __m256i y) {
 }
 
 static inline __attribute__((always_inline)) void q1_0_packed_runT(int T, const struct packed_q1_0 *p, const uint8_t *xq,
-                                                                   size_t xs, int64_t n, float *out) {
+                                                                   size_t xs, const uint8_t *prep, size_t es, int64_t n,
+                                                                   float *out) {
+    (void)prep, (void)es;
     const __m256i ones = _mm256_set1_epi8(1);
     const __m256 sign = _mm256_set1_ps(-0.0f);
     __m256 acc[4][4];
@@ -723,13 +706,7 @@ static inline __attribute__((always_inline)) void q1_0_packed_runT(int T, const 
         _mm256_storeu_ps(out + 8 * t, _mm256_add_ps(_mm256_add_ps(acc[t][0], acc[t][2]), _mm256_add_ps(acc[t][1], acc[t][3])));
 }
 
-static void q1_0_packed_run(const void *panel, const void *xq, size_t xs, const void *prep, size_t es, int nt, int64_t n,
-                            float *out) {
-    (void)prep, (void)es;
-    int t = 0;
-    for (; t + TOK <= nt; t += TOK) q1_0_packed_runT(TOK, panel, (const uint8_t *)xq + t * xs, xs, n, out + 8 * t);
-    for (; t < nt; t++) q1_0_packed_runT(1, panel, (const uint8_t *)xq + t * xs, xs, n, out + 8 * t);
-}
+PANEL_RUN(q1_0_packed, TOK)
 
 // ---- the table ----------------------------------------------------------------------------------
 

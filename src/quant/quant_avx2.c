@@ -993,38 +993,16 @@ void KERNEL(dot4_q4_K_q8_K)(int64_t n, const void *w, const void *xq, size_t act
     for (int t = 0; t < 4; t++) out[t] = acc[t] + acc_m[t];
 }
 
+// Four activations against one Q6_K row: the one-token block kernel per activation (the
+// unpacking is repeated; prefill of eight tokens or more goes through the panels instead).
 void KERNEL(dot4_q6_K_q8_K)(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]) {
     const block_q6_K *x = w;
     const block_q8_K *y[4];
     for (int t = 0; t < 4; t++) y[t] = (const block_q8_K *)((const uint8_t *)xq + (size_t)t * act_stride);
-    const __m256i m4 = _mm256_set1_epi8(0xF), m3 = _mm256_set1_epi8(3), m32 = _mm256_set1_epi8(32);
     float acc[4] = {0};
     for (int64_t i = 0; i < n / QK_K; i++) {
         const float xd = h2f(x[i].d);
-        const uint8_t *ql = x[i].ql, *qh = x[i].qh;
-        const struct scales16 sv = scales16_from_epi16(_mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)x[i].scales)));
-        __m256i sumi[4] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
-        for (int h = 0; h < 2; h++, ql += 64, qh += 32) {
-            const __m256i b1 = _mm256_loadu_si256((const __m256i *)ql);
-            const __m256i b2 = _mm256_loadu_si256((const __m256i *)(ql + 32));
-            const __m256i bh = _mm256_loadu_si256((const __m256i *)qh);
-            __m256i q[4];
-            q[0] = _mm256_and_si256(b1, m4);
-            q[1] = _mm256_and_si256(b2, m4);
-            q[2] = _mm256_and_si256(_mm256_srli_epi16(b1, 4), m4);
-            q[3] = _mm256_and_si256(_mm256_srli_epi16(b2, 4), m4);
-            _Pragma("GCC unroll 4") for (int k = 0; k < 4; k++) {
-                const __m256i hk = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(bh, 2 * k), m3), 4);
-                const __m256i qk = _mm256_or_si256(q[k], hk);
-                const __m256i sc = scale_pair_of(h ? sv.hi : sv.lo, k);
-                _Pragma("GCC unroll 4") for (int t = 0; t < 4; t++) {
-                    const __m256i qy = _mm256_loadu_si256((const __m256i *)(y[t][i].qs + 128 * h + 32 * k));
-                    const __m256i p16 = _mm256_sub_epi16(_mm256_maddubs_epi16(qk, qy), _mm256_maddubs_epi16(m32, qy));
-                    sumi[t] = madd16_acc(sumi[t], sc, p16);
-                }
-            }
-        }
-        _Pragma("GCC unroll 4") for (int t = 0; t < 4; t++) acc[t] = fmaf(y[t][i].d * xd, (float)hsum_i32_8(sumi[t]), acc[t]);
+        for (int t = 0; t < 4; t++) acc[t] = fmaf(y[t][i].d * xd, (float)hsum_i32_8(q6_K_block(&x[i], &y[t][i])), acc[t]);
     }
     for (int t = 0; t < 4; t++) out[t] = acc[t];
 }
