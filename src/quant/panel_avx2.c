@@ -181,6 +181,24 @@ static void k4_scales_mins(const uint8_t *q, uint8_t sc[8], uint8_t mn[8]) {
     }
 }
 
+// S[t] = sum over sub-blocks s < nsub of sc[s] * P_s, P_s = the unsigned codes of dwords
+// per*s .. per*s+per-1 (w, rows in lanes) against token t's activation bytes at the same
+// elements: vpdpbusd per dword, vpmulld per sub-block. Exact integers.
+static inline __attribute__((always_inline)) void subblock_sums(int T, const __m256i *w, const __m256i *sc, int nsub,
+                                                                int per, const block_q8_K *const y[], __m256i S[]) {
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) S[t] = _mm256_setzero_si256();
+    _Pragma("GCC unroll 16") for (int s = 0; s < nsub; s++) {
+        __m256i P[4];
+        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) P[t] = _mm256_setzero_si256();
+        _Pragma("GCC unroll 8") for (int k = 0; k < per; k++) {
+            const __m256i wv = _mm256_load_si256(&w[per * s + k]);
+            _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
+                P[t] = dpbusd(P[t], wv, _mm256_set1_epi32(load_i32(y[t]->qs + 4 * (per * s + k))));
+        }
+        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) S[t] = _mm256_add_epi32(S[t], _mm256_mullo_epi32(P[t], sc[s]));
+    }
+}
+
 // ---- Q4_K -----------------------------------------------------------------------------------------
 //
 // The one-token kernel reduces each block to exact integers, S = sum_s sc_s * P_s with P_s the
@@ -253,17 +271,7 @@ static inline __attribute__((always_inline)) void q4_K_runT(int T, const void *p
         const block_q8_K *y[4];
         _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) y[t] = (const block_q8_K *)(xq + t * xs) + b;
         __m256i S[4];
-        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) S[t] = _mm256_setzero_si256();
-        _Pragma("GCC unroll 8") for (int s = 0; s < 8; s++) {
-            __m256i P[4];
-            _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) P[t] = _mm256_setzero_si256();
-            _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++) {
-                const __m256i w = _mm256_load_si256(&p->w[8 * s + k]);
-                _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
-                    P[t] = dpbusd(P[t], w, _mm256_set1_epi32(load_i32(y[t]->qs + 32 * s + 4 * k)));
-            }
-            _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) S[t] = _mm256_add_epi32(S[t], _mm256_mullo_epi32(P[t], p->sc[s]));
-        }
+        subblock_sums(T, p->w, p->sc, 8, 8, y, S);
         _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) {
             const struct prep_q4_K *e = (const struct prep_q4_K *)(prep + t * es) + b;
             __m256i M = _mm256_setzero_si256();
@@ -337,17 +345,7 @@ static inline __attribute__((always_inline)) void q6_K_runT(int T, const void *p
         const block_q8_K *y[4];
         _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) y[t] = (const block_q8_K *)(xq + t * xs) + b;
         __m256i S[4];
-        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) S[t] = _mm256_setzero_si256();
-        _Pragma("GCC unroll 16") for (int s = 0; s < 16; s++) {
-            __m256i P[4];
-            _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) P[t] = _mm256_setzero_si256();
-            _Pragma("GCC unroll 4") for (int k = 0; k < 4; k++) {
-                const __m256i w = _mm256_load_si256(&p->w[4 * s + k]);
-                _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
-                    P[t] = dpbusd(P[t], w, _mm256_set1_epi32(load_i32(y[t]->qs + 16 * s + 4 * k)));
-            }
-            _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) S[t] = _mm256_add_epi32(S[t], _mm256_mullo_epi32(P[t], p->sc[s]));
-        }
+        subblock_sums(T, p->w, p->sc, 16, 4, y, S);
         _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) {
             __m256i C = _mm256_setzero_si256();
             for (int j = 0; j < 8; j++) C = dpwssd(C, p->sp[j], _mm256_set1_epi32(load_i32(y[t]->bsums + 2 * j)));
