@@ -58,6 +58,32 @@ static void glu(int act, float *g, const float *u, int n) {
     }
 }
 
+// glu over T rows (g and u ld floats apart), split over the threads by elements: the
+// activation (an expf per element) is too much work for the caller alone.
+struct glu_job {
+    int act, F;
+    float *g;
+    const float *u;
+    int64_t ldg, ldu;
+    int T;
+};
+
+static void glu_task(void *p, int ith, int nth) {
+    const struct glu_job *j = p;
+    int64_t a, b;
+    pool_range((int64_t)j->T * j->F, ith, nth, 16, &a, &b);
+    while (a < b) {
+        const int64_t t = a / j->F, i = a % j->F, e = b - a < j->F - i ? b - a : j->F - i;
+        glu(j->act, j->g + t * j->ldg + i, j->u + t * j->ldu + i, (int)e);
+        a += e;
+    }
+}
+
+static void glu_rows(struct exec *ex, int act, float *g, int64_t ldg, const float *u, int64_t ldu, int T, int F) {
+    struct glu_job j = {act, F, g, u, ldg, ldu, T};
+    pool_run_sized(ex->pool, glu_task, &j, (int64_t)T * F * 16); // ~16 multiply-adds' worth per element
+}
+
 void ffn_init(void) { pthread_once(&gelu_once, gelu_table_init); }
 
 // ---- dense -------------------------------------------------------------------
@@ -79,15 +105,12 @@ void ffn_dense(struct exec *ex, const struct layer *L, const float *xn, int T, f
         }
     } else if (L->feat & LF_FFN_GATE_UP_FUSED) {
         mm(ex, &L->ffn_up, 0, xn, D, T, ex->hb, ld);
-        for (int t = 0; t < T; t++) {
-            float *g = ex->hb + (size_t)t * ld;
-            glu(act, g, g + F, F);
-        }
+        glu_rows(ex, act, ex->hb, ld, ex->hb + F, ld, T, F);
     } else {
         const struct weight *w2[2] = {&L->ffn_gate, &L->ffn_up};
         float *y2[2] = {ex->hb, ex->hb2};
         mm_multi(ex, 2, w2, xn, D, T, y2, ld);
-        for (int t = 0; t < T; t++) glu(act, ex->hb + (size_t)t * ld, ex->hb2 + (size_t)t * ld, F);
+        glu_rows(ex, act, ex->hb, ld, ex->hb2, ld, T, F);
     }
     mm(ex, &L->ffn_down, 0, ex->hb, ld, T, y, D);
 }
