@@ -371,7 +371,7 @@ static int cmd_inspect(int argc, char **argv) {
     printf("total tensor bytes: %" PRIu64 "\n", total);
     // Then the verdict: does frink run it, and if not, why.
     struct model *m = NULL;
-    struct model_load_opts lo = {.allow_unread = mo.allow_unread};
+    struct model_load_opts lo = {.allow_unread = mo.allow_unread, .keep_layout = true};
     frink_status st = model_load(f, &lo, &m);
     if (st) {
         fprintf(stderr, "frink: refused: %s\n", frink_errmsg());

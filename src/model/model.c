@@ -983,7 +983,7 @@ done:
         model_free(m);
         return st;
     }
-    pack_weights(m);
+    if (!(opts && opts->keep_layout)) pack_weights(m);
     *out = m;
     return FRINK_OK;
 }

@@ -168,6 +168,8 @@ struct model {
 
 struct model_load_opts {
     bool allow_unread;   // accept tensors nothing reads (listed on stderr), as the reference does
+    bool keep_layout;    // leave the weights in the file's layout (no repacking at load): for
+                         // callers that only inspect the model
 };
 
 // Binds `f` (ownership passes to the model on success) and validates it. Fails,
