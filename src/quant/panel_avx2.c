@@ -654,8 +654,13 @@ static void q1_0_packed_pack(const uint8_t *W, size_t row_bytes, int64_t n, void
     }
 }
 
-static size_t q1_0_packed_prep_bytes(int64_t n) { (void)n; return 0; }
-static void q1_0_packed_prep(const void *xq, int64_t n, void *prep) { (void)xq, (void)n, (void)prep; }
+// the activation blocks' scales as f32, converted once per token instead of once per row panel
+static size_t q1_0_packed_prep_bytes(int64_t n) { return (size_t)(n / QK8_0) * sizeof(float); }
+static void q1_0_packed_prep(const void *xq, int64_t n, void *prep) {
+    const block_q8_0 *y = xq;
+    float *yd = prep;
+    for (int64_t b = 0; b < n / QK8_0; b++) yd[b] = h2f(y[b].d);
+}
 
 // y with the bytes whose bit is set in `bits` negated
 static inline __m256i negate_where(uint32_t bits, __m256i y) {
@@ -673,7 +678,6 @@ static inline __m256i negate_where(uint32_t bits, __m256i y) {
 static inline __attribute__((always_inline)) void q1_0_packed_runT(int T, const struct packed_q1_0 *p, const uint8_t *xq,
                                                                    size_t xs, const uint8_t *prep, size_t es, int64_t n,
                                                                    float *out) {
-    (void)prep, (void)es;
     const __m256i ones = _mm256_set1_epi8(1);
     const __m256 sign = _mm256_set1_ps(-0.0f);
     __m256 acc[4][4];
@@ -686,18 +690,19 @@ static inline __attribute__((always_inline)) void q1_0_packed_runT(int T, const 
         const __m256 nd = _mm256_xor_ps(_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)p->d)), sign);
         _Pragma("GCC unroll 4") for (int k = 0; k < 4; k++) {
             const block_q8_0 *y[4];
-            __m256i S[4];
+            __m256i S[4][2]; // two partial sums (even / odd l): half the dependency chain, same integer
             _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) {
                 y[t] = (const block_q8_0 *)(xq + t * xs) + 4 * b + k;
-                S[t] = _mm256_setzero_si256();
+                S[t][0] = S[t][1] = _mm256_setzero_si256();
             }
             _Pragma("GCC unroll 8") for (int l = 0; l < 8; l++) {
                 const uint32_t bits = p->bits[k][l];
                 _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
-                    S[t] = dpbusd(S[t], ones, negate_where(bits, _mm256_set1_epi32(load_i32(y[t]->qs + 4 * l))));
+                    S[t][l & 1] = dpbusd(S[t][l & 1], ones, negate_where(bits, _mm256_set1_epi32(load_i32(y[t]->qs + 4 * l))));
             }
             _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
-                acc[t][k] = _mm256_fmadd_ps(_mm256_mul_ps(nd, _mm256_set1_ps(h2f(y[t]->d))), _mm256_cvtepi32_ps(S[t]), acc[t][k]);
+                acc[t][k] = _mm256_fmadd_ps(_mm256_mul_ps(nd, _mm256_set1_ps(((const float *)(prep + t * es))[4 * b + k])),
+                                            _mm256_cvtepi32_ps(_mm256_add_epi32(S[t][0], S[t][1])), acc[t][k]);
         }
     }
     _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
