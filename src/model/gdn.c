@@ -58,25 +58,35 @@ struct conv_job {
     int T;
 };
 
+// Causal depthwise convolution, in place: out(t, c) = silu(sum_i raw(t - Kc + 1 + i, c) w[c][i]),
+// summed in i order as the reference does. Tokens go last to first so that every raw input a
+// token needs is still unwritten; channels are the inner loop (rows of `mixed` are contiguous).
+// raw(t < 0) comes from the state, which ends up holding the last Kc - 1 raw inputs.
 static void conv_task(void *p, int ith, int nth) {
     struct conv_job *j = p;
-    int Kc = j->g.Kc;
+    const int Kc = j->g.Kc, T = j->T;
+    enum { CB = 256 };
+    float next[CB * 15]; // the new state of a block of channels (the loader allows Kc <= 16)
     int64_t c0, c1;
     pool_range(j->g.C, ith, nth, 8, &c0, &c1);
-    float win[32];
-    for (int64_t c = c0; c < c1; c++) {
-        float *st = j->state + c * (Kc - 1);
-        const float *w = j->w + c * Kc;
-        for (int i = 0; i < Kc - 1; i++) win[i] = st[i];
-        for (int t = 0; t < j->T; t++) {
-            float *xv = j->mixed + (size_t)t * j->ld + c;
-            win[Kc - 1] = *xv;
-            float acc = 0;
-            for (int i = 0; i < Kc; i++) acc += win[i] * w[i];
-            for (int i = 0; i < Kc - 1; i++) win[i] = win[i + 1];
-            *xv = silu(acc);
+    for (int64_t cb = c0; cb < c1; cb += CB) {
+        const int nc = (int)(c1 - cb < CB ? c1 - cb : CB);
+#define RAW(t, c) ((t) >= 0 ? j->mixed[(size_t)(t) * j->ld + (c)] : j->state[(c) * (Kc - 1) + (Kc - 1 + (t))])
+        for (int i = 0; i < Kc - 1; i++)
+            for (int k = 0; k < nc; k++) next[k * (Kc - 1) + i] = RAW(T - (Kc - 1) + i, cb + k);
+        for (int t = T - 1; t >= 0; t--) {
+            float *row = j->mixed + (size_t)t * j->ld;
+            for (int k = 0; k < nc; k++) {
+                const int64_t c = cb + k;
+                const float *w = j->w + c * Kc;
+                float acc = 0;
+                for (int i = 0; i < Kc; i++) acc += RAW(t - (Kc - 1) + i, c) * w[i];
+                row[c] = silu(acc);
+            }
         }
-        for (int i = 0; i < Kc - 1; i++) st[i] = win[i];
+#undef RAW
+        for (int k = 0; k < nc; k++)
+            for (int i = 0; i < Kc - 1; i++) j->state[(cb + k) * (Kc - 1) + i] = next[k * (Kc - 1) + i];
     }
 }
 
