@@ -103,6 +103,8 @@ struct rule_job {
     int T, chunk;
     float *scratch;      // per thread workspace (chunked form)
     size_t scratch_per_thread;
+    const float *z, *norm; // the output gate [T][ld] and the per-head RMSNorm weight [dv]
+    float eps;
 };
 
 static int key_head(const struct gdn_dims *g, int h) { return g->grouped ? h / g->r : h % g->nk; }
@@ -230,6 +232,14 @@ static void rule_task(void *p, int ith, int nth) {
     for (int64_t h = h0; h < h1; h++) {
         if (j->chunk > 1 && j->T > 1) rule_chunked(j, (int)h, j->scratch + (size_t)ith * j->scratch_per_thread);
         else rule_recurrent(j, (int)h);
+        // gated RMSNorm of this head's outputs, by the thread that just wrote them
+        const int dv = j->g.dv;
+        for (int t = 0; t < j->T; t++) {
+            float *oh = j->o + (size_t)t * j->g.nv * dv + (size_t)h * dv;
+            const float *zh = j->z + (size_t)t * j->ld + (size_t)h * dv;
+            rms_norm(oh, oh, j->norm, dv, j->eps);
+            for (int i = 0; i < dv; i++) oh[i] *= silu(zh[i]);
+        }
     }
 }
 
@@ -298,17 +308,11 @@ void gdn_layer(struct exec *ex, struct seq *s, int il, const float *xn, int T, f
         scratch = malloc(per_thread * (size_t)pool_threads(ex->pool) * sizeof(float));
         if (!scratch) chunk = 1; // fall back to the recurrence: same result, no workspace
     }
-    struct rule_job rj = {g, mixed, beta, gdecay, s->ssm[il], o, ld, T, chunk, scratch, per_thread};
+    struct rule_job rj = {g, mixed, beta, gdecay, s->ssm[il], o, ld, T, chunk, scratch, per_thread, z, L->ssm_norm, eps};
     pool_run_sized(ex->pool, rule_task, &rj, (int64_t)g.nv * g.dk * g.dv * 4 * T);
     free(scratch);
-    // Gated RMSNorm per value head, then the output projection. o is [T][nv*dv] packed.
-    for (int t = 0; t < T; t++)
-        for (int h = 0; h < g.nv; h++) {
-            float *oh = o + (size_t)t * g.nv * g.dv + (size_t)h * g.dv;
-            const float *zh = z + (size_t)t * ld + (size_t)h * g.dv;
-            rms_norm(oh, oh, L->ssm_norm, g.dv, eps);
-            for (int i = 0; i < g.dv; i++) oh[i] *= silu(zh[i]);
-        }
+    // (the gated RMSNorm per value head ran in rule_task); the output projection. o is
+    // [T][nv*dv] packed.
     exec_act_invalidate(ex);
     mm(ex, &L->ssm_out, 0, o, (int64_t)g.nv * g.dv, T, y, D);
 }
