@@ -169,12 +169,6 @@ void quant_matvec(uint32_t wt, const void *W, size_t row_bytes, const void *xq, 
     matvec_rows(ti, level, dot, W, row_bytes, xq, n, y, r0, r1);
 }
 
-// Tiled so that a block of activations stays in L2 while every weight row in [r0, r1) passes
-// over it once: weights (the big operand) are read ceil(n_tok / tb) times instead of n_tok times.
-// Each output is the same dot call quant_matvec makes, so results are identical to it.
-// The four-token kernel of an ISA reproduces exactly that ISA's one-token kernel, so it is used
-// only at the level of the one-token kernel picked.
-
 // Per-thread scratch for panels and activation extras: grows, never shrinks, 64-byte aligned.
 static _Thread_local struct {
     void *p;
@@ -192,37 +186,38 @@ static void *scratch_get(size_t bytes) {
 }
 
 // Panel path: rows [r0, r0 + 8k) in panels of eight, each packed once and run against every
-// token of the tile. Returns the first row it did not do (the rest go to the per-row kernels),
-// r0 when there is no panel kernel or no memory for one.
+// token (what a panel streams per token, the activation, is small next to the work on it).
+// Returns the first row it did not do (the rest go to the per-row kernels), r0 when there is no
+// panel kernel or no memory for one.
 enum { PANEL_MIN_TOKENS = 8, PANEL_TOKENS = 16 };
 
 static int64_t matmul_panels(const struct quant_panel *pk, const void *W, size_t row_bytes, const void *xq,
-                             size_t act_bytes, int64_t n, int64_t n_tok, int64_t tb, float *y, int64_t ldy,
-                             int64_t r0, int64_t r1) {
+                             size_t act_bytes, int64_t n, int64_t n_tok, float *y, int64_t ldy, int64_t r0, int64_t r1) {
     const int64_t rp = r0 + (r1 - r0) / 8 * 8;
     if (rp == r0) return r0;
     const size_t pb = (pk->panel_bytes(n) + 63) & ~(size_t)63, eb = (pk->prep_bytes(n) + 63) & ~(size_t)63;
-    const int64_t tt = tb < n_tok ? tb : n_tok;
-    uint8_t *mem = scratch_get(pb + eb * (size_t)tt);
+    uint8_t *mem = scratch_get(pb + eb * (size_t)n_tok);
     if (!mem) return r0;
     uint8_t *prep = mem + pb;
-    for (int64_t t0 = 0; t0 < n_tok; t0 += tb) {
-        const int64_t t1 = t0 + tb < n_tok ? t0 + tb : n_tok;
-        for (int64_t t = t0; t < t1; t++)
-            pk->prep((const uint8_t *)xq + (size_t)t * act_bytes, n, prep + (size_t)(t - t0) * eb);
-        for (int64_t r = r0; r < rp; r += 8) {
-            pk->pack((const uint8_t *)W + (size_t)r * row_bytes, row_bytes, n, mem);
-            for (int64_t t = t0; t < t1; t += PANEL_TOKENS) {
-                const int nt = (int)(t1 - t < PANEL_TOKENS ? t1 - t : PANEL_TOKENS);
-                float o[8 * PANEL_TOKENS];
-                pk->run(mem, (const uint8_t *)xq + (size_t)t * act_bytes, act_bytes, prep + (size_t)(t - t0) * eb, eb, nt, n, o);
-                for (int k = 0; k < nt; k++) memcpy(y + (t + k) * ldy + (r - r0), o + 8 * k, 8 * sizeof(float));
-            }
+    for (int64_t t = 0; t < n_tok; t++) pk->prep((const uint8_t *)xq + (size_t)t * act_bytes, n, prep + (size_t)t * eb);
+    for (int64_t r = r0; r < rp; r += 8) {
+        pk->pack((const uint8_t *)W + (size_t)r * row_bytes, row_bytes, n, mem);
+        for (int64_t t = 0; t < n_tok; t += PANEL_TOKENS) {
+            const int nt = (int)(n_tok - t < PANEL_TOKENS ? n_tok - t : PANEL_TOKENS);
+            float o[8 * PANEL_TOKENS];
+            pk->run(mem, (const uint8_t *)xq + (size_t)t * act_bytes, act_bytes, prep + (size_t)t * eb, eb, nt, n, o);
+            for (int k = 0; k < nt; k++) memcpy(y + (t + k) * ldy + (r - r0), o + 8 * k, 8 * sizeof(float));
         }
     }
     return rp;
 }
 
+// Panels for eight tokens or more (same results as the per-row kernels); otherwise tiled so that
+// a block of activations stays in L2 while every weight row in [r0, r1) passes over it once:
+// weights (the big operand) are read ceil(n_tok / tb) times instead of n_tok times. Each output
+// is the same dot call quant_matvec makes, so results are identical to it. The four-token
+// kernel of an ISA reproduces exactly that ISA's one-token kernel, so it is used only at the
+// level of the one-token kernel picked.
 void quant_matmul(uint32_t wt, const void *W, size_t row_bytes, const void *xq, int64_t n,
                   int64_t n_tok, float *y, int64_t ldy, int64_t r0, int64_t r1) {
     const struct quant_type_info *ti = quant_type_info(wt);
@@ -241,9 +236,7 @@ void quant_matmul(uint32_t wt, const void *W, size_t row_bytes, const void *xq, 
     if (level >= QUANT_ISA_AVX2 && n_tok >= PANEL_MIN_TOKENS) {
         const struct quant_panel *pk = level == QUANT_ISA_AVX512 ? quant_panel_avx512(wt) : quant_panel_avx2(wt);
         if (pk) {
-            // one tile of all the tokens: a panel is packed once per call, and what it streams
-            // per token (the activation) is small next to the work on it
-            const int64_t rp = matmul_panels(pk, W, row_bytes, xq, act_bytes, n, n_tok, n_tok, y, ldy, r0, r1);
+            const int64_t rp = matmul_panels(pk, W, row_bytes, xq, act_bytes, n, n_tok, y, ldy, r0, r1);
             y += rp - r0;
             r0 = rp;
         }
