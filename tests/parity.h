@@ -22,18 +22,9 @@
 #include "test.h"
 
 static float *parity_read_f32(const char *path, size_t *n) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long sz = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    float *d = malloc((size_t)sz);
-    if (d && fread(d, 1, (size_t)sz, f) != (size_t)sz) {
-        free(d);
-        d = NULL;
-    }
-    fclose(f);
-    *n = (size_t)sz / sizeof(float);
+    size_t len = 0;
+    float *d = (float *)test_read_file(path, &len);
+    *n = len / sizeof(float);
     return d;
 }
 

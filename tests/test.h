@@ -3,6 +3,7 @@
 #ifndef FRINK_TEST_H
 #define FRINK_TEST_H
 #include <stdio.h>
+#include <stdlib.h>
 
 static int t_pass, t_fail;
 
@@ -17,6 +18,22 @@ static int t_pass, t_fail;
             fputc('\n', stderr);                                             \
         }                                                                    \
     } while (0)
+
+// The whole file at `path` in a malloc'd buffer with a NUL after its *len bytes; NULL when it
+// cannot be read.
+__attribute__((unused)) static char *test_read_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *d = NULL;
+    long sz = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (sz >= 0 && fseek(f, 0, SEEK_SET) == 0 && (d = malloc((size_t)sz + 1)) && fread(d, 1, (size_t)sz, f) != (size_t)sz) {
+        free(d);
+        d = NULL;
+    }
+    fclose(f);
+    if (d) d[sz] = 0, *len = (size_t)sz;
+    return d;
+}
 
 #define TEST_DONE() \
     (printf("%s: %d passed, %d failed\n", __FILE__, t_pass, t_fail), t_fail ? 1 : 0)

@@ -50,27 +50,11 @@ static const struct {
 };
 #define N_GOLDEN (sizeof golden_types / sizeof golden_types[0])
 
-static uint8_t *read_file(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long sz = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *p = malloc((size_t)sz);
-    if (fread(p, 1, (size_t)sz, f) != (size_t)sz) {
-        free(p);
-        p = NULL;
-    }
-    fclose(f);
-    *len = (size_t)sz;
-    return p;
-}
-
 static int load_golden(const char *name, struct golden *g) {
     char path[256];
     snprintf(path, sizeof path, DATA_DIR "/%s.bin", name);
     size_t len;
-    uint8_t *p = read_file(path, &len);
+    uint8_t *p = (uint8_t *)test_read_file(path, &len);
     if (!p || len < 40 || memcmp(p, "FRQGOLD1", 8)) {
         free(p);
         return 0;
@@ -190,7 +174,7 @@ static void test_golden(uint32_t type, const char *name) {
 
 static void test_conversions(void) {
     size_t len;
-    uint8_t *p = read_file(DATA_DIR "/conv.bin", &len);
+    uint8_t *p = (uint8_t *)test_read_file(DATA_DIR "/conv.bin", &len);
     CHECK(p && len > 12 && !memcmp(p, "FRQCONV1", 8), "cannot read %s/conv.bin", DATA_DIR);
     if (!p) return;
     uint32_t n;

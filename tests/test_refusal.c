@@ -13,22 +13,6 @@
 #include "model/model.h"
 #include "test.h"
 
-static unsigned char *slurp(const char *path, size_t *n) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long sz = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *d = malloc((size_t)sz);
-    if (d && fread(d, 1, (size_t)sz, f) != (size_t)sz) {
-        free(d);
-        d = NULL;
-    }
-    fclose(f);
-    *n = (size_t)sz;
-    return d;
-}
-
 // Offset of the first occurrence of `pat` (n bytes) in d, or -1.
 static long find(const unsigned char *d, size_t len, const void *pat, size_t n) {
     for (size_t i = 0; i + n <= len; i++)
@@ -76,7 +60,7 @@ static void expect_refused(const char *what, const unsigned char *d, size_t len,
 
 int main(void) {
     size_t len;
-    unsigned char *orig = slurp("tests/data/archs/llama-dense.gguf", &len);
+    unsigned char *orig = (unsigned char *)test_read_file("tests/data/archs/llama-dense.gguf", &len);
     CHECK(orig != NULL, "fixture missing");
     if (!orig) return TEST_DONE();
     unsigned char *d = malloc(len);

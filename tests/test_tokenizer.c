@@ -25,22 +25,6 @@ static const char *const vocabs[] = {
 };
 #define N_VOCABS (sizeof(vocabs) / sizeof(vocabs[0]))
 
-static char *read_file(const char *path, size_t *len) {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return NULL;
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, fp) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    fclose(fp);
-    if (s) s[n] = 0, *len = (size_t)n;
-    return s;
-}
-
 static struct tokenizer *open_vocab(const char *path, struct gguf_file **gf) {
     struct tokenizer *t = NULL;
     if (gguf_open(path, gf) != FRINK_OK) {
@@ -87,9 +71,9 @@ static int check_shipped(const char *name, const struct tokenizer *t) {
     char path[256];
     size_t il, ol;
     snprintf(path, sizeof(path), VOCAB_DIR "ggml-vocab-%s.gguf.inp", name);
-    char *inp = read_file(path, &il);
+    char *inp = test_read_file(path, &il);
     snprintf(path, sizeof(path), VOCAB_DIR "ggml-vocab-%s.gguf.out", name);
-    char *out = read_file(path, &ol);
+    char *out = test_read_file(path, &ol);
     CHECK(inp && out, "%s: missing .inp/.out", name);
     if (!inp || !out) return 0;
     static const char sep[] = "\n__ggml_vocab_test__\n";
@@ -152,7 +136,7 @@ static void check_extra(const char *name, const struct tokenizer *t) {
     char path[256];
     size_t len;
     snprintf(path, sizeof(path), VOCAB_DIR "extra/%s.tsv", name);
-    char *s = read_file(path, &len);
+    char *s = test_read_file(path, &len);
     CHECK(s != NULL, "%s: missing golden file %s (run scripts/make-tok-golden.sh)", name, path);
     if (!s) return;
     char *text = malloc(len + 1);
