@@ -109,61 +109,43 @@ static inline __m256i lookup_nibbles_32(__m128i table, const uint8_t *p) {
 #ifndef QUANT_X86_VNNI // float formats: nothing for VNNI to fuse
 // ---- float formats ----------------------------------------------------------------------------
 
-float KERNEL(dot_f32_f32)(int64_t n, const void *w, const void *xq) {
-    const float *a = w, *b = xq;
+// The float formats share one skeleton, ggml's order: four 8-wide FMA accumulators over 32
+// elements, then 8 at a time into the first, their sum reduced, then the scalar tail.
+typedef __m256 (*load8_fn)(const void *p, int64_t i);
+typedef float (*load1_fn)(const void *p, int64_t i);
+
+static inline __attribute__((always_inline)) float dot_float(int64_t n, const void *a, const void *b, load8_fn l8,
+                                                             load1_fn l1) {
     __m256 s0 = _mm256_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
     int64_t i = 0;
     for (; i + 32 <= n; i += 32) {
-        s0 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i), s0);
-        s1 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i + 8), _mm256_loadu_ps(b + i + 8), s1);
-        s2 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i + 16), _mm256_loadu_ps(b + i + 16), s2);
-        s3 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i + 24), _mm256_loadu_ps(b + i + 24), s3);
+        s0 = _mm256_fmadd_ps(l8(a, i), l8(b, i), s0);
+        s1 = _mm256_fmadd_ps(l8(a, i + 8), l8(b, i + 8), s1);
+        s2 = _mm256_fmadd_ps(l8(a, i + 16), l8(b, i + 16), s2);
+        s3 = _mm256_fmadd_ps(l8(a, i + 24), l8(b, i + 24), s3);
     }
-    for (; i + 8 <= n; i += 8) s0 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i), s0);
+    for (; i + 8 <= n; i += 8) s0 = _mm256_fmadd_ps(l8(a, i), l8(b, i), s0);
     float sum = hsum_f32_8(_mm256_add_ps(_mm256_add_ps(s0, s1), _mm256_add_ps(s2, s3)));
-    for (; i < n; i++) sum += a[i] * b[i];
+    for (; i < n; i++) sum += l1(a, i) * l1(b, i);
     return sum;
 }
 
-static inline __m256 load_f16x8(const ggml_half *p) {
-    return _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)p));
+static inline __m256 load8_f32(const void *p, int64_t i) { return _mm256_loadu_ps((const float *)p + i); }
+static inline float load1_f32(const void *p, int64_t i) { return ((const float *)p)[i]; }
+static inline __m256 load8_f16(const void *p, int64_t i) {
+    return _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)((const ggml_half *)p + i)));
 }
-
-float KERNEL(dot_f16_f16)(int64_t n, const void *w, const void *xq) {
-    const ggml_half *a = w, *b = xq;
-    __m256 s0 = _mm256_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
-    int64_t i = 0;
-    for (; i + 32 <= n; i += 32) {
-        s0 = _mm256_fmadd_ps(load_f16x8(a + i), load_f16x8(b + i), s0);
-        s1 = _mm256_fmadd_ps(load_f16x8(a + i + 8), load_f16x8(b + i + 8), s1);
-        s2 = _mm256_fmadd_ps(load_f16x8(a + i + 16), load_f16x8(b + i + 16), s2);
-        s3 = _mm256_fmadd_ps(load_f16x8(a + i + 24), load_f16x8(b + i + 24), s3);
-    }
-    for (; i + 8 <= n; i += 8) s0 = _mm256_fmadd_ps(load_f16x8(a + i), load_f16x8(b + i), s0);
-    float sum = hsum_f32_8(_mm256_add_ps(_mm256_add_ps(s0, s1), _mm256_add_ps(s2, s3)));
-    for (; i < n; i++) sum += h2f(a[i]) * h2f(b[i]);
-    return sum;
-}
-
-static inline __m256 load_bf16x8(const ggml_bf16 *p) {
-    const __m256i v = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)p));
+static inline float load1_f16(const void *p, int64_t i) { return h2f(((const ggml_half *)p)[i]); }
+static inline __m256 load8_bf16(const void *p, int64_t i) {
+    const __m256i v = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)((const ggml_bf16 *)p + i)));
     return _mm256_castsi256_ps(_mm256_slli_epi32(v, 16));
 }
+static inline float load1_bf16(const void *p, int64_t i) { return bf16_to_fp32(((const ggml_bf16 *)p)[i]); }
 
+float KERNEL(dot_f32_f32)(int64_t n, const void *w, const void *xq) { return dot_float(n, w, xq, load8_f32, load1_f32); }
+float KERNEL(dot_f16_f16)(int64_t n, const void *w, const void *xq) { return dot_float(n, w, xq, load8_f16, load1_f16); }
 float KERNEL(dot_bf16_bf16)(int64_t n, const void *w, const void *xq) {
-    const ggml_bf16 *a = w, *b = xq;
-    __m256 s0 = _mm256_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
-    int64_t i = 0;
-    for (; i + 32 <= n; i += 32) {
-        s0 = _mm256_fmadd_ps(load_bf16x8(a + i), load_bf16x8(b + i), s0);
-        s1 = _mm256_fmadd_ps(load_bf16x8(a + i + 8), load_bf16x8(b + i + 8), s1);
-        s2 = _mm256_fmadd_ps(load_bf16x8(a + i + 16), load_bf16x8(b + i + 16), s2);
-        s3 = _mm256_fmadd_ps(load_bf16x8(a + i + 24), load_bf16x8(b + i + 24), s3);
-    }
-    for (; i + 8 <= n; i += 8) s0 = _mm256_fmadd_ps(load_bf16x8(a + i), load_bf16x8(b + i), s0);
-    float sum = hsum_f32_8(_mm256_add_ps(_mm256_add_ps(s0, s1), _mm256_add_ps(s2, s3)));
-    for (; i < n; i++) sum += bf16_to_fp32(a[i]) * bf16_to_fp32(b[i]);
-    return sum;
+    return dot_float(n, w, xq, load8_bf16, load1_bf16);
 }
 
 #endif
@@ -910,6 +892,8 @@ void KERNEL(act_q8_K)(const float *x, void *xq, int64_t n) {
 }
 
 // ---- attention F16 ops (twins of attn_f16.c, same order) ----------------------------------------
+
+static inline __m256 load_f16x8(const ggml_half *p) { return load8_f16(p, 0); }
 
 float KERNEL(f16_dot)(const uint16_t *x, const uint16_t *y, int n) {
     __m256 s0 = _mm256_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
