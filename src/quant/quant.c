@@ -185,31 +185,36 @@ static void *scratch_get(size_t bytes) {
     return scratch.p;
 }
 
-// Panel path: rows [r0, r0 + 8k) in panels of eight, each packed once and run against every
-// token (what a panel streams per token, the activation, is small next to the work on it).
-// Returns the first row it did not do (the rest go to the per-row kernels), r0 when there is no
-// panel kernel or no memory for one.
 enum { PANEL_MIN_TOKENS = 8, PANEL_TOKENS = 16 };
 
-static int64_t matmul_panels(const struct quant_panel *pk, const void *W, size_t row_bytes, const void *xq,
-                             size_t act_bytes, int64_t n, int64_t n_tok, float *y, int64_t ldy, int64_t r0, int64_t r1) {
-    const int64_t rp = r0 + (r1 - r0) / 8 * 8;
-    if (rp == r0) return r0;
-    const size_t pb = (pk->panel_bytes(n) + 63) & ~(size_t)63, eb = (pk->prep_bytes(n) + 63) & ~(size_t)63;
-    uint8_t *mem = scratch_get(pb + eb * (size_t)n_tok);
-    if (!mem) return r0;
-    uint8_t *prep = mem + pb;
-    for (int64_t t = 0; t < n_tok; t++) pk->prep((const uint8_t *)xq + (size_t)t * act_bytes, n, prep + (size_t)t * eb);
-    for (int64_t r = r0; r < rp; r += 8) {
-        pk->pack((const uint8_t *)W + (size_t)r * row_bytes, row_bytes, n, mem);
+// Runs the panel kernels rk on rows [a, b) (a multiple of 8 apart) for every token; y holds row
+// r0 at column 0. The panel of rows r..r+7 comes from the file's rows W (packed here by rk), or,
+// with pk, from the layout packed at load, P: used as it is when pk is rk, else widened by
+// pk->to_panel. Each panel is made once and run against every token (what it streams per token,
+// the activation, is small next to the work on it). False when there is no memory for it.
+static bool run_panels(const struct quant_panel *rk, const struct quant_panel *pk, const uint8_t *W, size_t row_bytes,
+                       const uint8_t *P, const void *xq, size_t act_bytes, int64_t n, int64_t n_tok, float *y,
+                       int64_t ldy, int64_t r0, int64_t a, int64_t b) {
+    const bool build = !pk || pk != rk;
+    const size_t wb = build ? (rk->panel_bytes(n) + 63) & ~(size_t)63 : 0;
+    const size_t eb = (rk->prep_bytes(n) + 63) & ~(size_t)63;
+    uint8_t *mem = scratch_get(wb + eb * (size_t)n_tok);
+    if (!mem) return false;
+    uint8_t *prep = mem + wb;
+    for (int64_t t = 0; t < n_tok; t++) rk->prep((const uint8_t *)xq + (size_t)t * act_bytes, n, prep + (size_t)t * eb);
+    for (int64_t r = a; r < b; r += 8) {
+        const uint8_t *panel = mem;
+        if (!pk) rk->pack(W + (size_t)r * row_bytes, row_bytes, n, mem);
+        else if (pk != rk) pk->to_panel(P + (size_t)(r / 8) * pk->panel_bytes(n), n, mem);
+        else panel = P + (size_t)(r / 8) * pk->panel_bytes(n);
         for (int64_t t = 0; t < n_tok; t += PANEL_TOKENS) {
             const int nt = (int)(n_tok - t < PANEL_TOKENS ? n_tok - t : PANEL_TOKENS);
             float o[8 * PANEL_TOKENS];
-            pk->run(mem, (const uint8_t *)xq + (size_t)t * act_bytes, act_bytes, prep + (size_t)t * eb, eb, nt, n, o);
+            rk->run(panel, (const uint8_t *)xq + (size_t)t * act_bytes, act_bytes, prep + (size_t)t * eb, eb, nt, n, o);
             for (int k = 0; k < nt; k++) memcpy(y + (t + k) * ldy + (r - r0), o + 8 * k, 8 * sizeof(float));
         }
     }
-    return rp;
+    return true;
 }
 
 // Panels for eight tokens or more (same results as the per-row kernels); otherwise tiled so that
@@ -236,9 +241,12 @@ void quant_matmul(uint32_t wt, const void *W, size_t row_bytes, const void *xq, 
     if (level >= QUANT_ISA_AVX2 && n_tok >= PANEL_MIN_TOKENS) {
         const struct quant_panel *pk = level == QUANT_ISA_AVX512 ? quant_panel_avx512(wt) : quant_panel_avx2(wt);
         if (pk) {
-            const int64_t rp = matmul_panels(pk, W, row_bytes, xq, act_bytes, n, n_tok, y, ldy, r0, r1);
-            y += rp - r0;
-            r0 = rp;
+            // whole panels from r0; the rows after the last one go to the per-row kernels below
+            const int64_t rp = r0 + (r1 - r0) / 8 * 8;
+            if (rp > r0 && run_panels(pk, NULL, W, row_bytes, NULL, xq, act_bytes, n, n_tok, y, ldy, r0, r0, rp)) {
+                y += rp - r0;
+                r0 = rp;
+            }
         }
     }
     for (int64_t t0 = 0; t0 < n_tok; t0 += tb) {
@@ -292,30 +300,10 @@ void quant_matmul_packed(uint32_t type, const void *P, const void *W, size_t row
     }
     if (r0 < a) quant_matmul(type, W, row_bytes, xq, n, n_tok, y, ldy, r0, a);
     if (b < r1) quant_matmul(type, W, row_bytes, xq, n, n_tok, y + (b - r0), ldy, b, r1);
-    const size_t act_bytes = quant_act_size(type, n), pb = pk->panel_bytes(n);
     // prefill through the type's panel kernels when its packed layout is widened for them
     const struct quant_panel *rk = n_tok >= PANEL_MIN_TOKENS && pk->to_panel ? pk->panel : pk;
-    const size_t wb = rk != pk ? (rk->panel_bytes(n) + 63) & ~(size_t)63 : 0;
-    const size_t eb = (rk->prep_bytes(n) + 63) & ~(size_t)63;
-    uint8_t *mem = scratch_get(wb + eb * (size_t)n_tok), *prep = mem + wb;
-    if (!mem) {
+    if (!run_panels(rk, pk, W, row_bytes, P, xq, quant_act_size(type, n), n, n_tok, y, ldy, r0, a, b))
         quant_matmul(type, W, row_bytes, xq, n, n_tok, y + (a - r0), ldy, a, b);
-        return;
-    }
-    for (int64_t t = 0; t < n_tok; t++) rk->prep((const uint8_t *)xq + (size_t)t * act_bytes, n, prep + (size_t)t * eb);
-    for (int64_t r = a; r < b; r += 8) {
-        const uint8_t *panel = (const uint8_t *)P + (size_t)(r / 8) * pb;
-        if (rk != pk) {
-            pk->to_panel(panel, n, mem);
-            panel = mem;
-        }
-        for (int64_t t = 0; t < n_tok; t += PANEL_TOKENS) {
-            const int nt = (int)(n_tok - t < PANEL_TOKENS ? n_tok - t : PANEL_TOKENS);
-            float o[8 * PANEL_TOKENS];
-            rk->run(panel, (const uint8_t *)xq + (size_t)t * act_bytes, act_bytes, prep + (size_t)t * eb, eb, nt, n, o);
-            for (int k = 0; k < nt; k++) memcpy(y + (t + k) * ldy + (r - r0), o + 8 * k, 8 * sizeof(float));
-        }
-    }
 }
 
 void quant_dequant_row(uint32_t type, const void *src, float *dst, int64_t n) {
