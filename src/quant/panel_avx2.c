@@ -171,16 +171,6 @@ static void transpose_codes(const uint8_t codes[8 * QK_K], __m256i w[64]) {
     for (int c = 0; c < 8; c++) transpose8x8(codes + 32 * c, QK_K, w + 8 * c);
 }
 
-// The 12 packed bytes of Q4_K's 6-bit scales and mins (quant.h), one byte each.
-static void k4_scales_mins(const uint8_t *q, uint8_t sc[8], uint8_t mn[8]) {
-    for (int j = 0; j < 4; j++) {
-        sc[j] = q[j] & 63;
-        mn[j] = q[j + 4] & 63;
-        sc[j + 4] = (uint8_t)((q[j + 8] & 0xF) | ((q[j] >> 6) << 4));
-        mn[j + 4] = (uint8_t)((q[j + 8] >> 4) | ((q[j + 4] >> 6) << 4));
-    }
-}
-
 // S[t] = sum over sub-blocks s < nsub of sc[s] * P_s, P_s = the unsigned codes of dwords
 // per*s .. per*s+per-1 (w, rows in lanes) against token t's activation bytes at the same
 // elements: vpdpbusd per dword, vpmulld per sub-block. Exact integers.
@@ -230,7 +220,7 @@ static void q4_K_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *panel
             d[r] = h2f(x->d);
             dmin[r] = h2f(x->dmin);
             uint8_t s8[8], m8[8];
-            k4_scales_mins(x->scales, s8, m8);
+            for (int j = 0; j < 8; j++) k45_scale_min(j, x->scales, &s8[j], &m8[j]);
             for (int j = 0; j < 8; j++) sc[8 * j + r] = s8[j];
             for (int j = 0; j < 4; j++) mn[16 * j + 2 * r] = m8[2 * j], mn[16 * j + 2 * r + 1] = m8[2 * j + 1];
             uint8_t *c = codes + r * QK_K;
@@ -473,7 +463,7 @@ static void q4_K_packed_pack(const uint8_t *W, size_t row_bytes, int64_t n, void
         for (int r = 0; r < 8; r++) {
             const block_q4_K *x = (const block_q4_K *)(blk + (size_t)r * row_bytes);
             uint8_t s8[8], m8[8];
-            k4_scales_mins(x->scales, s8, m8);
+            for (int j = 0; j < 8; j++) k45_scale_min(j, x->scales, &s8[j], &m8[j]);
             for (int j = 0; j < 8; j++) p->sc[j][r] = s8[j];
             for (int j = 0; j < 4; j++) p->mn[j][r][0] = m8[2 * j], p->mn[j][r][1] = m8[2 * j + 1];
             p->d[r] = x->d;

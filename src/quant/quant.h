@@ -163,6 +163,17 @@ typedef struct {
     uint8_t scales[K_SCALE_SIZE];
     uint8_t qs[QK_K / 2];
 } block_q4_K;
+
+// (scale, min) of sub-block j from the 12 packed bytes above.
+static inline void k45_scale_min(int j, const uint8_t *q, uint8_t *sc, uint8_t *m) {
+    if (j < 4) {
+        *sc = q[j] & 63;
+        *m = q[j + 4] & 63;
+    } else {
+        *sc = (uint8_t)((q[j + 4] & 0xF) | ((q[j - 4] >> 6) << 4));
+        *m = (uint8_t)((q[j + 4] >> 4) | ((q[j - 0] >> 6) << 4));
+    }
+}
 _Static_assert(sizeof(block_q4_K) == 144, "block_q4_K");
 
 typedef struct {

@@ -471,18 +471,6 @@ static inline __m256i k4_scale_shuffle(int i) {
     return _mm256_loadu_si256((const __m256i *)k + i);
 }
 
-// The 12 packed bytes of 6-bit scales and mins, unpacked with word operations:
-//   utmp[0..1] = scales 0..7 (one byte each), utmp[2..3] = mins 0..7.
-static inline void k45_unpack_words(const uint8_t *p, uint32_t utmp[4]) {
-    const uint32_t kmask1 = 0x3f3f3f3f, kmask2 = 0x0f0f0f0f, kmask3 = 0x03030303;
-    memcpy(utmp, p, 12);
-    utmp[3] = ((utmp[2] >> 4) & kmask2) | (((utmp[1] >> 6) & kmask3) << 4);
-    const uint32_t uaux = utmp[1] & kmask1;
-    utmp[1] = (utmp[2] & kmask2) | (((utmp[0] >> 6) & kmask3) << 4);
-    utmp[2] = uaux;
-    utmp[0] &= kmask1;
-}
-
 // Q4_K / Q5_K 6-bit scales and mins of one block, unpacked in a vector:
 // bytes 0..7 = scales 0..7, bytes 8..15 = mins 0..7 (the layout in quant.h). The 12 scale bytes
 // sit at offset 4 of both block types, so one 16-byte load of the block start covers them.
@@ -589,9 +577,7 @@ float KERNEL(dot_q5_K_q8_K)(int64_t n, const void *w, const void *xq) {
     __m128 acc_m = _mm_setzero_ps();
     for (int64_t i = 0; i < n / QK_K; i++) {
         const float d = y[i].d * h2f(x[i].d), dmin = -y[i].d * h2f(x[i].dmin);
-        uint32_t utmp[4];
-        k45_unpack_words(x[i].scales, utmp);
-        const __m256i mins_and_scales = _mm256_cvtepu8_epi16(_mm_set_epi32((int)utmp[3], (int)utmp[2], (int)utmp[1], (int)utmp[0]));
+        const __m256i mins_and_scales = _mm256_cvtepu8_epi16(k45_scales_mins(&x[i]));
         const __m256i q8sums = _mm256_loadu_si256((const __m256i *)y[i].bsums);
         const __m128i q8s = _mm_hadd_epi16(_mm256_extracti128_si256(q8sums, 0), _mm256_extracti128_si256(q8sums, 1));
         const __m128i prod = _mm_madd_epi16(_mm256_extracti128_si256(mins_and_scales, 1), q8s);
@@ -939,40 +925,22 @@ void KERNEL(f16_scale)(uint16_t *acc, float s, int n) {
 // The same arithmetic as the one-token kernel above for each of four activations, with the
 // weight unpacking (nibbles, scales) done once: every result equals dot_q4_K_q8_K_avx2's
 // bit for bit, so batched and token-by-token evaluation agree exactly.
+// Four activations against one Q4_K row: the one-token block kernel per activation (prefill of
+// eight tokens or more goes through the panels instead).
 void KERNEL(dot4_q4_K_q8_K)(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]) {
     const block_q4_K *x = w;
     const block_q8_K *y[4];
     for (int t = 0; t < 4; t++) y[t] = (const block_q8_K *)((const uint8_t *)xq + (size_t)t * act_stride);
-    const __m256i m4 = _mm256_set1_epi8(0xF);
     float acc[4] = {0}, acc_m[4] = {0};
     for (int64_t i = 0; i < n / QK_K; i++) {
         const float xd = h2f(x[i].d), xdmin = h2f(x[i].dmin);
-        uint32_t utmp[4];
-        k45_unpack_words(x[i].scales, utmp);
-        const __m256i mins_and_scales = _mm256_cvtepu8_epi16(_mm_set_epi32((int)utmp[3], (int)utmp[2], (int)utmp[1], (int)utmp[0]));
-        const __m128i mins = _mm256_extracti128_si256(mins_and_scales, 1);
-        const __m128i sc128 = _mm256_extracti128_si256(mins_and_scales, 0);
-        const __m256i scales = combine128(sc128, sc128);
-        __m256i sumi[4] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
-        _Pragma("GCC unroll 4") for (int t = 0; t < 4; t++) {
-            const float dmin = -y[t][i].d * xdmin;
-            const __m256i q8sums = _mm256_loadu_si256((const __m256i *)y[t][i].bsums);
-            const __m128i q8s = _mm_hadd_epi16(_mm256_extracti128_si256(q8sums, 0), _mm256_extracti128_si256(q8sums, 1));
-            acc_m[t] = fmaf(dmin, (float)hsum_i32_4(_mm_madd_epi16(mins, q8s)), acc_m[t]);
+        for (int t = 0; t < 4; t++) {
+            __m256i sumi;
+            __m128i prod;
+            q4_K_block(&x[i], &y[t][i], q8K_pair_sums(&y[t][i]), &sumi, &prod);
+            acc[t] = fmaf(y[t][i].d * xd, (float)hsum_i32_8(sumi), acc[t]);
+            acc_m[t] = fmaf(-y[t][i].d * xdmin, (float)hsum_i32_4(prod), acc_m[t]);
         }
-        const uint8_t *q4 = x[i].qs;
-        _Pragma("GCC unroll 4") for (int j = 0; j < 4; j++, q4 += 32) {
-            const __m256i scale_l = _mm256_shuffle_epi8(scales, k4_scale_shuffle(2 * j));
-            const __m256i scale_h = _mm256_shuffle_epi8(scales, k4_scale_shuffle(2 * j + 1));
-            const __m256i bits = _mm256_loadu_si256((const __m256i *)q4);
-            const __m256i lo = _mm256_and_si256(bits, m4), hi = _mm256_and_si256(_mm256_srli_epi16(bits, 4), m4);
-            _Pragma("GCC unroll 4") for (int t = 0; t < 4; t++) {
-                const int8_t *q8 = y[t][i].qs + 64 * j;
-                sumi[t] = madd16_acc(sumi[t], scale_l, _mm256_maddubs_epi16(lo, _mm256_loadu_si256((const __m256i *)q8)));
-                sumi[t] = madd16_acc(sumi[t], scale_h, _mm256_maddubs_epi16(hi, _mm256_loadu_si256((const __m256i *)(q8 + 32))));
-            }
-        }
-        _Pragma("GCC unroll 4") for (int t = 0; t < 4; t++) acc[t] = fmaf(y[t][i].d * xd, (float)hsum_i32_8(sumi[t]), acc[t]);
     }
     for (int t = 0; t < 4; t++) out[t] = acc[t] + acc_m[t];
 }

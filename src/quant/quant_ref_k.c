@@ -11,17 +11,6 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 
-// 6-bit (scale, min) of sub-block j from the 12-byte Q4_K/Q5_K packing (see quant.h).
-static inline void get_scale_min_k4(int j, const uint8_t *q, uint8_t *d, uint8_t *m) {
-    if (j < 4) {
-        *d = q[j] & 63;
-        *m = q[j + 4] & 63;
-    } else {
-        *d = (q[j + 4] & 0xF) | ((q[j - 4] >> 6) << 4);
-        *m = (q[j + 4] >> 4) | ((q[j - 0] >> 6) << 4);
-    }
-}
-
 // ---- Q2_K ----------------------------------------------------------------------------------------
 
 void dequant_q2_K_ref(const void *src, float *y, int64_t n) {
@@ -135,9 +124,9 @@ void dequant_q4_K_ref(const void *src, float *y, int64_t n) {
         const float d = fp16_to_fp32(x[i].d), min = fp16_to_fp32(x[i].dmin);
         for (int is = 0; is < 8; is += 2, q += 32) {
             uint8_t sc, m;
-            get_scale_min_k4(is, x[i].scales, &sc, &m);
+            k45_scale_min(is, x[i].scales, &sc, &m);
             const float d1 = d * sc, m1 = min * m;
-            get_scale_min_k4(is + 1, x[i].scales, &sc, &m);
+            k45_scale_min(is + 1, x[i].scales, &sc, &m);
             const float d2 = d * sc, m2 = min * m;
             for (int l = 0; l < 32; l++) *y++ = d1 * (q[l] & 0xF) - m1;
             for (int l = 0; l < 32; l++) *y++ = d2 * (q[l] >> 4) - m2;
@@ -153,9 +142,9 @@ void dequant_q5_K_ref(const void *src, float *y, int64_t n) {
         uint8_t u1 = 1, u2 = 2;
         for (int is = 0; is < 8; is += 2, ql += 32, u1 <<= 2, u2 <<= 2) {
             uint8_t sc, m;
-            get_scale_min_k4(is, x[i].scales, &sc, &m);
+            k45_scale_min(is, x[i].scales, &sc, &m);
             const float d1 = d * sc, m1 = min * m;
-            get_scale_min_k4(is + 1, x[i].scales, &sc, &m);
+            k45_scale_min(is + 1, x[i].scales, &sc, &m);
             const float d2 = d * sc, m2 = min * m;
             for (int l = 0; l < 32; l++) *y++ = d1 * ((ql[l] & 0xF) + (qh[l] & u1 ? 16 : 0)) - m1;
             for (int l = 0; l < 32; l++) *y++ = d2 * ((ql[l] >> 4) + (qh[l] & u2 ? 16 : 0)) - m2;
@@ -168,7 +157,7 @@ static inline void k45_accumulate(const uint8_t *q, const uint8_t scales12[12], 
                                   ggml_half xdmin, const block_q8_K *yb, float sums[8],
                                   float *sumf) {
     uint8_t sc[8], mins[8];
-    for (int j = 0; j < 8; j++) get_scale_min_k4(j, scales12, &sc[j], &mins[j]);
+    for (int j = 0; j < 8; j++) k45_scale_min(j, scales12, &sc[j], &mins[j]);
     int sumi = 0;
     for (int j = 0; j < QK_K / 16; j++) sumi += yb->bsums[j] * mins[j / 2];
     int32_t lane[8] = {0};
