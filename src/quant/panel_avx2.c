@@ -13,14 +13,16 @@
 // four activation bytes broadcast to every lane then advances all eight rows at once, and the
 // per-block float work (scale, convert, FMA) is shared by the eight rows.
 //
-// The panel is built once per call and reused by every token of the tile (quant_matmul), so it
-// costs nothing per token. Results: every output equals the one-token kernel of the same type
-// (quant_avx2.c, either build) bit for bit. That is what lets prefill and decode agree exactly:
-//   - formats whose one-token kernel keeps eight float accumulators, one per lane position l
-//     (Q8_0, Q1_0), keep them here too, as eight vectors acc[l] with rows in lanes, and reduce
-//     them at the end in the one-token kernel's order ((0+4)+(2+6)) + ((1+5)+(3+7));
-//   - formats whose one-token kernel reduces each block to an exact integer first (Q4_K, Q6_K)
-//     need one float accumulator per row, i.e. one vector.
+// A panel is built once per call (or stored at load: the packed layouts) and reused by every
+// token, so it costs nothing per token. Results: every output equals the one-token kernel of the
+// same type (quant_avx2.c, either build) bit for bit. That is what lets prefill and decode agree
+// exactly:
+//   - Q8_0's one-token kernel keeps eight float accumulators, one per lane position l; the panel
+//     keeps them too, as eight vectors acc[l] with rows in lanes, reduced at the end in the
+//     one-token kernel's order ((0+4)+(2+6)) + ((1+5)+(3+7));
+//   - Q4_K and Q6_K reduce each block to an exact integer first, Q1_0 each activation block:
+//     one float accumulator per row (Q1_0: four, one per activation block of a weight block),
+//     i.e. one vector (four).
 // Signed weights are biased by +128 to make vpdpbusd's unsigned operand; the bias times the
 // activation sum is subtracted exactly through the accumulator's starting value.
 #include <immintrin.h>
@@ -163,191 +165,6 @@ PANEL_RUN(q8_0, 2)
 
 #endif
 
-// ---- K-quants: unpacking to one byte per element ------------------------------------------------
-
-// 8 rows x 256 codes (row r at codes + 256 r) -> w[v] for v = 0..63: dword v (elements 4v..4v+3)
-// of every row, rows in lanes.
-static void transpose_codes(const uint8_t codes[8 * QK_K], __m256i w[64]) {
-    for (int c = 0; c < 8; c++) transpose8x8(codes + 32 * c, QK_K, w + 8 * c);
-}
-
-// S[t] = sum over sub-blocks s < nsub of sc[s] * P_s, P_s = the unsigned codes of dwords
-// per*s .. per*s+per-1 (w, rows in lanes) against token t's activation bytes at the same
-// elements: vpdpbusd per dword, vpmulld per sub-block. Exact integers.
-static inline __attribute__((always_inline)) void subblock_sums(int T, const __m256i *w, const __m256i *sc, int nsub,
-                                                                int per, const block_q8_K *const y[], __m256i S[]) {
-    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) S[t] = _mm256_setzero_si256();
-    _Pragma("GCC unroll 16") for (int s = 0; s < nsub; s++) {
-        __m256i P[4];
-        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) P[t] = _mm256_setzero_si256();
-        _Pragma("GCC unroll 8") for (int k = 0; k < per; k++) {
-            const __m256i wv = _mm256_load_si256(&w[per * s + k]);
-            _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
-                P[t] = dpbusd(P[t], wv, _mm256_set1_epi32(load_i32(y[t]->qs + 4 * (per * s + k))));
-        }
-        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) S[t] = _mm256_add_epi32(S[t], _mm256_mullo_epi32(P[t], sc[s]));
-    }
-}
-
-// ---- Q4_K -----------------------------------------------------------------------------------------
-//
-// The one-token kernel reduces each block to exact integers, S = sum_s sc_s * P_s with P_s the
-// 32-element dot of sub-block s, and M = sum_s m_s * (activation sum of sub-block s), then
-// acc = fma(d, S, acc) and acc_m = fma(dmin, M, acc_m); the result is acc + acc_m. Here P_s comes
-// from eight vpdpbusd (unsigned nibbles x broadcast activation bytes), S from vpmulld by the
-// rows' scales, M from vpdpwssd of the rows' (m, m') pairs with the activation's pair sums.
-
-struct panel_q4_K {
-    __m256i w[64];   // codes 0..15, dword v = elements 4v..4v+3
-    __m256i sc[8];   // int32 scale of sub-block s, per row
-    __m256i mn[4];   // int16 pairs (m_2p, m_2p+1), per row
-    __m256 d, dmin;
-};
-
-static size_t q4_K_panel_bytes(int64_t n) { return (size_t)(n / QK_K) * sizeof(struct panel_q4_K); }
-
-static void q4_K_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *panel) {
-    struct panel_q4_K *p = panel;
-    _Alignas(32) uint8_t codes[8 * QK_K];
-    for (int64_t b = 0; b < n / QK_K; b++, p++) {
-        // per-row values go straight into their lanes with scalar stores: read back as vectors
-        // only by the token loop, long after they have left the store buffer
-        int32_t *sc = (int32_t *)p->sc;
-        int16_t *mn = (int16_t *)p->mn;
-        float *d = (float *)&p->d, *dmin = (float *)&p->dmin;
-        for (int r = 0; r < 8; r++) {
-            const block_q4_K *x = (const block_q4_K *)(W + (size_t)r * row_bytes) + b;
-            d[r] = h2f(x->d);
-            dmin[r] = h2f(x->dmin);
-            uint8_t s8[8], m8[8];
-            for (int j = 0; j < 8; j++) k45_scale_min(j, x->scales, &s8[j], &m8[j]);
-            for (int j = 0; j < 8; j++) sc[8 * j + r] = s8[j];
-            for (int j = 0; j < 4; j++) mn[16 * j + 2 * r] = m8[2 * j], mn[16 * j + 2 * r + 1] = m8[2 * j + 1];
-            uint8_t *c = codes + r * QK_K;
-            const __m256i m4 = _mm256_set1_epi8(0xF);
-            for (int j = 0; j < 4; j++) {
-                const __m256i q = _mm256_loadu_si256((const __m256i *)(x->qs + 32 * j));
-                _mm256_store_si256((__m256i *)(c + 64 * j), _mm256_and_si256(q, m4));
-                _mm256_store_si256((__m256i *)(c + 64 * j + 32), _mm256_and_si256(_mm256_srli_epi16(q, 4), m4));
-            }
-        }
-        transpose_codes(codes, p->w);
-    }
-}
-
-struct prep_q4_K {
-    int32_t pair[4]; // int16 pairs (sum of sub-block 2p, sum of sub-block 2p+1)
-};
-
-static size_t q4_K_prep_bytes(int64_t n) { return (size_t)(n / QK_K) * sizeof(struct prep_q4_K); }
-
-static void q4_K_prep(const void *xq, int64_t n, void *prep) {
-    const block_q8_K *y = xq;
-    struct prep_q4_K *e = prep;
-    for (int64_t b = 0; b < n / QK_K; b++)
-        for (int j = 0; j < 4; j++) {
-            const int16_t s0 = (int16_t)(y[b].bsums[4 * j] + y[b].bsums[4 * j + 1]);
-            const int16_t s1 = (int16_t)(y[b].bsums[4 * j + 2] + y[b].bsums[4 * j + 3]);
-            e[b].pair[j] = (int32_t)(uint16_t)s0 | (int32_t)((uint32_t)(uint16_t)s1 << 16);
-        }
-}
-
-static inline __attribute__((always_inline)) void q4_K_runT(int T, const void *panel, const uint8_t *xq, size_t xs,
-                                                            const uint8_t *prep, size_t es, int64_t n, float *out) {
-    const struct panel_q4_K *p = panel;
-    __m256 acc[4], acc_m[4];
-    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) acc[t] = acc_m[t] = _mm256_setzero_ps();
-    for (int64_t b = 0; b < n / QK_K; b++, p++) {
-        const block_q8_K *y[4];
-        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) y[t] = (const block_q8_K *)(xq + t * xs) + b;
-        __m256i S[4];
-        subblock_sums(T, p->w, p->sc, 8, 8, y, S);
-        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) {
-            const struct prep_q4_K *e = (const struct prep_q4_K *)(prep + t * es) + b;
-            __m256i M = _mm256_setzero_si256();
-            for (int j = 0; j < 4; j++) M = dpwssd(M, p->mn[j], _mm256_set1_epi32(e->pair[j]));
-            acc[t] = _mm256_fmadd_ps(_mm256_mul_ps(_mm256_set1_ps(y[t]->d), p->d), _mm256_cvtepi32_ps(S[t]), acc[t]);
-            acc_m[t] = _mm256_fmadd_ps(_mm256_mul_ps(_mm256_set1_ps(-y[t]->d), p->dmin), _mm256_cvtepi32_ps(M), acc_m[t]);
-        }
-    }
-    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) _mm256_storeu_ps(out + 8 * t, _mm256_add_ps(acc[t], acc_m[t]));
-}
-
-PANEL_RUN(q4_K, TOK)
-
-// ---- Q6_K -----------------------------------------------------------------------------------------
-//
-// Codes c = q + 32 (0..63) against the activation: S = sum_s sc_s * (P_s - 32 * bsum_s), the
-// one-token kernel's exact block integer, as sum_s sc_s P_s (vpdpbusd, vpmulld) minus
-// 32 * sum_s sc_s bsum_s (vpdpwssd of the rows' scale pairs with the activation's bsums, which
-// are already int16 pairs in memory). Then acc = fma(d, S, acc).
-
-struct panel_q6_K {
-    __m256i w[64];  // codes 0..63, dword v = elements 4v..4v+3
-    __m256i sc[16]; // int32 scale of sub-block s (16 elements), per row
-    __m256i sp[8];  // int16 pairs (sc_2p, sc_2p+1), per row
-    __m256 d;
-};
-
-static size_t q6_K_panel_bytes(int64_t n) { return (size_t)(n / QK_K) * sizeof(struct panel_q6_K); }
-
-static void q6_K_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *panel) {
-    struct panel_q6_K *p = panel;
-    _Alignas(32) uint8_t codes[8 * QK_K];
-    for (int64_t b = 0; b < n / QK_K; b++, p++) {
-        int32_t *sc = (int32_t *)p->sc; // scalar stores into lanes, as in q4_K_pack
-        int16_t *sp = (int16_t *)p->sp;
-        float *d = (float *)&p->d;
-        for (int r = 0; r < 8; r++) {
-            const block_q6_K *x = (const block_q6_K *)(W + (size_t)r * row_bytes) + b;
-            d[r] = h2f(x->d);
-            for (int j = 0; j < 16; j++) sc[8 * j + r] = x->scales[j];
-            for (int j = 0; j < 8; j++) sp[16 * j + 2 * r] = x->scales[2 * j], sp[16 * j + 2 * r + 1] = x->scales[2 * j + 1];
-            uint8_t *c = codes + r * QK_K;
-            const __m256i m4 = _mm256_set1_epi8(0xF), m3 = _mm256_set1_epi8(3);
-            for (int h = 0; h < 2; h++) {
-                const __m256i l0 = _mm256_loadu_si256((const __m256i *)(x->ql + 64 * h));
-                const __m256i l1 = _mm256_loadu_si256((const __m256i *)(x->ql + 64 * h + 32));
-                const __m256i hb = _mm256_loadu_si256((const __m256i *)(x->qh + 32 * h));
-                const __m256i lo[4] = {_mm256_and_si256(l0, m4), _mm256_and_si256(l1, m4),
-                                       _mm256_and_si256(_mm256_srli_epi16(l0, 4), m4),
-                                       _mm256_and_si256(_mm256_srli_epi16(l1, 4), m4)};
-                for (int k = 0; k < 4; k++) {
-                    const __m256i hk = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hb, 2 * k), m3), 4);
-                    _mm256_store_si256((__m256i *)(c + 128 * h + 32 * k), _mm256_or_si256(lo[k], hk));
-                }
-            }
-        }
-        transpose_codes(codes, p->w);
-    }
-}
-
-static size_t q6_K_prep_bytes(int64_t n) { (void)n; return 0; }
-static void q6_K_prep(const void *xq, int64_t n, void *prep) { (void)xq, (void)n, (void)prep; }
-
-static inline __attribute__((always_inline)) void q6_K_runT(int T, const void *panel, const uint8_t *xq, size_t xs,
-                                                            const uint8_t *prep, size_t es, int64_t n, float *out) {
-    (void)prep, (void)es;
-    const struct panel_q6_K *p = panel;
-    __m256 acc[4];
-    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) acc[t] = _mm256_setzero_ps();
-    for (int64_t b = 0; b < n / QK_K; b++, p++) {
-        const block_q8_K *y[4];
-        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) y[t] = (const block_q8_K *)(xq + t * xs) + b;
-        __m256i S[4];
-        subblock_sums(T, p->w, p->sc, 16, 4, y, S);
-        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) {
-            __m256i C = _mm256_setzero_si256();
-            for (int j = 0; j < 8; j++) C = dpwssd(C, p->sp[j], _mm256_set1_epi32(load_i32(y[t]->bsums + 2 * j)));
-            const __m256i St = _mm256_sub_epi32(S[t], _mm256_slli_epi32(C, 5));
-            acc[t] = _mm256_fmadd_ps(_mm256_mul_ps(_mm256_set1_ps(y[t]->d), p->d), _mm256_cvtepi32_ps(St), acc[t]);
-        }
-    }
-    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) _mm256_storeu_ps(out + 8 * t, acc[t]);
-}
-
-PANEL_RUN(q6_K, TOK)
-
 // ---- Q1_0 ------------------------------------------------------------------------------------------
 //
 // The one-token kernel reduces each 32-element activation block k to the exact integer
@@ -438,8 +255,13 @@ PANEL_RUN(q1_0, TOK)
 
 // ---- Q4_K packed at load time (decode and prefill) ------------------------------------------------
 //
-// The same computation as the Q4_K panel above on a layout that keeps the nibbles packed, so it
-// can replace the file's weights for good (about 3% larger): per 8-row block, the 32 dwords of
+// The one-token kernel reduces each block to exact integers, S = sum_s sc_s * P_s with P_s the
+// 32-element dot of sub-block s, and M = sum_s m_s * (activation sum of sub-block s), then
+// acc = fma(d, S, acc) and acc_m = fma(dmin, M, acc_m); the result is acc + acc_m. Here P_s comes
+// from vpdpbusd of the unpacked nibbles with broadcast activation bytes, S from vpmulld by the
+// rows' scales, M from vpdpwssd of the rows' (m, m') pairs with the activation's pair sums.
+// The layout keeps the nibbles packed, so it can replace the file's weights for good (about 3%
+// larger), and is also what prefill packs on the fly for unpacked weights: per 8-row block, the 32 dwords of
 // quants transposed (rows in lanes; the low nibbles of dword k of chunk c are elements 64c+4k..
 // +3 of sub-block 2c, the high nibbles the same of sub-block 2c+1), then the scales and mins as
 // bytes and the two fp16 scales, widened per use.
@@ -453,6 +275,24 @@ struct packed_q4_K {
     ggml_half d[8], dmin[8];
 };
 _Static_assert(sizeof(struct packed_q4_K) == 1184, "packed_q4_K");
+
+// per token: the activation sums of sub-block pairs, for the mins
+struct prep_q4_K {
+    int32_t pair[4]; // int16 pairs (sum of sub-block 2p, sum of sub-block 2p+1)
+};
+
+static size_t q4_K_prep_bytes(int64_t n) { return (size_t)(n / QK_K) * sizeof(struct prep_q4_K); }
+
+static void q4_K_prep(const void *xq, int64_t n, void *prep) {
+    const block_q8_K *y = xq;
+    struct prep_q4_K *e = prep;
+    for (int64_t b = 0; b < n / QK_K; b++)
+        for (int j = 0; j < 4; j++) {
+            const int16_t s0 = (int16_t)(y[b].bsums[4 * j] + y[b].bsums[4 * j + 1]);
+            const int16_t s1 = (int16_t)(y[b].bsums[4 * j + 2] + y[b].bsums[4 * j + 3]);
+            e[b].pair[j] = (int32_t)(uint16_t)s0 | (int32_t)((uint32_t)(uint16_t)s1 << 16);
+        }
+}
 
 static size_t q4_K_packed_bytes(int64_t n) { return (size_t)(n / QK_K) * sizeof(struct packed_q4_K); }
 
@@ -720,18 +560,25 @@ static void q1_0_packed_to_panel(const void *packed, int64_t n, void *panel) {
 #ifdef QUANT_X86_VNNI
 static const struct quant_panel q8_0_panel_kernels = {q8_0_panel_bytes, q8_0_pack, q8_0_prep_bytes, q8_0_prep, q8_0_run, NULL, NULL};
 #endif
-static const struct quant_panel q4_K_panel_kernels = {q4_K_panel_bytes, q4_K_pack, q4_K_prep_bytes, q4_K_prep, q4_K_run, NULL, NULL};
-static const struct quant_panel q6_K_panel_kernels = {q6_K_panel_bytes, q6_K_pack, q6_K_prep_bytes, q6_K_prep, q6_K_run, NULL, NULL};
 static const struct quant_panel q1_0_panel_kernels = {q1_0_panel_bytes, q1_0_pack, q1_0_prep_bytes, q1_0_prep, q1_0_run, NULL, NULL};
+static const struct quant_panel q4_K_packed_kernels = {q4_K_packed_bytes, q4_K_packed_pack, q4_K_prep_bytes, q4_K_prep,
+                                                       q4_K_packed_run, NULL, NULL};
+static const struct quant_panel q6_K_packed_kernels = {q6_K_packed_bytes, q6_K_packed_pack, q6_K_packed_prep_bytes,
+                                                       q6_K_packed_prep, q6_K_packed_run, NULL, NULL};
+static const struct quant_panel q1_0_packed_kernels = {q1_0_packed_bytes, q1_0_packed_pack, q1_0_packed_prep_bytes,
+                                                       q1_0_packed_prep, q1_0_packed_run, q1_0_packed_to_panel,
+                                                       &q1_0_panel_kernels};
 
+// Panels built per call from the file's rows (prefill of weights not packed at load): Q4_K and
+// Q6_K use their packed layouts, which are compact and cheap to build.
 const struct quant_panel *PANEL(quant_panel)(uint32_t type) {
     switch (type) {
 #ifdef QUANT_X86_VNNI
     case GGML_TYPE_Q8_0: return &q8_0_panel_kernels;
 #endif
     case GGML_TYPE_Q1_0: return &q1_0_panel_kernels;
-    case GGML_TYPE_Q4_K: return &q4_K_panel_kernels;
-    case GGML_TYPE_Q6_K: return &q6_K_panel_kernels;
+    case GGML_TYPE_Q4_K: return &q4_K_packed_kernels;
+    case GGML_TYPE_Q6_K: return &q6_K_packed_kernels;
     default: return NULL;
     }
 }
@@ -739,16 +586,10 @@ const struct quant_panel *PANEL(quant_panel)(uint32_t type) {
 // Layouts that replace a matrix's weights at load (quant_pack): the same pack/prep/run shape as
 // the panels, but the panel bytes are the stored weights themselves.
 const struct quant_panel *PANEL(quant_packed)(uint32_t type) {
-    static const struct quant_panel q4_K = {q4_K_packed_bytes, q4_K_packed_pack, q4_K_prep_bytes, q4_K_prep,
-                                            q4_K_packed_run, NULL, NULL};
-    static const struct quant_panel q6_K = {q6_K_packed_bytes, q6_K_packed_pack, q6_K_packed_prep_bytes, q6_K_packed_prep,
-                                            q6_K_packed_run, NULL, NULL};
-    static const struct quant_panel q1_0 = {q1_0_packed_bytes, q1_0_packed_pack, q1_0_packed_prep_bytes, q1_0_packed_prep,
-                                            q1_0_packed_run, q1_0_packed_to_panel, &q1_0_panel_kernels};
     switch (type) {
-    case GGML_TYPE_Q4_K: return &q4_K;
-    case GGML_TYPE_Q6_K: return &q6_K;
-    case GGML_TYPE_Q1_0: return &q1_0;
+    case GGML_TYPE_Q4_K: return &q4_K_packed_kernels;
+    case GGML_TYPE_Q6_K: return &q6_K_packed_kernels;
+    case GGML_TYPE_Q1_0: return &q1_0_packed_kernels;
     default: return NULL;
     }
 }
