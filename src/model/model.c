@@ -215,10 +215,10 @@ static void *owned_alloc(struct model *m, size_t bytes) {
 // misses), and releases each matrix's file pages once its packed copy exists: the packed weights
 // replace the mapped ones in memory instead of adding to them. When the arena cannot be had,
 // nothing is packed and nothing changes.
-// The matrices a packed layout may replace: the output and every layer's plain products.
-// Returns a malloc'd list (NULL when out of memory) and its length in *n.
+// The matrices a packed layout may replace: the output and every layer's matrices (packed_size
+// keeps the plain ones). Returns a malloc'd list (NULL when out of memory) and its length in *n.
 static struct weight **packable(struct model *m, int *n) {
-    enum { PER_LAYER = 20 };
+    enum { PER_LAYER = sizeof((struct weight *[]){LAYER_MATRICES((struct layer *)0)}) / sizeof(struct weight *) };
     struct weight **list = malloc(sizeof *list * (1 + (size_t)PER_LAYER * (size_t)m->hp.n_layer));
     if (!list) return NULL;
     int k = 0;
@@ -227,9 +227,7 @@ static struct weight **packable(struct model *m, int *n) {
     list[k++] = &m->output;
     for (int il = 0; il < m->hp.n_layer; il++) {
         struct layer *L = &m->layers[il];
-        struct weight *ws[PER_LAYER] = {&L->wq, &L->wk, &L->wv, &L->wo, &L->wqkv, &L->ffn_gate, &L->ffn_up, &L->ffn_down,
-                                        &L->gate_shexp, &L->up_shexp, &L->down_shexp, &L->wq_a, &L->wq_b, &L->wkv_a,
-                                        &L->ssm_qkv, &L->ssm_gate, &L->ssm_beta, &L->ssm_alpha, &L->ssm_ba, &L->ssm_out};
+        struct weight *ws[] = {LAYER_MATRICES(L)};
         for (int i = 0; i < PER_LAYER; i++) list[k++] = ws[i];
     }
     *n = k;
@@ -595,10 +593,7 @@ static bool weight_scaled(const struct weight *w) {
 }
 
 static void layer_mark_scaled(struct layer *L) {
-    const struct weight *ws[] = {&L->wq, &L->wk, &L->wv, &L->wo, &L->wqkv, &L->ffn_gate, &L->ffn_up, &L->ffn_down,
-                                 &L->gate_exps, &L->up_exps, &L->down_exps, &L->gate_up_exps, &L->gate_shexp,
-                                 &L->up_shexp, &L->down_shexp, &L->ssm_qkv, &L->ssm_gate, &L->ssm_beta,
-                                 &L->ssm_alpha, &L->ssm_ba, &L->ssm_out};
+    const struct weight *ws[] = {LAYER_MATRICES(L), LAYER_EXPERT_MATRICES(L)};
     for (size_t i = 0; i < sizeof ws / sizeof ws[0]; i++)
         if (weight_scaled(ws[i])) L->feat |= LF_WSCALE;
 }
@@ -1005,12 +1000,11 @@ uint64_t model_weight_bytes(const struct model *m) {
     uint64_t b = wbytes(&m->output);
     for (int il = 0; il < m->hp.n_layer; il++) {
         const struct layer *L = &m->layers[il];
-        b += wbytes(&L->wq) + wbytes(&L->wk) + wbytes(&L->wv) + wbytes(&L->wo) + wbytes(&L->wqkv);
-        b += wbytes(&L->ffn_gate) + wbytes(&L->ffn_up) + wbytes(&L->ffn_down);
-        b += wbytes(&L->gate_inp) + wbytes(&L->gate_shexp) + wbytes(&L->up_shexp) + wbytes(&L->down_shexp);
-        b += wbytes(&L->ssm_qkv) + wbytes(&L->ssm_gate) + wbytes(&L->ssm_beta) + wbytes(&L->ssm_alpha) + wbytes(&L->ssm_ba) + wbytes(&L->ssm_out);
+        const struct weight *ws[] = {LAYER_MATRICES(L)}, *xs[] = {LAYER_EXPERT_MATRICES(L)};
+        for (size_t i = 0; i < sizeof ws / sizeof ws[0]; i++) b += wbytes(ws[i]);
         if (L->n_expert > 0) {
-            uint64_t e = wbytes(&L->gate_exps) + wbytes(&L->up_exps) + wbytes(&L->down_exps) + wbytes(&L->gate_up_exps);
+            uint64_t e = 0;
+            for (size_t i = 0; i < sizeof xs / sizeof xs[0]; i++) e += wbytes(xs[i]);
             b += e / (uint64_t)L->n_expert * (uint64_t)L->n_expert_used;
         }
     }

@@ -166,6 +166,15 @@ struct model {
     char name[128];
 };
 
+// Every matrix a layer may hold (absent ones have data == NULL), as initializer lists for walks
+// over all of them: the plain and per-head products, and the routed experts.
+#define LAYER_MATRICES(L)                                                                                   \
+    &(L)->wq, &(L)->wk, &(L)->wv, &(L)->wo, &(L)->wqkv, &(L)->wq_a, &(L)->wq_b, &(L)->wkv_a, &(L)->wk_b,   \
+        &(L)->wv_b, &(L)->ffn_gate, &(L)->ffn_up, &(L)->ffn_down, &(L)->gate_inp, &(L)->gate_shexp,         \
+        &(L)->up_shexp, &(L)->down_shexp, &(L)->ssm_qkv, &(L)->ssm_gate, &(L)->ssm_beta, &(L)->ssm_alpha,   \
+        &(L)->ssm_ba, &(L)->ssm_out
+#define LAYER_EXPERT_MATRICES(L) &(L)->gate_exps, &(L)->up_exps, &(L)->down_exps, &(L)->gate_up_exps
+
 struct model_load_opts {
     bool allow_unread;   // accept tensors nothing reads (listed on stderr), as the reference does
     bool keep_layout;    // leave the weights in the file's layout (no repacking at load): for
