@@ -61,6 +61,7 @@ static const struct act_info act_table[GGML_TYPE_COUNT] = {
 
 // ---- ISA selection ------------------------------------------------------------------------------
 
+static const char *const isa_names[QUANT_ISA_COUNT] = {"scalar", "avx2", "avx512vnni"};
 static enum quant_isa_id cpu_isa = QUANT_ISA_SCALAR;
 static pthread_once_t cpu_once = PTHREAD_ONCE_INIT;
 static atomic_bool use_reference;
@@ -80,11 +81,9 @@ static void cpu_detect(void) {
 #endif
     // FRINK_ISA caps the kernel set (to compare the sets on one machine); it never raises it.
     const char *cap = getenv("FRINK_ISA");
-    if (cap) {
-        static const char *names[QUANT_ISA_COUNT] = {"scalar", "avx2", "avx512vnni"};
+    if (cap)
         for (int i = 0; i < QUANT_ISA_COUNT; i++)
-            if (!strcmp(cap, names[i]) && i < (int)cpu_isa) cpu_isa = (enum quant_isa_id)i;
-    }
+            if (!strcmp(cap, isa_names[i]) && i < (int)cpu_isa) cpu_isa = (enum quant_isa_id)i;
 }
 
 enum quant_isa_id quant_cpu_isa(void) {
@@ -105,10 +104,7 @@ enum quant_isa_id quant_active_isa(void) {
 
 void quant_set_reference(bool on) { atomic_store(&use_reference, on); }
 
-const char *quant_isa(void) {
-    static const char *names[QUANT_ISA_COUNT] = {"scalar", "avx2", "avx512vnni"};
-    return names[quant_active_isa()];
-}
+const char *quant_isa(void) { return isa_names[quant_active_isa()]; }
 
 const struct quant_type_info *quant_type_info(uint32_t type) {
     if (type >= GGML_TYPE_COUNT || !type_table[type].to_float) return NULL;
@@ -155,7 +151,7 @@ static void matvec_rows(const struct quant_type_info *ti, int level, quant_dot_f
     const quant_rows4_fn rows4 = ti->rows4[level];
     const uint8_t *w = (const uint8_t *)W + (size_t)r0 * row_bytes;
     int64_t r = r0;
-    if (rows4 && !getenv("NO_ROWS4"))
+    if (rows4)
         for (; r + 4 <= r1; r += 4, w += 4 * row_bytes) rows4(n, w, row_bytes, xq, y + (r - r0));
     for (; r < r1; r++, w += row_bytes) y[r - r0] = dot(n, w, xq);
 }
