@@ -29,24 +29,23 @@
 
 // ---- helpers ----------------------------------------------------------------------------------
 
-static inline float hsum_f32_8(__m256 x) {
-    __m128 r = _mm_add_ps(_mm256_castps256_ps128(x), _mm256_extractf128_ps(x, 1));
+static inline float hsum_f32_4(__m128 r) {
     r = _mm_add_ps(r, _mm_movehl_ps(r, r));
-    r = _mm_add_ss(r, _mm_movehdup_ps(r));
-    return _mm_cvtss_f32(r);
+    return _mm_cvtss_f32(_mm_add_ss(r, _mm_movehdup_ps(r)));
 }
 
-static inline int hsum_i32_8(__m256i a) {
-    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
-    s = _mm_add_epi32(s, _mm_unpackhi_epi64(s, s));
-    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 1));
-    return _mm_cvtsi128_si32(s);
+static inline float hsum_f32_8(__m256 x) {
+    return hsum_f32_4(_mm_add_ps(_mm256_castps256_ps128(x), _mm256_extractf128_ps(x, 1)));
 }
 
 static inline int hsum_i32_4(__m128i s) {
     s = _mm_add_epi32(s, _mm_unpackhi_epi64(s, s));
     s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 1));
     return _mm_cvtsi128_si32(s);
+}
+
+static inline int hsum_i32_8(__m256i a) {
+    return hsum_i32_4(_mm_add_epi32(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1)));
 }
 
 static inline float h2f(ggml_half h) { return _cvtsh_ss(h); }
@@ -302,11 +301,6 @@ static inline __m128i hsum4x8_i32(__m256i s0, __m256i s1, __m256i s2, __m256i s3
 
 static inline __m128 q1_0_dy4(const block_q8_0 *y) {
     return _mm_cvtph_ps(_mm_setr_epi16((short)y[0].d, (short)y[1].d, (short)y[2].d, (short)y[3].d, 0, 0, 0, 0));
-}
-
-static inline float hsum_f32_4(__m128 a) {
-    a = _mm_add_ps(a, _mm_movehl_ps(a, a));
-    return _mm_cvtss_f32(_mm_add_ss(a, _mm_movehdup_ps(a)));
 }
 
 float KERNEL(dot_q1_0_q8_0)(int64_t n, const void *w, const void *xq) {
