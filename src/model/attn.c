@@ -72,16 +72,18 @@ static void rope_head(float *v, const struct rope_p *r, int pos) {
     }
 }
 
+// Attention of T rows of a step; row t extends sequence run[tok_run[t]].s at position pos[t]
+// (its K/V row is already in that sequence's cache).
 struct attn_job {
     const struct layer *L;
     const float *q;     // [T][H][d] (stride ldq per token)
     int64_t ldq;
-    const uint16_t *K, *V; // F16 caches: the rows in place
-    int p0, T;
+    int T;
+    const struct exec_run *run;
+    const int *tok_run, *pos;
     float *o;           // [T][H*dv]
     uint16_t *acc16;    // [nth][ATTN_MAX_GROUP][1024] F16 accumulators
     float *accf;        // [nth][ATTN_MAX_GROUP][1024] F32 accumulators
-    const struct seq *s; // F32 / Q8_0 caches: rows decoded through kv_load_row
     int il;
     float softcap, alibi_max_bias;
 };
@@ -112,9 +114,11 @@ static void attend(const struct attn_job *j, int ith, int t, int h0, int nh) {
     float scale = (L->feat & LF_Q_PRESCALE) ? 1.0f : L->kq_scale;
     float softcap = (L->feat & LF_ATTN_SOFTCAP) ? j->softcap : 0.0f;
     if (softcap != 0) scale /= softcap;
-    int pos = j->p0 + t, n_kv = pos + 1;
+    const struct seq *sq = j->run[j->tok_run[t]].s;
+    const uint16_t *K = (const uint16_t *)sq->k[j->il], *V = (const uint16_t *)sq->v[j->il]; // F16: rows in place
+    int pos = j->pos[t], n_kv = pos + 1;
     int c0 = (L->feat & LF_SWA) && pos - L->swa_window + 1 > 0 ? pos - L->swa_window + 1 : 0;
-    bool f16 = j->s->kv_type == KV_F16;
+    bool f16 = sq->kv_type == KV_F16;
     struct quant_f16_ops f16ops;
     quant_f16_get_ops(&f16ops);
     // Per head: q (F16 for the K.q products, as the reference converts it), the
@@ -137,11 +141,11 @@ static void attend(const struct attn_job *j, int ith, int t, int h0, int nh) {
     for (int c = c0; c < n_kv; c++) {
         const uint16_t *k = NULL, *v = NULL;
         if (f16) {
-            k = j->K + (size_t)c * kstride + (size_t)kvh * d;
-            v = j->V + (size_t)c * vstride + (size_t)kvh * dv;
+            k = K + (size_t)c * kstride + (size_t)kvh * d;
+            v = V + (size_t)c * vstride + (size_t)kvh * dv;
         } else {
-            kv_load_row(j->s, j->il, KV_K, c, kvh * d, d, kf);
-            kv_load_row(j->s, j->il, KV_V, c, kvh * dv, dv, vf);
+            kv_load_row(sq, j->il, KV_K, c, kvh * d, d, kf);
+            kv_load_row(sq, j->il, KV_V, c, kvh * dv, dv, vf);
         }
         for (int g = 0; g < nh; g++) {
             float s;
@@ -212,10 +216,12 @@ static void attn_task(void *p, int ith, int nth) {
     }
 }
 
-static void attn_run(struct exec *ex, const struct layer *L, const float *q, int64_t ldq, struct seq *s, int il, int p0, int T, float *o) {
-    struct attn_job j = {L, q, ldq, (const uint16_t *)s->k[il], (const uint16_t *)s->v[il], p0, T, o, ex->acc16, ex->accf, s, il,
+static void attn_run(struct exec *ex, const struct layer *L, const float *q, int64_t ldq, int il, int T, float *o) {
+    struct attn_job j = {L, q, ldq, T, ex->run, ex->tok_run, ex->pos, o, ex->acc16, ex->accf, il,
                          ex->m->hp.attn_softcap, ex->m->hp.alibi_max_bias};
-    pool_run_sized(ex->pool, attn_task, &j, (int64_t)T * L->n_head * (p0 + T) * (L->head_dim + L->head_dim_v));
+    int64_t cells = 0; // K/V rows read over the step
+    for (int r = 0; r < ex->n_run; r++) cells += (int64_t)ex->run[r].n * (ex->run[r].p0 + ex->run[r].n);
+    pool_run_sized(ex->pool, attn_task, &j, cells * L->n_head * (L->head_dim + L->head_dim_v));
 }
 
 // Clamps n values to [-c, c] (mpt's clamp_kqv).
@@ -223,7 +229,7 @@ static void clamp_n(float *x, int n, float c) {
     for (int i = 0; i < n; i++) x[i] = x[i] < -c ? -c : x[i] > c ? c : x[i];
 }
 
-void attn_layer(struct exec *ex, struct seq *s, int il, const float *xn, int T, float *y) {
+void attn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
     const struct model *m = ex->m;
     const struct layer *L = &m->layers[il];
     int D = m->hp.n_embd, H = L->n_head, Hkv = L->n_head_kv, d = L->head_dim, dv = L->head_dim_v;
@@ -248,11 +254,12 @@ void attn_layer(struct exec *ex, struct seq *s, int il, const float *xn, int T, 
         float *y3[3] = {qg, kb, vb};
         mm_multi(ex, 3, w3, xn, D, T, y3, ld);
     }
-    int p0 = s->n_past;
     struct rope_p rp = rope_params(m, L);
     float eps = m->hp.norm_eps;
     for (int t = 0; t < T; t++) {
         float *q = qg + (size_t)t * ld, *k = kb + (size_t)t * ld;
+        struct seq *s = ex->run[ex->tok_run[t]].s;
+        int pos = ex->pos[t];
         if (L->feat & LF_CLAMP_KQV) {
             float c = m->hp.clamp_kqv;
             clamp_n(q, qw, c);
@@ -279,19 +286,19 @@ void attn_layer(struct exec *ex, struct seq *s, int il, const float *xn, int T, 
         for (int h = 0; h < H; h++) {
             float *qh = q + (size_t)h * d;
             if (head_norm) rms_norm(qh, qh, L->q_norm, d, eps);
-            if (rope) rope_head(qh, &rp, p0 + t);
+            if (rope) rope_head(qh, &rp, pos);
             if (L->feat & LF_Q_PRESCALE)
                 for (int i = 0; i < d; i++) qh[i] *= L->kq_scale;
         }
         for (int h = 0; h < Hkv; h++) {
             if (head_norm) rms_norm(k + (size_t)h * d, k + (size_t)h * d, L->k_norm, d, eps);
-            if (rope) rope_head(k + (size_t)h * d, &rp, p0 + t);
+            if (rope) rope_head(k + (size_t)h * d, &rp, pos);
         }
-        kv_store_row(s, il, KV_K, p0 + t, k);
-        kv_store_row(s, il, KV_V, p0 + t, vb + (size_t)t * ld);
+        kv_store_row(s, il, KV_K, pos, k);
+        kv_store_row(s, il, KV_V, pos, vb + (size_t)t * ld);
     }
     float *att = gated ? kb : ob; // [T][H*dv]: kb is free once K is cached; ob once q/k/v are split
-    attn_run(ex, L, qg, ld, s, il, p0, T, att);
+    attn_run(ex, L, qg, ld, il, T, att);
     if (gated) {
         for (int t = 0; t < T; t++) {
             float *o = att + (size_t)t * H * dv;
@@ -310,7 +317,7 @@ void attn_layer(struct exec *ex, struct seq *s, int il, const float *xn, int T, 
 //   K row = [kv | k_pe], V row = kv                  (cache type as attention)
 //   q_h'  = [W_kb[h] q_nope_h | rope(q_pe_h)]        k_b absorbed into q
 //   o_h   = W_vb[h] attention(q_h', K, V)            then y = Wo o
-void mla_layer(struct exec *ex, struct seq *s, int il, const float *xn, int T, float *y) {
+void mla_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
     const struct model *m = ex->m;
     const struct layer *L = &m->layers[il];
     int D = m->hp.n_embd, H = L->n_head, r = L->n_rot, kvl = L->kv_lora, dn = L->d_nope, dqk = dn + r, dvm = L->dv_mla;
@@ -327,15 +334,16 @@ void mla_layer(struct exec *ex, struct seq *s, int il, const float *xn, int T, f
         mm(ex, &L->wq, 0, xn, D, T, qb, ld);
     }
     mm(ex, &L->wkv_a, 0, xn, D, T, cb, ld);
-    int p0 = s->n_past;
     struct rope_p rp = rope_params(m, L);
     for (int t = 0; t < T; t++) {
         float *c = cb + (size_t)t * ld;
-        rope_head(c + kvl, &rp, p0 + t);
+        struct seq *s = ex->run[ex->tok_run[t]].s;
+        int pos = ex->pos[t];
+        rope_head(c + kvl, &rp, pos);
         rms_norm(c, c, L->kv_a_norm, kvl, eps);
-        kv_store_row(s, il, KV_K, p0 + t, c);
-        kv_store_row(s, il, KV_V, p0 + t, c);
-        for (int h = 0; h < H; h++) rope_head(qb + (size_t)t * ld + (size_t)h * dqk + dn, &rp, p0 + t);
+        kv_store_row(s, il, KV_K, pos, c);
+        kv_store_row(s, il, KV_V, pos, c);
+        for (int h = 0; h < H; h++) rope_head(qb + (size_t)t * ld + (size_t)h * dqk + dn, &rp, pos);
     }
     // Absorb k_b into q: per head, q_nope [d_nope] -> [kv_lora]; q_pe follows it.
     exec_act_invalidate(ex);
@@ -345,7 +353,7 @@ void mla_layer(struct exec *ex, struct seq *s, int il, const float *xn, int T, f
             memcpy(qf + (size_t)t * ld + (size_t)h * dk + kvl, qb + (size_t)t * ld + (size_t)h * dqk + dn, (size_t)r * sizeof(float));
     }
     float *att = qb; // [T][H*kv_lora]: q is consumed once qf is built
-    attn_run(ex, L, qf, ld, s, il, p0, T, att);
+    attn_run(ex, L, qf, ld, il, T, att);
     exec_act_invalidate(ex);
     for (int h = 0; h < H; h++) mm(ex, &L->wv_b, h, att + (size_t)h * kvl, (int64_t)H * kvl, T, cb + (size_t)h * dvm, (int64_t)H * dvm);
     exec_act_invalidate(ex);

@@ -1,5 +1,6 @@
-// forward.c — the host path. One batch of T tokens of one sequence goes
-// through every layer in the order the math happens:
+// forward.c — the host path. One step of T tokens — of one sequence or of
+// several, grouped by sequence into runs — goes through every layer in the
+// order the math happens:
 //
 //   x = embed(tokens)                                   x  [T][D]
 //   for each layer:
@@ -11,8 +12,13 @@
 //
 // Matrix products go through mm(): the activation rows are converted once to
 // the weight type's dot-product format, then the weight rows are split over
-// the pool's threads. Everything here is plain and general: it is the
-// authority that fused paths are tested against.
+// the pool's threads; every row of a step is one more row of the same product,
+// so each weight is read once per step whatever the sequences. The mixers run
+// attention and the recurrences per sequence. Every kernel reduces a row in an
+// order that does not depend on the other rows or on the threads, so a
+// sequence's logits are the same bits alone or in any step (batch invariance).
+// Everything here is plain and general: it is the authority that fused paths
+// are tested against.
 #include "forward.h"
 
 #include <math.h>
@@ -195,7 +201,7 @@ float sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
 // ---- embeddings and output -------------------------------------------------------
 
 // x = embed(tokens) (+ learned position) (* scale) (-> LayerNorm, bloom).
-static void embed(struct exec *ex, const int32_t *tok, int T, int p0, float *x) {
+static void embed(struct exec *ex, const int32_t *tok, int T, float *x) {
     const struct model *m = ex->m;
     const struct weight *e = &m->tok_embd;
     int D = m->hp.n_embd;
@@ -204,7 +210,7 @@ static void embed(struct exec *ex, const int32_t *tok, int T, int p0, float *x) 
     if (m->pos_embd.data) {
         float *pe = ex->yg;
         for (int t = 0; t < T; t++) {
-            int pos = p0 + t < m->pos_embd.n_out ? p0 + t : (int)m->pos_embd.n_out - 1;
+            int pos = ex->pos[t] < m->pos_embd.n_out ? ex->pos[t] : (int)m->pos_embd.n_out - 1;
             quant_dequant_row(m->pos_embd.type, (const uint8_t *)m->pos_embd.data + (size_t)pos * m->pos_embd.row_bytes, pe, D);
             for (int i = 0; i < D; i++) x[(size_t)t * D + i] += pe[i];
         }
@@ -246,7 +252,7 @@ static void output_logits(struct exec *ex, const float *x, int T, float *logits)
 //   a   = norm(a; post_attention_norm)           (sandwich: gemma2/3, olmo2)
 //   sequential: h = x + rs*a;  f = ffn(norm(h; ffn_norm)); x = h + rs*norm(f; post_ffw_norm)
 //   parallel:   x = x + a + ffn(falcon: n; neox: norm(x; ffn_norm))
-static void block(struct exec *ex, struct seq *s, int il, float *x, int T) {
+static void block(struct exec *ex, int il, float *x, int T) {
     const struct model *m = ex->m;
     const struct layer *L = &m->layers[il];
     int D = m->hp.n_embd;
@@ -261,9 +267,9 @@ static void block(struct exec *ex, struct seq *s, int il, float *x, int T) {
         xa = ex->xn2;
     }
     exec_act_invalidate(ex);
-    if (L->feat & LF_GDN) gdn_layer(ex, s, il, xa, T, y);
-    else if (L->feat & LF_MLA) mla_layer(ex, s, il, xa, T, y);
-    else attn_layer(ex, s, il, xa, T, y);
+    if (L->feat & LF_GDN) gdn_layer(ex, il, xa, T, y);
+    else if (L->feat & LF_MLA) mla_layer(ex, il, xa, T, y);
+    else attn_layer(ex, il, xa, T, y);
     if (L->post_attn_norm) norm_rows(m, y, y, L->post_attn_norm, NULL, T);
     if (L->feat & LF_PARALLEL) {
         // falcon's FFN reads attn_norm's output; neox's its own ffn_norm.
@@ -289,39 +295,181 @@ static void block(struct exec *ex, struct seq *s, int il, float *x, int T) {
     for (size_t i = 0; i < n; i++) x[i] += y[i];
 }
 
-static frink_status forward_batch(struct exec *ex, struct seq *s, const int32_t *tok, int T, float *logits, bool all_logits) {
+// One step: tok[0..T) grouped into the runs ex->run[0..n_run) (each sequence
+// reserved for its tokens). Logits of the rows out[0..n_out) go to consecutive
+// rows of `logits` (n_vocab each).
+static void forward_step(struct exec *ex, const int32_t *tok, int T, const int *out, int n_out, float *logits) {
     const struct model *m = ex->m;
     const struct hparams *hp = &m->hp;
     int D = hp->n_embd;
     float *x = ex->x;
-    embed(ex, tok, T, s->n_past, x);
-    for (int il = 0; il < hp->n_layer; il++) block(ex, s, il, x, T);
-    memcpy(s->tokens + s->n_past, tok, (size_t)T * sizeof *tok);
-    s->n_past += T;
-    if (logits) {
-        if (all_logits) output_logits(ex, x, T, logits);
-        else output_logits(ex, x + (size_t)(T - 1) * D, 1, logits);
+    for (int r = 0; r < ex->n_run; r++)
+        for (int i = 0; i < ex->run[r].n; i++) {
+            ex->tok_run[ex->run[r].t0 + i] = r;
+            ex->pos[ex->run[r].t0 + i] = ex->run[r].p0 + i;
+        }
+    embed(ex, tok, T, x);
+    for (int il = 0; il < hp->n_layer; il++) block(ex, il, x, T);
+    for (int r = 0; r < ex->n_run; r++) {
+        struct seq *s = ex->run[r].s;
+        memcpy(s->tokens + s->n_past, tok + ex->run[r].t0, (size_t)ex->run[r].n * sizeof *tok);
+        s->n_past += ex->run[r].n;
     }
+    if (!n_out) return;
+    // Gather the rows whose logits are wanted (xg is free after the layers).
+    const float *xo = x;
+    bool contiguous = true;
+    for (int i = 0; i < n_out; i++) contiguous &= out[i] == out[0] + i;
+    if (contiguous) xo = x + (size_t)out[0] * D;
+    else {
+        for (int i = 0; i < n_out; i++) memcpy(ex->xg + (size_t)i * D, x + (size_t)out[i] * D, (size_t)D * sizeof(float));
+        xo = ex->xg;
+    }
+    output_logits(ex, xo, n_out, logits);
+}
+
+static frink_status check_ids(const struct model *m, const int32_t *tokens, int n) {
+    for (int i = 0; i < n; i++)
+        if (tokens[i] < 0 || tokens[i] >= m->hp.n_vocab)
+            return frink_fail(FRINK_ERR_ARG, "token id %d is out of range (vocabulary of %d)", tokens[i], m->hp.n_vocab);
     return FRINK_OK;
 }
 
 frink_status exec_forward(struct exec *ex, struct seq *s, const int32_t *tokens, int n, float *logits, bool all_logits) {
     const struct model *m = ex->m;
     if (n <= 0) return frink_fail(FRINK_ERR_ARG, "no tokens to evaluate");
-    for (int i = 0; i < n; i++)
-        if (tokens[i] < 0 || tokens[i] >= m->hp.n_vocab)
-            return frink_fail(FRINK_ERR_ARG, "token id %d is out of range (vocabulary of %d)", tokens[i], m->hp.n_vocab);
-    frink_status st = seq_reserve(s, s->n_past + n);
+    frink_status st = check_ids(m, tokens, n);
+    if (!st) st = seq_reserve(s, s->n_past + n);
     if (st) return st;
     for (int i = 0; i < n; i += ex->max_T) {
         int T = n - i < ex->max_T ? n - i : ex->max_T;
         bool last = i + T == n;
+        ex->run[0] = (struct exec_run){s, 0, T, s->n_past};
+        ex->n_run = 1;
+        int n_out = 0;
         float *lg = NULL;
-        if (logits && all_logits) lg = logits + (size_t)i * m->hp.n_vocab;
-        else if (logits && last) lg = logits;
-        if ((st = forward_batch(ex, s, tokens + i, T, lg, all_logits))) return st;
+        if (logits && all_logits) {
+            lg = logits + (size_t)i * m->hp.n_vocab;
+            for (int t = 0; t < T; t++) ex->out[t] = t;
+            n_out = T;
+        } else if (logits && last) {
+            lg = logits;
+            ex->out[0] = T - 1;
+            n_out = 1;
+        }
+        forward_step(ex, tokens + i, T, ex->out, n_out, lg);
     }
     return FRINK_OK;
+}
+
+// A sequence's tokens in the batch, in the order they were given.
+struct batch_seq {
+    struct seq *s;
+    int n, done;   // its tokens; how many are evaluated
+    int *idx;      // [n] their indices in the batch (into the caller's array)
+};
+
+frink_status exec_batch(struct exec *ex, const struct exec_tok *tok, int n, float *logits) {
+    const struct model *m = ex->m;
+    if (n <= 0) return frink_fail(FRINK_ERR_ARG, "no tokens to evaluate");
+    size_t V = (size_t)m->hp.n_vocab;
+    frink_status st = FRINK_OK;
+    // Group the tokens by sequence (first appearance order), validate, reserve.
+    struct batch_seq *bs = calloc((size_t)n, sizeof *bs);
+    int *idx = malloc((size_t)n * sizeof *idx), *out_row = malloc((size_t)n * sizeof *out_row);
+    int32_t *ids = malloc((size_t)ex->max_T * sizeof *ids);
+    if (!bs || !idx || !out_row || !ids) {
+        st = frink_fail(FRINK_ERR_NOMEM, "out of memory for a batch of %d tokens", n);
+        goto done;
+    }
+    int n_seq = 0, n_logits = 0;
+    for (int i = 0; i < n; i++) {
+        if (!tok[i].s || tok[i].s->m != m) {
+            st = frink_fail(FRINK_ERR_ARG, "token %d of the batch names no sequence of this model", i);
+            goto done;
+        }
+        if (tok[i].id < 0 || tok[i].id >= m->hp.n_vocab) {
+            st = frink_fail(FRINK_ERR_ARG, "token %d of the batch: id %d is out of range (vocabulary of %d)", i, tok[i].id,
+                            m->hp.n_vocab);
+            goto done;
+        }
+        out_row[i] = tok[i].logits ? n_logits++ : -1;
+        int k = 0;
+        while (k < n_seq && bs[k].s != tok[i].s) k++;
+        if (k == n_seq) bs[n_seq++].s = tok[i].s;
+        bs[k].n++;
+    }
+    for (int k = 0, off = 0; k < n_seq; k++) {
+        bs[k].idx = idx + off;
+        off += bs[k].n;
+        bs[k].n = 0;
+    }
+    for (int i = 0; i < n; i++) {
+        int k = 0;
+        while (bs[k].s != tok[i].s) k++;
+        bs[k].idx[bs[k].n++] = i;
+    }
+    for (int k = 0; k < n_seq; k++)
+        if ((st = seq_reserve(bs[k].s, bs[k].s->n_past + bs[k].n))) goto done;
+    // Steps of at most max_T rows. A hybrid sequence's run stops at its next periodic
+    // checkpoint boundary, so the checkpoint is taken exactly there (as seq_append does);
+    // the rest of it goes to the next step.
+    for (int left = n; left > 0;) {
+        int T = 0, n_out = 0;
+        ex->n_run = 0;
+        for (int k = 0; k < n_seq && T < ex->max_T; k++) {
+            struct batch_seq *b = &bs[k];
+            if (b->done == b->n) continue;
+            int take = b->n - b->done;
+            if (take > ex->max_T - T) take = ex->max_T - T;
+            int every = seq_is_hybrid(b->s) ? b->s->ckpt_every : 0;
+            if (every) {
+                int next = (b->s->n_past / every + 1) * every;
+                if (next - b->s->n_past < take) take = next - b->s->n_past;
+            }
+            ex->run[ex->n_run++] = (struct exec_run){b->s, T, take, b->s->n_past};
+            for (int i = 0; i < take; i++) {
+                int bi = b->idx[b->done + i];
+                ids[T + i] = tok[bi].id;
+                if (tok[bi].logits) {
+                    ex->out[n_out] = T + i;
+                    ex->out_dst[n_out++] = out_row[bi];
+                }
+            }
+            b->done += take;
+            T += take;
+        }
+        // Logits of the step land in its own rows, then move to the caller's order
+        // (rows of one step are in batch order within each sequence, not across them).
+        float *lg = NULL;
+        if (n_out && logits) {
+            lg = ex->step_logits;
+            if ((size_t)n_out > ex->step_logits_rows) {
+                free(ex->step_logits);
+                ex->step_logits = malloc((size_t)n_out * V * sizeof(float));
+                ex->step_logits_rows = ex->step_logits ? (size_t)n_out : 0;
+                if (!(lg = ex->step_logits)) {
+                    st = frink_fail(FRINK_ERR_NOMEM, "out of memory for %d rows of logits", n_out);
+                    goto done;
+                }
+            }
+        }
+        forward_step(ex, ids, T, ex->out, lg ? n_out : 0, lg);
+        for (int i = 0; lg && i < n_out; i++)
+            memcpy(logits + (size_t)ex->out_dst[i] * V, lg + (size_t)i * V, V * sizeof(float));
+        left -= T;
+        for (int r = 0; r < ex->n_run; r++) {
+            struct seq *s = ex->run[r].s;
+            if (seq_is_hybrid(s) && s->ckpt_every && s->n_past % s->ckpt_every == 0 && (st = seq_checkpoint(s, false)))
+                goto done;
+        }
+    }
+done:
+    free(bs);
+    free(idx);
+    free(out_row);
+    free(ids);
+    return st;
 }
 
 // ---- executor lifetime ---------------------------------------------------------------
@@ -381,11 +529,17 @@ frink_status exec_create(const struct model *m, struct pool *pool, int max_batch
     ex->selw = malloc(T * K * sizeof(float));
     ex->tok_idx = malloc(T * K * sizeof(int));
     ex->tok_w = malloc(T * K * sizeof(float));
+    ex->run = malloc(T * sizeof *ex->run);
+    ex->tok_run = malloc(T * sizeof(int));
+    ex->pos = malloc(T * sizeof(int));
+    ex->out = malloc(T * sizeof(int));
+    ex->out_dst = malloc(T * sizeof(int));
     // attention accumulators: per thread, up to 16 query heads sharing a KV head, 1024 wide
     ex->acc16 = malloc((size_t)pool_threads(pool) * 16 * 1024 * sizeof(uint16_t));
     ex->accf = malloc((size_t)pool_threads(pool) * 16 * 1024 * sizeof(float));
     if (!ex->x || !ex->xn || !ex->y || !ex->xg || !ex->yg || !ex->y2 || !ex->xn2 || !ex->hb || !ex->hb2 || !ex->hb3 || !ex->hb4 ||
-        !ex->router || !ex->sel || !ex->selw || !ex->tok_idx || !ex->tok_w || !ex->acc16 || !ex->accf) {
+        !ex->router || !ex->sel || !ex->selw || !ex->tok_idx || !ex->tok_w || !ex->acc16 || !ex->accf || !ex->run ||
+        !ex->tok_run || !ex->pos || !ex->out || !ex->out_dst) {
         exec_free(ex);
         return frink_fail(FRINK_ERR_NOMEM, "out of memory for a batch of %d tokens", max_batch);
     }
@@ -416,5 +570,11 @@ void exec_free(struct exec *ex) {
     free(ex->acc16);
     free(ex->accf);
     free(ex->xq);
+    free(ex->run);
+    free(ex->tok_run);
+    free(ex->pos);
+    free(ex->out);
+    free(ex->out_dst);
+    free(ex->step_logits);
     free(ex);
 }

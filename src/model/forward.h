@@ -26,4 +26,26 @@ void exec_set_gdn_chunk(struct exec *ex, int chunk);
 // `logits` holds n rows). logits may be NULL when none are wanted.
 frink_status exec_forward(struct exec *ex, struct seq *s, const int32_t *tokens, int n, float *logits, bool all_logits);
 
+// One token of a batch: the sequence it extends, its id, whether its logits are wanted.
+struct exec_tok {
+    struct seq *s;
+    int32_t id;
+    bool logits;
+};
+
+// Evaluates tok[0..n), tokens of any number of sequences of this model: each
+// sequence's tokens are appended in the order given, after its n_past. The
+// tokens go through the model in steps of at most max_batch rows, every step
+// carrying the tokens of several sequences (products over all of them,
+// attention and recurrences per sequence). A hybrid sequence takes its
+// periodic checkpoints as seq_append does. logits: n_logits rows of n_vocab,
+// row k for the k-th token with `logits` set (may be NULL). Everything is
+// validated before anything is evaluated (ids, sequences, memory); a later
+// failure leaves sequences holding part of their tokens.
+// Batch invariance: a sequence's logits are bit-identical to evaluating its
+// tokens alone (exec_forward), in any chunking, at any thread count — with the
+// token recurrence for Gated DeltaNet layers (the default; the chunked form
+// depends on where chunks start).
+frink_status exec_batch(struct exec *ex, const struct exec_tok *tok, int n, float *logits);
+
 #endif

@@ -6,12 +6,27 @@
 
 #include "model/forward.h"
 
+// A run: the rows [t0, t0 + n) of a step that extend one sequence, from position p0.
+struct exec_run {
+    struct seq *s;
+    int t0, n, p0;
+};
+
 struct exec {
     const struct model *m;
     struct pool *pool;
     int max_T;          // batch capacity of the scratch buffers
     int gdn_chunk;      // chunk size of the chunked delta rule (<= 1: token recurrence)
     int ldh;            // row stride of hb* (widest intermediate)
+    // The step being evaluated: its runs (one per sequence, rows grouped by sequence) and,
+    // per row, its run and position. Planned for max_T rows at creation.
+    struct exec_run *run; // [max_T]
+    int n_run;
+    int *tok_run;       // [T] run of each row
+    int *pos;           // [T] position of each row in its sequence
+    int *out, *out_dst; // [T] rows whose logits are wanted, and where they go
+    float *step_logits; // [step_logits_rows][n_vocab] logits of one step of exec_batch
+    size_t step_logits_rows;
     float *x;           // [T][D] residual stream
     float *xn;          // [T][D] normed input of the current block
     float *y;           // [T][D] block output
@@ -46,10 +61,12 @@ void layer_norm(float *y, const float *x, const float *w, const float *b, int n,
 float silu(float x);
 float sigmoid(float x);
 
-// Mixers: read xn [T][D], write y [T][D], update the sequence's state for layer il.
-void attn_layer(struct exec *ex, struct seq *s, int il, const float *xn, int T, float *y);
-void gdn_layer(struct exec *ex, struct seq *s, int il, const float *xn, int T, float *y);
-void mla_layer(struct exec *ex, struct seq *s, int il, const float *xn, int T, float *y);
+// Mixers: read xn [T][D], write y [T][D], update the state of layer il of every
+// sequence of the step (ex->run): products over all T rows, attention and the
+// recurrence per sequence.
+void attn_layer(struct exec *ex, int il, const float *xn, int T, float *y);
+void gdn_layer(struct exec *ex, int il, const float *xn, int T, float *y);
+void mla_layer(struct exec *ex, int il, const float *xn, int T, float *y);
 
 // FFN blocks (ffn.c): read xn [T][D], write y [T][D]. ffn_init builds the GELU table once.
 void ffn_init(void);

@@ -52,30 +52,28 @@ static struct gdn_dims dims_of(const struct model *m) {
 struct conv_job {
     struct gdn_dims g;
     const float *w;   // [C][Kc]
-    float *state;     // [C][Kc-1]
+    const struct exec_run *run; // the step's sequences: rows [t0, t0 + n) use run's conv state
+    int n_run, il;
     float *mixed;     // [T][ld] in: projections; out: silu(conv)
     int64_t ld;
-    int T;
 };
 
 // Causal depthwise convolution, in place: out(t, c) = silu(sum_i raw(t - Kc + 1 + i, c) w[c][i]),
 // summed in i order as the reference does. Tokens go last to first so that every raw input a
 // token needs is still unwritten; channels are the inner loop (rows of `mixed` are contiguous).
 // raw(t < 0) comes from the state, which ends up holding the last Kc - 1 raw inputs.
-static void conv_task(void *p, int ith, int nth) {
-    struct conv_job *j = p;
-    const int Kc = j->g.Kc, T = j->T;
+static void conv_run(const struct conv_job *j, int r, int64_t c0, int64_t c1) {
+    const int Kc = j->g.Kc, T = j->run[r].n;
+    float *const mixed = j->mixed + (size_t)j->run[r].t0 * j->ld, *const state = j->run[r].s->conv[j->il];
     enum { CB = 256 };
     float next[CB * 15]; // the new state of a block of channels (the loader allows Kc <= 16)
-    int64_t c0, c1;
-    pool_range(j->g.C, ith, nth, 8, &c0, &c1);
     for (int64_t cb = c0; cb < c1; cb += CB) {
         const int nc = (int)(c1 - cb < CB ? c1 - cb : CB);
-#define RAW(t, c) ((t) >= 0 ? j->mixed[(size_t)(t) * j->ld + (c)] : j->state[(c) * (Kc - 1) + (Kc - 1 + (t))])
+#define RAW(t, c) ((t) >= 0 ? mixed[(size_t)(t) * j->ld + (c)] : state[(c) * (Kc - 1) + (Kc - 1 + (t))])
         for (int i = 0; i < Kc - 1; i++)
             for (int k = 0; k < nc; k++) next[k * (Kc - 1) + i] = RAW(T - (Kc - 1) + i, cb + k);
         for (int t = T - 1; t >= 0; t--) {
-            float *row = j->mixed + (size_t)t * j->ld;
+            float *row = mixed + (size_t)t * j->ld;
             for (int k = 0; k < nc; k++) {
                 const int64_t c = cb + k;
                 const float *w = j->w + c * Kc;
@@ -86,12 +84,22 @@ static void conv_task(void *p, int ith, int nth) {
         }
 #undef RAW
         for (int k = 0; k < nc; k++)
-            for (int i = 0; i < Kc - 1; i++) j->state[(cb + k) * (Kc - 1) + i] = next[k * (Kc - 1) + i];
+            for (int i = 0; i < Kc - 1; i++) state[(cb + k) * (Kc - 1) + i] = next[k * (Kc - 1) + i];
     }
+}
+
+// Every sequence of the step over this thread's channels: one barrier for the step.
+static void conv_task(void *p, int ith, int nth) {
+    struct conv_job *j = p;
+    int64_t c0, c1;
+    pool_range(j->g.C, ith, nth, 8, &c0, &c1);
+    for (int r = 0; r < j->n_run; r++) conv_run(j, r, c0, c1);
 }
 
 // ---- delta rule ------------------------------------------------------------------
 
+// The delta rule over the rows [t0, t0 + T) of one sequence (rule_task sets the
+// pointers of each run of the step in turn).
 struct rule_job {
     struct gdn_dims g;
     const float *mixed;  // [T][ld]: q | k | v after conv (q, k l2-normalized)
@@ -105,6 +113,8 @@ struct rule_job {
     size_t scratch_per_thread;
     const float *z, *norm; // the output gate [T][ld] and the per-head RMSNorm weight [dv]
     float eps;
+    const struct exec_run *run; // the step's sequences (rows of the whole step above)
+    int n_run, il;
 };
 
 static int key_head(const struct gdn_dims *g, int h) { return g->grouped ? h / g->r : h % g->nk; }
@@ -225,10 +235,7 @@ static void rule_chunked(const struct rule_job *j, int h, float *ws) {
     }
 }
 
-static void rule_task(void *p, int ith, int nth) {
-    struct rule_job *j = p;
-    int64_t h0, h1;
-    pool_range(j->g.nv, ith, nth, 1, &h0, &h1);
+static void rule_heads(const struct rule_job *j, int ith, int64_t h0, int64_t h1) {
     for (int64_t h = h0; h < h1; h++) {
         if (j->chunk > 1 && j->T > 1) rule_chunked(j, (int)h, j->scratch + (size_t)ith * j->scratch_per_thread);
         else rule_recurrent(j, (int)h);
@@ -243,7 +250,27 @@ static void rule_task(void *p, int ith, int nth) {
     }
 }
 
-void gdn_layer(struct exec *ex, struct seq *s, int il, const float *xn, int T, float *y) {
+// This thread's value heads, for every sequence of the step in turn: one barrier.
+static void rule_task(void *p, int ith, int nth) {
+    const struct rule_job *all = p;
+    int64_t h0, h1;
+    pool_range(all->g.nv, ith, nth, 1, &h0, &h1);
+    const size_t nv = (size_t)all->g.nv, ov = nv * (size_t)all->g.dv;
+    for (int r = 0; r < all->n_run; r++) {
+        const struct exec_run *R = &all->run[r];
+        struct rule_job j = *all;
+        j.mixed = all->mixed + (size_t)R->t0 * all->ld;
+        j.z = all->z + (size_t)R->t0 * all->ld;
+        j.beta = all->beta + (size_t)R->t0 * nv;
+        j.gdecay = all->gdecay + (size_t)R->t0 * nv;
+        j.o = all->o + (size_t)R->t0 * ov;
+        j.S = R->s->ssm[all->il];
+        j.T = R->n;
+        rule_heads(&j, ith, h0, h1);
+    }
+}
+
+void gdn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
     const struct model *m = ex->m;
     const struct layer *L = &m->layers[il];
     struct gdn_dims g = dims_of(m);
@@ -286,7 +313,7 @@ void gdn_layer(struct exec *ex, struct seq *s, int il, const float *xn, int T, f
             beta[(size_t)t * g.nv + h] = sigmoid(r[h]);
             gdecay[(size_t)t * g.nv + h] = L->ssm_a[h] * softplus(r[g.nv + h] + L->ssm_dt_b[h]);
         }
-    struct conv_job cj = {g, L->ssm_conv1d, s->conv[il], mixed, ld, T};
+    struct conv_job cj = {g, L->ssm_conv1d, ex->run, ex->n_run, il, mixed, ld};
     pool_run_sized(ex->pool, conv_task, &cj, (int64_t)g.C * g.Kc * T);
     // L2-normalize q and k per key head.
     for (int t = 0; t < T; t++) {
@@ -308,7 +335,8 @@ void gdn_layer(struct exec *ex, struct seq *s, int il, const float *xn, int T, f
         scratch = malloc(per_thread * (size_t)pool_threads(ex->pool) * sizeof(float));
         if (!scratch) chunk = 1; // fall back to the recurrence: same result, no workspace
     }
-    struct rule_job rj = {g, mixed, beta, gdecay, s->ssm[il], o, ld, T, chunk, scratch, per_thread, z, L->ssm_norm, eps};
+    struct rule_job rj = {g, mixed, beta, gdecay, NULL, o, ld, T, chunk, scratch, per_thread, z, L->ssm_norm, eps,
+                          ex->run, ex->n_run, il};
     pool_run_sized(ex->pool, rule_task, &rj, (int64_t)g.nv * g.dk * g.dv * 4 * T);
     free(scratch);
     // (the gated RMSNorm per value head ran in rule_task); the output projection. o is
