@@ -1,7 +1,34 @@
-// frink.h — the public interface of libfrink.
+// frink.h — the public interface of libfrink, a local LLM inference engine.
 //
-// Every function that can fail returns a frink_status; on failure,
-// frink_errmsg() names the problem (thread-local, valid until the next failure).
+// One header. The objects are opaque handles; every exported symbol starts
+// with `frink_` and everything else in the library is hidden.
+//
+//   frink_model     a GGUF file bound and validated: weights, tokenizer, facts.
+//                   Immutable once open: any number of threads and contexts may
+//                   use one model at once.
+//   frink_context   what evaluates: a thread pool, scratch for one step of up to
+//                   n_batch tokens, a prefix cache. One thread at a time.
+//   frink_seq       one sequence's state (tokens, KV cache, recurrent state and
+//                   its checkpoints). Belongs to the context that made it.
+//   frink_batch     the tokens of one step: each names its sequence and whether
+//                   its logits are wanted. Many sequences per step.
+//   frink_sampler   logits -> token: penalties, logit bias, a constraint hook,
+//                   top-k / top-p / min-p, temperature, a seeded draw.
+//   frink_detok     a streaming detokenizer that never splits a UTF-8 character.
+//
+// Errors. Every call that can fail returns a frink_status (FRINK_OK is 0); on
+// failure frink_errmsg() names the problem. The message is thread-local and
+// valid until that thread's next failing call. The library never exits, never
+// prints (except the diagnostics a caller asks for), never aborts on bad input.
+//
+// Ownership. A function that returns memory says who frees it; memory from the
+// library that the caller frees goes to frink_free(). Handles are freed with
+// their own _free function, which accepts NULL.
+//
+// Exactness. A sequence's logits are bit-identical whether its tokens are
+// evaluated in one batch, in chunks, one at a time, at any thread count, or in
+// steps shared with any other sequences (batch invariance). Prefix reuse,
+// slot files and forks restore states that continue exactly as the original.
 #ifndef FRINK_H
 #define FRINK_H
 
@@ -13,6 +40,14 @@
 extern "C" {
 #endif
 
+#if defined(FRINK_BUILD) && defined(__GNUC__)
+#define FRINK_API __attribute__((visibility("default")))
+#else
+#define FRINK_API
+#endif
+
+// ---- status and errors -------------------------------------------------------------
+
 typedef enum frink_status {
     FRINK_OK = 0,
     FRINK_ERR_IO,          // a file could not be opened, read, written
@@ -23,8 +58,387 @@ typedef enum frink_status {
     FRINK_ERR_STATE,       // the object is not in a state that allows the call
 } frink_status;
 
-const char *frink_errmsg(void);
-const char *frink_status_name(frink_status st);
+// The calling thread's message for its last failure ("" when none yet).
+FRINK_API const char *frink_errmsg(void);
+// A short name for a status ("bad format", ...). Never NULL.
+FRINK_API const char *frink_status_name(frink_status st);
+// Frees memory the library returned to the caller (token arrays, strings).
+FRINK_API void frink_free(void *p);
+// The library's version, "MAJOR.MINOR.PATCH".
+FRINK_API const char *frink_version(void);
+
+typedef int32_t frink_token;
+
+// ---- models ------------------------------------------------------------------------
+
+typedef struct frink_model frink_model;
+
+typedef struct frink_model_params {
+    const char *path;   // GGUF file; NULL: the embedded default model (stories260K)
+    bool allow_unread;  // accept tensors nothing reads (as the reference does); they are
+                        // listed by frink_model_unread(). Default false: refused by name.
+    bool vocab_only;    // bind the tokenizer only: no weights, no contexts
+    bool no_tokenizer;  // weights only: tokenize/detokenize fail with FRINK_ERR_STATE
+    bool keep_layout;   // keep the file's weight layout (no repacking at load): for callers
+                        // that only inspect; evaluation is slower but identical
+    bool file_only;     // parse the file only (metadata and tensor table): no weights bound,
+                        // no tokenizer, so no refusal either; for inspecting any GGUF
+} frink_model_params;
+
+// Defaults: the embedded model, unread tensors refused, weights and tokenizer.
+FRINK_API frink_model_params frink_model_default_params(void);
+
+// Opens and validates a model. Fails naming the reason: a missing or corrupt file
+// (FRINK_ERR_IO / FRINK_ERR_FORMAT), an architecture, tensor, scale or option frink
+// does not implement (FRINK_ERR_UNSUPPORTED). *out is NULL on failure.
+FRINK_API frink_status frink_model_open(const frink_model_params *p, frink_model **out);
+// Frees the model. Every context made from it must be freed first.
+FRINK_API void frink_model_free(frink_model *m);
+
+// Facts. Strings are owned by the model and live as long as it.
+FRINK_API const char *frink_model_arch(const frink_model *m);      // general.architecture
+FRINK_API const char *frink_model_name(const frink_model *m);      // general.name ("" if none)
+FRINK_API int frink_model_n_vocab(const frink_model *m);
+FRINK_API int frink_model_n_ctx_train(const frink_model *m);       // 0 when the file does not say
+FRINK_API int frink_model_n_embd(const frink_model *m);            // 0 for vocab_only
+FRINK_API int frink_model_n_layer(const frink_model *m);           // 0 for vocab_only
+FRINK_API uint64_t frink_model_size(const frink_model *m);         // bytes of tensor data in the file
+FRINK_API uint64_t frink_model_n_params(const frink_model *m);     // elements of all tensors
+FRINK_API uint64_t frink_model_bytes_per_token(const frink_model *m); // weight bytes one token reads
+// The chat template (tokenizer.chat_template), or NULL when the file has none.
+FRINK_API const char *frink_model_chat_template(const frink_model *m);
+// A metadata value rendered as text (strings as they are, numbers in decimal,
+// arrays as "[n x type]"), or NULL when the key is absent. Valid until the next
+// call on this thread.
+FRINK_API const char *frink_model_meta(const frink_model *m, const char *key);
+// The file's metadata in order: count, the i-th key and its type name ("string", "u32",
+// "[array]"...), and frink_model_meta(m, key) for the value. The key is valid until the
+// next call on this thread; NULL past the end.
+FRINK_API int frink_model_meta_count(const frink_model *m);
+FRINK_API const char *frink_model_meta_key(const frink_model *m, int i, const char **type);
+
+// The file's container and tensor table (also for file_only models).
+typedef struct frink_file_info {
+    uint32_t version, alignment;
+    uint64_t n_meta, n_tensors;
+    uint64_t size;            // bytes of the file
+} frink_file_info;
+FRINK_API void frink_model_file_info(const frink_model *m, frink_file_info *out);
+typedef struct frink_tensor_info {
+    const char *name;         // owned by the model
+    const char *type;         // "F16", "Q4_K", ...
+    int n_dims;
+    int64_t ne[4];            // ne[0] is the contiguous dimension; missing ones are 1
+    uint64_t bytes;
+} frink_tensor_info;
+// FRINK_ERR_ARG for an index out of range.
+FRINK_API frink_status frink_model_tensor(const frink_model *m, int64_t i, frink_tensor_info *out);
+
+// Tensors the model accepted without reading (allow_unread): count, and the i-th name.
+FRINK_API int frink_model_unread(const frink_model *m);
+FRINK_API const char *frink_model_unread_name(const frink_model *m, int i);
+// A 64-bit identity of the model (architecture, metadata, tensor table): what slot
+// files are checked against.
+FRINK_API uint64_t frink_model_identity(const frink_model *m);
+
+// How one layer is evaluated: the path chosen at load ("host" today), the layer's
+// kind ("attention", "gdn", "mla") and the features that shape its math, as a
+// space-separated list of names. Paths that refused the layer are listed in
+// `refusals` as "path: missing features; ..." ("" when none). Strings are owned by the
+// model. FRINK_ERR_ARG for a layer out of range.
+typedef struct frink_layer_info {
+    const char *path;
+    const char *kind;
+    const char *features;
+    const char *refusals;
+} frink_layer_info;
+FRINK_API frink_status frink_model_layer(const frink_model *m, int layer, frink_layer_info *out);
+
+// ---- special tokens, tokenizing, detokenizing ----------------------------------------
+
+FRINK_API frink_token frink_token_bos(const frink_model *m); // -1 when none
+FRINK_API frink_token frink_token_eos(const frink_model *m); // -1 when none
+FRINK_API frink_token frink_token_eot(const frink_model *m); // end of turn; -1 when none
+// End of generation: eos, eot, eom and the vocabulary's other end markers.
+FRINK_API bool frink_token_is_eog(const frink_model *m, frink_token t);
+// Whether tokenizing with FRINK_TOKENIZE_ADD_SPECIAL adds a BOS token.
+FRINK_API bool frink_model_adds_bos(const frink_model *m);
+// The token's text as the vocabulary stores it (NULL for a bad id); *len its bytes.
+FRINK_API const char *frink_token_text(const frink_model *m, frink_token t, size_t *len);
+
+enum {
+    FRINK_TOKENIZE_ADD_SPECIAL = 1u << 0,   // BOS / EOS as the vocabulary asks
+    FRINK_TOKENIZE_PARSE_SPECIAL = 1u << 1, // "<|im_start|>" in the text becomes its token
+};
+// Tokenizes len bytes of text (any bytes; invalid UTF-8 is handled as the reference does).
+// On success *ids (freed with frink_free; NULL when *n is 0) holds *n tokens.
+FRINK_API frink_status frink_tokenize(const frink_model *m, const char *text, size_t len, unsigned flags,
+                                      frink_token **ids, size_t *n);
+
+// The text of n tokens, as the reference's detokenizer renders it (special: render
+// control tokens too). NUL-terminated, freed with frink_free; NULL when out of memory
+// or the model has no tokenizer.
+FRINK_API char *frink_detokenize(const frink_model *m, const frink_token *ids, size_t n, bool special);
+// The bytes of one token (no NUL); returns the count written (at most cap), -1 for a bad id.
+FRINK_API int frink_token_piece(const frink_model *m, frink_token t, char *buf, size_t cap, bool special);
+
+// A streaming detokenizer: push tokens one at a time; what comes out is always whole
+// UTF-8 characters. Bytes of a character split across tokens are held until the
+// character completes; bytes that can never form a character come out as U+FFFD.
+// The concatenation of every push and the final flush equals frink_detokenize() of the
+// same tokens wherever that is valid UTF-8.
+typedef struct frink_detok frink_detok;
+enum {
+    FRINK_DETOK_SPECIAL = 1u << 0,      // render control tokens
+    FRINK_DETOK_CONTINUE = 1u << 1,     // the stream continues earlier text (a prompt): keep
+                                        // the leading space an SPM vocabulary would drop
+};
+FRINK_API frink_status frink_detok_create(const frink_model *m, unsigned flags, frink_detok **out);
+FRINK_API void frink_detok_free(frink_detok *d);
+// Adds a token; *text gets the bytes now complete (owned by d, valid until the next
+// call on d; may be empty), *len their count.
+FRINK_API frink_status frink_detok_push(frink_detok *d, frink_token t, const char **text, size_t *len);
+// Ends the stream: what is still held (an incomplete character comes out as U+FFFD).
+// The detokenizer is then empty and may be reused.
+FRINK_API frink_status frink_detok_flush(frink_detok *d, const char **text, size_t *len);
+
+// ---- contexts ------------------------------------------------------------------------
+
+typedef struct frink_context frink_context;
+
+typedef enum frink_kv_type { FRINK_KV_F16 = 0, FRINK_KV_F32 = 1, FRINK_KV_Q8_0 = 2 } frink_kv_type;
+
+typedef struct frink_context_params {
+    int n_threads;             // 0: every hardware thread available
+    int n_ctx;                 // tokens of KV planned per sequence at creation (grows on demand)
+    int n_batch;               // most tokens one internal step evaluates (larger batches are split)
+    int n_seq_max;             // most sequences alive at once (0: unlimited)
+    frink_kv_type kv_type;     // KV cache format (F16, as the reference, by default)
+    size_t prefix_cache_bytes; // budget of the context's prefix cache (0: no cache)
+    int gdn_chunk;             // chunked Gated DeltaNet prefill (0 or 1: the token recurrence)
+    bool reference_kernels;    // every product on the scalar reference kernels (slow; an oracle).
+                               // Process-wide: it applies to every context from then on.
+} frink_context_params;
+
+// Defaults: all threads, n_ctx 4096, n_batch 512, F16 cache, no prefix cache.
+FRINK_API frink_context_params frink_context_default_params(void);
+FRINK_API frink_status frink_context_create(const frink_model *m, const frink_context_params *p, frink_context **out);
+// Frees the context and every sequence it still holds.
+FRINK_API void frink_context_free(frink_context *c);
+FRINK_API const frink_model *frink_context_model(const frink_context *c);
+FRINK_API int frink_context_threads(const frink_context *c);
+// The kernel set in use ("avx512-vnni", "avx2", "scalar", "reference").
+FRINK_API const char *frink_context_kernels(const frink_context *c);
+// Thread barriers the context has paid so far (a measure of per-step overhead).
+FRINK_API uint64_t frink_context_barriers(const frink_context *c);
+
+// ---- sequences -----------------------------------------------------------------------
+
+typedef struct frink_seq frink_seq;
+
+FRINK_API frink_status frink_seq_create(frink_context *c, frink_seq **out);
+FRINK_API void frink_seq_free(frink_seq *s);
+// Empties the sequence (tokens, KV, recurrent state, checkpoints).
+FRINK_API void frink_seq_reset(frink_seq *s);
+// Tokens in the sequence, and the tokens themselves (owned by s, valid until it changes).
+FRINK_API int frink_seq_len(const frink_seq *s);
+FRINK_API const frink_token *frink_seq_tokens(const frink_seq *s);
+// Bytes the sequence holds (KV rows, recurrent state, checkpoints).
+FRINK_API size_t frink_seq_bytes(const frink_seq *s);
+// Shortens to the first n tokens (0 <= n <= len). A hybrid model restores the nearest
+// checkpoint at or before n and recomputes the tokens after it; *replayed (may be NULL)
+// gets how many. The logits of token n-1 are not produced (truncate to n-1 and evaluate
+// it again to get them).
+FRINK_API frink_status frink_seq_truncate(frink_seq *s, int n, int *replayed);
+// A copy of s in the same context; checkpoints are shared, not copied.
+FRINK_API frink_status frink_seq_fork(const frink_seq *s, frink_seq **out);
+// Takes a checkpoint of the recurrent state at the current length, kept under the
+// end-of-prompt policy (no-op for attention-only models). Truncating back to it later
+// costs no recomputation.
+FRINK_API frink_status frink_seq_checkpoint(frink_seq *s);
+// Slot files: the whole state in a versioned, checksummed file that names its model,
+// written atomically (created 0600). Loading refuses, naming why (and leaves s as it
+// was), a file that is truncated, corrupt, of another version, model or KV type;
+// FRINK_ERR_IO with errno ENOENT when the file does not exist.
+FRINK_API frink_status frink_seq_save(const frink_seq *s, const char *path);
+FRINK_API frink_status frink_seq_load(frink_seq *s, const char *path);
+
+// Evaluates n tokens appended to one sequence (split into steps of at most n_batch).
+// logits: NULL, or n_vocab floats for the last token, or n rows with FRINK_EVAL_ALL.
+// FRINK_EVAL_CHECKPOINT takes an end-of-prompt checkpoint after the last token.
+// On failure the sequence may hold part of the tokens.
+enum { FRINK_EVAL_ALL = 1u << 0, FRINK_EVAL_CHECKPOINT = 1u << 1 };
+FRINK_API frink_status frink_seq_eval(frink_seq *s, const frink_token *ids, int n, float *logits, unsigned flags);
+
+// ---- batches: many sequences per step --------------------------------------------------
+
+typedef struct frink_batch frink_batch;
+
+// A batch holds up to `capacity` tokens (it does not depend on the context's n_batch:
+// frink_decode splits what does not fit in one step).
+FRINK_API frink_status frink_batch_create(int capacity, frink_batch **out);
+FRINK_API void frink_batch_free(frink_batch *b);
+FRINK_API void frink_batch_clear(frink_batch *b);
+FRINK_API int frink_batch_size(const frink_batch *b);
+// Adds a token that extends sequence s; its position is s's length plus the tokens of s
+// added before it in this batch. want_logits: keep this token's logits. Returns the
+// token's index in the batch, or -1 when the batch is full (FRINK_ERR_ARG in errmsg).
+FRINK_API int frink_batch_add(frink_batch *b, frink_seq *s, frink_token t, bool want_logits);
+// Evaluates every token of the batch: weight products run over all of them at once,
+// attention and recurrences per sequence, in the order each sequence's tokens were added.
+// Tokens and sequences are validated first (bad id, sequence of another context, a
+// full context): nothing is evaluated then. Sequences at a periodic checkpoint boundary
+// take their checkpoints as frink_seq_eval does.
+FRINK_API frink_status frink_decode(frink_context *c, frink_batch *b);
+// The logits of the token at index i of the last decoded batch (n_vocab floats, owned
+// by the batch, valid until it is cleared or decoded again); NULL when none were asked.
+FRINK_API const float *frink_batch_logits(const frink_batch *b, int i);
+
+// ---- the prefix cache ------------------------------------------------------------------
+// Snapshots of earlier sequences under the context's byte budget, evicted least recently
+// used; a lookup restores the longest cached prefix of a prompt into a sequence (a hybrid
+// model resumes from a checkpoint and recomputes the few tokens after it).
+
+// Stores a snapshot of s (copy-on-write checkpoints). No-op when the context has no cache.
+FRINK_API frink_status frink_cache_store(frink_context *c, const frink_seq *s);
+// Resets dst and restores the longest prefix (at most max_len tokens) of prompt[0..n) that
+// any entry shares. *n_prefix gets its length (0: a miss), *n_replayed (may be NULL) how
+// many of those tokens were recomputed rather than copied.
+FRINK_API frink_status frink_cache_lookup(frink_context *c, frink_seq *dst, const frink_token *prompt, int n,
+                                          int max_len, int *n_prefix, int *n_replayed);
+FRINK_API int frink_cache_entries(const frink_context *c);
+FRINK_API size_t frink_cache_bytes(const frink_context *c);
+
+// ---- sampling ---------------------------------------------------------------------------
+
+typedef struct frink_sampler frink_sampler;
+
+typedef struct frink_logit_bias {
+    frink_token token;
+    float bias;         // added to the logit; -INFINITY bans the token
+} frink_logit_bias;
+
+typedef struct frink_sampler_params {
+    float temp;              // <= 0: greedy
+    int top_k;               // <= 0: off
+    float top_p;             // >= 1: off
+    float min_p;             // <= 0: off
+    float repeat_penalty;    // 1: off
+    float presence_penalty;  // 0: off
+    float frequency_penalty; // 0: off
+    int penalty_last_n;      // window of recent tokens the penalties look at
+    uint64_t seed;
+    const frink_logit_bias *logit_bias; // n_logit_bias entries (copied at creation)
+    int n_logit_bias;
+} frink_sampler_params;
+
+// A constraint masks candidates before sampling (a grammar, a forced format).
+//   allows(ud, t): may token t come next?
+//   mask(ud, logits, n_vocab): sets the logit of every token that may not come next to
+//     -INFINITY (the full mask);
+//   accept(ud, t): the chosen token, to advance the constraint's state.
+// When greedy (temp <= 0), the sampler first asks `allows` of the argmax and masks only
+// when it is refused; the result is the argmax of the masked logits either way. Sampling
+// at a temperature always masks first, so the draw is from the constrained distribution.
+// A mask that leaves no token allowed makes frink_sampler_sample fail (FRINK_ERR_STATE).
+typedef struct frink_constraint {
+    void *ud;
+    bool (*allows)(void *ud, frink_token t);
+    void (*mask)(void *ud, float *logits, int n_vocab);
+    void (*accept)(void *ud, frink_token t);
+} frink_constraint;
+
+// Sampler defaults: temp 0.8, top-k 40, top-p 0.95, min-p 0.05, no penalties (window 64).
+FRINK_API frink_sampler_params frink_sampler_default_params(void);
+// Validates the parameters (naming the bad one) and creates a sampler for m's vocabulary.
+FRINK_API frink_status frink_sampler_create(const frink_model *m, const frink_sampler_params *p, frink_sampler **out);
+FRINK_API void frink_sampler_free(frink_sampler *s);
+// Installs (or, with NULL, removes) the constraint; the struct is copied.
+FRINK_API void frink_sampler_set_constraint(frink_sampler *s, const frink_constraint *c);
+// Records a token the model saw (prompt or generated) for the penalties; does not advance
+// the constraint (frink_sampler_sample does that for the token it returns).
+FRINK_API void frink_sampler_accept(frink_sampler *s, frink_token t);
+// Picks the next token from n_vocab logits (not modified). The chain: logit bias,
+// penalties, constraint, top-k, top-p, min-p, temperature, draw. *out gets the token; the
+// constraint's accept is called with it, and the token is recorded for the penalties.
+FRINK_API frink_status frink_sampler_sample(frink_sampler *s, const float *logits, frink_token *out);
+
+// ---- generating models ----------------------------------------------------------------------
+// Random-weight GGUF files with the real shapes of named models (F16 matrices, the
+// tokenizer copied from a vocabulary file), for parity and speed checks at sizes no
+// fixture has. One seed gives one file, byte for byte.
+
+// What frink_gen_model reports while it writes (to frink_gen_params.progress).
+typedef struct frink_gen_progress {
+    const char *preset, *arch; // the preset written and its general.architecture
+    const char *vocab_path;    // where the tokenizer came from
+    const char *out_path;
+    int n_layers, n_vocab, n_tensors;
+    uint64_t total_bytes;      // tensor data, padding not counted
+    int percent;               // -1: the header is written and tensor data follows; then
+                               // each multiple of 5 the writing reaches, and 100
+    const char *tensor;        // the tensor being written (NULL while percent is -1)
+} frink_gen_progress;
+
+// Zero-initialize, then set at least preset and out_path.
+typedef struct frink_gen_params {
+    const char *preset;     // a name from frink_gen_preset_name()
+    const char *out_path;   // the GGUF to write (replaced if it exists)
+    const char *vocab_path; // GGUF whose tokenizer.* keys are copied (its token count is the
+                            // vocabulary size); NULL: the preset's file under tests/data
+                            // (a path relative to the repository root)
+    int n_layers;           // 0: the preset's layer count; otherwise 1..512
+    uint64_t seed;          // weights are a function of (seed, tensor name, row); `frink gen`
+                            // uses 1 unless told otherwise
+    void (*progress)(void *ud, const frink_gen_progress *p); // NULL: no reports
+    void *progress_ud;      // handed to progress
+} frink_gen_params;
+
+// Writes the file. Fails naming the reason: a bad parameter or unknown preset
+// (FRINK_ERR_ARG); a vocabulary that cannot be read (gguf's status, the message
+// starting "vocabulary: ") or holds no token list (FRINK_ERR_FORMAT); out_path not
+// writable (FRINK_ERR_IO; a partly written file is left behind); FRINK_ERR_NOMEM.
+FRINK_API frink_status frink_gen_model(const frink_gen_params *p);
+// The preset table, row i (NULL past the end): its name, its architecture, one line
+// about it. Static strings.
+FRINK_API const char *frink_gen_preset_name(int i);
+FRINK_API const char *frink_gen_preset_arch(int i);
+FRINK_API const char *frink_gen_preset_about(int i);
+
+// ---- measurement tools ---------------------------------------------------------------------
+// What `frink bench` measures below the engine, so that its figures can be read as fractions of
+// what the machine and the kernels allow. Each call runs on a thread pool of its own (n_threads
+// 0: every hardware thread) and takes seconds.
+
+typedef struct frink_bandwidth {
+    double read_gbps;   // the best pass, GB/s
+    int threads;        // threads that read
+} frink_bandwidth;
+
+// The machine's read bandwidth: reps (>= 1) passes over a 1 GiB buffer (allocated, touched
+// and freed by the call) split across the threads; *out gets the best pass.
+FRINK_API frink_status frink_measure_bandwidth(int n_threads, int reps, frink_bandwidth *out);
+
+typedef struct frink_kernel_speed {
+    const char *type;     // the weight type ("Q4_K"; static)
+    int threads;
+    double fast_gbps;     // the kernel set in use, GB/s of the type's bytes
+    double ref_gbps;      // the scalar reference twins
+    double packed_gbps;   // the layout repacked at load; 0 when the type has none on this CPU
+} frink_kernel_speed;
+
+// The weight types frink_measure_kernel knows: the name of the i-th, NULL past the end.
+FRINK_API const char *frink_kernel_type(int i);
+// Matrix-vector throughput of the i-th weight type on a 4096 x 4096 matrix of arbitrary bytes
+// (best of 8 runs, 2 for the reference). It switches the process-wide reference kernels on and
+// then off (see frink_context_params.reference_kernels): call it while no context evaluates.
+FRINK_API frink_status frink_measure_kernel(int i, int n_threads, frink_kernel_speed *out);
+
+// ---- tools the CLI uses ---------------------------------------------------------------------
+
+// The architecture table: name of row i (NULL past the end) and why frink refuses it
+// (NULL when it runs).
+FRINK_API const char *frink_arch_name(int i, const char **refused);
 
 #ifdef __cplusplus
 }

@@ -13,12 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/gguf.h"
-#include "core/pool.h"
-#include "model/forward.h"
-#include "model/model.h"
-#include "model/seq.h"
-#include "model_util.h"
+#include "frink.h"
 #include "test.h"
 
 static float *parity_read_f32(const char *path, size_t *n) {
@@ -90,16 +85,23 @@ static void parity_rows(const float *a, const float *b, const float *alt, int ro
     }
 }
 
-// Runs the case: batches of each prefix length in lens[] (0-terminated; NULL =
-// the whole sequence) and the whole sequence token by token. `chunk` sets the
-// chunked Gated DeltaNet size (0 = default).
+// Runs the case through the public API: batches of each prefix length in lens[]
+// (0-terminated; NULL = the whole sequence) and the whole sequence token by token.
+// `chunk` sets the chunked Gated DeltaNet size (0 = default).
 static int parity_run(const char *gguf, const char *golden, bool allow_unread, int chunk, const int *lens,
                       struct parity_stats *sb, struct parity_stats *sd) {
     char p[512];
     memset(sb, 0, sizeof *sb);
     memset(sd, 0, sizeof *sd);
-    struct model *m = test_model_load(gguf, allow_unread);
-    if (!m) return -1;
+    frink_model_params mp = frink_model_default_params();
+    mp.path = gguf;
+    mp.allow_unread = allow_unread;
+    mp.no_tokenizer = true; // ids in, logits out (fixture vocabularies are placeholders)
+    frink_model *m;
+    if (frink_model_open(&mp, &m)) {
+        fprintf(stderr, "%s\n", frink_errmsg());
+        return -1;
+    }
     int n;
     snprintf(p, sizeof p, "tests/data/golden/%s.ids", golden);
     int32_t *ids = parity_read_ids(p, &n);
@@ -108,40 +110,44 @@ static int parity_run(const char *gguf, const char *golden, bool allow_unread, i
     float *gb = parity_read_f32(p, &nb);
     snprintf(p, sizeof p, "tests/data/golden/%s.decode.f32", golden);
     float *gd = parity_read_f32(p, &nd);
-    int V = m->hp.n_vocab;
+    int V = frink_model_n_vocab(m);
     int rc = -1;
+    frink_context *c = NULL;
+    frink_seq *s = NULL;
+    float *lg = NULL;
     if (!ids || !gb || !gd || nb != (size_t)n * V || nd != (size_t)n * V) {
         fprintf(stderr, "golden files for %s are missing or the wrong size\n", golden);
         goto out;
     }
-    struct pool *pool = pool_create(2);
-    struct exec *ex;
-    struct seq *s;
-    exec_create(m, pool, 512, &ex);
-    if (chunk) exec_set_gdn_chunk(ex, chunk);
-    seq_create(m, n, &s);
-    float *lg = malloc((size_t)n * V * sizeof(float));
+    frink_context_params cp = frink_context_default_params();
+    cp.n_threads = 2;
+    cp.n_batch = 512;
+    cp.n_ctx = n;
+    cp.gdn_chunk = chunk;
+    if (frink_context_create(m, &cp, &c) || frink_seq_create(c, &s)) {
+        fprintf(stderr, "%s\n", frink_errmsg());
+        goto out;
+    }
+    lg = malloc((size_t)n * V * sizeof(float));
     int whole[] = {n, 0};
     for (const int *L = lens ? lens : whole; *L; L++) {
         int len = *L < n ? *L : n;
-        seq_reset(s);
-        if (exec_forward(ex, s, ids, len, lg, true) == FRINK_OK) parity_rows(lg, gb, gd, len, V, 0.5f, sb);
+        frink_seq_reset(s);
+        if (frink_seq_eval(s, ids, len, lg, FRINK_EVAL_ALL) == FRINK_OK) parity_rows(lg, gb, gd, len, V, 0.5f, sb);
         else fprintf(stderr, "forward failed: %s\n", frink_errmsg());
     }
-    seq_reset(s);
+    frink_seq_reset(s);
     bool ok = true;
-    for (int i = 0; i < n && ok; i++) ok = exec_forward(ex, s, ids + i, 1, lg + (size_t)i * V, false) == FRINK_OK;
+    for (int i = 0; i < n && ok; i++) ok = frink_seq_eval(s, ids + i, 1, lg + (size_t)i * V, 0) == FRINK_OK;
     if (ok) parity_rows(lg, gd, gb, n, V, 0.5f, sd);
-    free(lg);
-    seq_free(s);
-    exec_free(ex);
-    pool_free(pool);
     rc = 0;
 out:
+    free(lg);
+    frink_context_free(c);
     free(ids);
     free(gb);
     free(gd);
-    model_free(m);
+    frink_model_free(m);
     return rc;
 }
 

@@ -30,6 +30,13 @@
 // changes that row only. For them up to 2 of the 200 rows may exceed the
 // tolerance. A wrong decay, mask, chunk carry or head mapping gives nmse > 1e-3
 // on most rows.
+// White-box: this test compares recurrent states inside the GDN layers, so it
+// uses the model and sequence modules directly (parity.h only for its comparisons).
+#include "core/pool.h"
+#include "model/forward.h"
+#include "model/model.h"
+#include "model/seq.h"
+#include "model_util.h"
 #include "parity.h"
 #include "quant/quant.h"
 

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "quant/quant.h"
+#include "model/path.h"
 #include "quant/types.h"
 
 struct loader {
@@ -433,7 +434,6 @@ static void bind_attention(struct loader *ld, struct layer *L, int il) {
         L->attn_sinks = vec_take(ld, b, H, true);
         L->feat |= LF_ATTN_SINKS;
     }
-    if (L->wq.bias || L->wk.bias || L->wv.bias || L->wo.bias || L->wqkv.bias) L->feat |= LF_ATTN_BIAS;
 }
 
 // Multi-head latent attention (deepseek2), run as the reference runs it: k_b
@@ -581,7 +581,6 @@ static void bind_ffn(struct loader *ld, struct layer *L, int il) {
         L->ffn_down = mat_take(ld, b, L->n_ff, D, 0, true, fs);
         // The reference's FFN adds the bias before the per-tensor scale.
         L->ffn_gate.bias_first = L->ffn_up.bias_first = L->ffn_down.bias_first = true;
-        if (L->ffn_gate.bias || L->ffn_up.bias || L->ffn_down.bias) L->feat |= LF_FFN_BIAS;
     }
 }
 
@@ -592,10 +591,75 @@ static bool weight_scaled(const struct weight *w) {
     return false;
 }
 
-static void layer_mark_scaled(struct layer *L) {
+static bool any_bias(const struct weight *const *ws, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (ws[i]->data && ws[i]->bias) return true;
+    return false;
+}
+
+// The layer bits that follow from what binding found (norms, biases, scales) and from the
+// hparams every layer shares. Binding sets the kind bits and the ones it decides itself (fused
+// layouts, q/k norms, sinks, shared experts, ...); after this, L->feat describes the layer's
+// math completely: the host path reads nothing else to choose what to compute.
+static void layer_features(const struct model *m, struct layer *L) {
+    const struct hparams *hp = &m->hp;
+    if (hp->norm_kind == NORM_LAYER) L->feat |= LF_LAYERNORM;
+    if (L->attn_norm_b || L->attn_norm_2_b || L->ffn_norm_b) L->feat |= LF_NORM_BIAS;
+    if (!L->attn_norm) L->feat |= LF_NO_ATTN_NORM;
+    if (L->attn_norm_2) L->feat |= LF_ATTN_NORM_2;
+    if (!L->ffn_norm) L->feat |= LF_NO_FFN_NORM;
+    // (a parallel block adds its branches unscaled; no parallel family reads residual_scale)
+    if (hp->f_residual_scale != 0 && hp->f_residual_scale != 1 && !(L->feat & LF_PARALLEL)) L->feat |= LF_RESIDUAL_SCALE;
+    if (L->feat & LF_ATTN) {
+        if (hp->rope_mode == ROPE_NONE) L->feat |= LF_NO_ROPE;
+        else {
+            if (hp->rope_mode == ROPE_NEOX) L->feat |= LF_ROPE_NEOX;
+            if (hp->rope_ext_factor != 0) L->feat |= LF_ROPE_YARN;
+            if (m->rope_freqs) L->feat |= LF_ROPE_FREQS;
+            if (L->rope_scale != 1.0f || hp->rope_attn_factor != 1.0f) L->feat |= LF_ROPE_SCALED;
+            // (MLA rotates its separate n_rot-wide part whole)
+            if (!(L->feat & LF_MLA) && L->n_rot < L->head_dim) L->feat |= LF_ROPE_PARTIAL;
+        }
+        if ((L->feat & LF_MLA) && L->wq_a.data) L->feat |= LF_MLA_Q_LORA;
+    }
+    if (L->feat & LF_GDN) {
+        if (L->ssm_ba.data) L->feat |= LF_GDN_BA_FUSED;
+        if (hp->gdn_grouped_v) L->feat |= LF_GDN_GROUPED_V;
+    }
+    if (hp->ffn_act == ACT_GELU) L->feat |= LF_ACT_GELU;
+    if (hp->ffn_act == ACT_SWIGLU_OAI) L->feat |= LF_ACT_SWIGLU_OAI;
+    if (L->ffn_act_scales) L->feat |= LF_ACT_SCALES;
+    if (L->feat & LF_FFN_MOE) {
+        if (L->exp_probs_b) L->feat |= LF_MOE_PROBS_BIAS;
+        if (hp->gating == GATING_SIGMOID) L->feat |= LF_MOE_SIGMOID;
+        if (hp->gating == GATING_SOFTMAX_WEIGHT) L->feat |= LF_MOE_SOFTMAX_K;
+        if (hp->expert_groups > 1) L->feat |= LF_MOE_GROUPS;
+        if (hp->expert_weights_scale != 0 && hp->expert_weights_scale != 1) L->feat |= LF_MOE_W_SCALE;
+    }
+    const struct weight *mix[] = {&L->wq, &L->wk, &L->wv, &L->wo, &L->wqkv, &L->wq_a, &L->wq_b, &L->wkv_a, &L->wk_b, &L->wv_b,
+                                  &L->ssm_qkv, &L->ssm_gate, &L->ssm_beta, &L->ssm_alpha, &L->ssm_ba, &L->ssm_out};
+    const struct weight *ffn[] = {&L->ffn_gate, &L->ffn_up, &L->ffn_down, &L->gate_inp, &L->gate_shexp, &L->up_shexp,
+                                  &L->down_shexp, LAYER_EXPERT_MATRICES(L)};
+    if (any_bias(mix, sizeof mix / sizeof mix[0])) L->feat |= LF_ATTN_BIAS;
+    if (any_bias(ffn, sizeof ffn / sizeof ffn[0])) L->feat |= LF_FFN_BIAS;
     const struct weight *ws[] = {LAYER_MATRICES(L), LAYER_EXPERT_MATRICES(L)};
     for (size_t i = 0; i < sizeof ws / sizeof ws[0]; i++)
         if (weight_scaled(ws[i])) L->feat |= LF_WSCALE;
+}
+
+// The model bits (embedding and output), once every tensor is bound.
+static void model_features(struct model *m) {
+    const struct hparams *hp = &m->hp;
+    if (m->arch->flags & AF_EMB_SQRT) m->feat |= MF_EMB_SQRT;
+    else if (hp->f_emb_scale != 0 && hp->f_emb_scale != 1) m->feat |= MF_EMB_SCALE;
+    if (m->pos_embd.data) m->feat |= MF_POS_EMBD;
+    if (m->tok_norm) m->feat |= MF_TOK_NORM;
+    if (hp->norm_kind == NORM_LAYER) m->feat |= MF_LAYERNORM;
+    if (m->output_norm_b || m->tok_norm_b) m->feat |= MF_NORM_BIAS;
+    if (m->output_bias) m->feat |= MF_OUTPUT_BIAS;
+    if (hp->f_logit_scale != 0 && hp->f_logit_scale != 1) m->feat |= MF_LOGIT_SCALE;
+    if (hp->final_softcap != 0) m->feat |= MF_FINAL_SOFTCAP;
+    if (m->output.data == m->tok_embd.data) m->feat |= MF_TIED_OUTPUT;
 }
 
 // The hyperparameters of the optional features in the table (scales, softcaps,
@@ -618,17 +682,17 @@ static void read_hparams_features(struct loader *ld) {
         // reference still rotates); it is not read here.
     }
     if (af & AF_EMB_SQRT) {
-        // gemma: the query scale is 1/sqrt(head_dim), except the 27B models (46
-        // layers gemma2, 62 gemma3) use 1/sqrt(D/H). The file's attention.scale is
-        // not read by the reference; accepted only when it agrees.
-        int n_big = (af & AF_ATTN_SOFTCAP) ? 46 : (af & AF_QK_NORM) ? 62 : -1;
-        hp->f_attn_scale = hp->n_layer == n_big ? 1.0f / sqrtf((float)(hp->n_embd / hp->n_head)) : 1.0f / sqrtf((float)hp->head_dim);
+        // gemma: the query scale is 1/sqrt(head_dim), except the 27B models (the
+        // row's q_scale_n_layer blocks) use 1/sqrt(D/H). The file's attention.scale
+        // is not read by the reference; accepted only when it agrees.
+        int n_big = m->arch->q_scale_n_layer;
+        hp->f_attn_scale = n_big > 0 && hp->n_layer == n_big ? 1.0f / sqrtf((float)(hp->n_embd / hp->n_head)) : 1.0f / sqrtf((float)hp->head_dim);
         double fs = hp_num(ld, "attention.scale", 0);
         if (fs != 0 && fabs(fs - hp->f_attn_scale) > 1e-6 * hp->f_attn_scale)
             ld_fail(ld, FRINK_ERR_UNSUPPORTED, "metadata '%s.attention.scale' = %g differs from the scale the reference applies (%g); refusing", ld->arch, fs, hp->f_attn_scale);
     }
     if (af & AF_ATTN_SOFTCAP) hp->attn_softcap = (float)hp_num(ld, "attn_logit_softcapping", 50.0);
-    if (af & AF_FINAL_SOFTCAP) hp->final_softcap = (float)hp_num(ld, "final_logit_softcapping", (af & AF_ATTN_SOFTCAP) ? 30.0 : 0.0);
+    if (af & AF_FINAL_SOFTCAP) hp->final_softcap = (float)hp_num(ld, "final_logit_softcapping", m->arch->final_softcap);
     if (af & AF_ALIBI_KEY) hp->alibi_max_bias = (float)hp_num(ld, "attention.max_alibi_bias", 0);
     if (af & AF_ALIBI_8) {
         // bloom: the reference hard-codes 8; a file saying otherwise is not what it computes.
@@ -724,7 +788,7 @@ static void read_hparams(struct loader *ld) {
             return;
         }
         hp->gdn_grouped_v = (af & AF_GDN_GROUPED_V) != 0;
-        if (strcmp(ld->arch, "qwen3next") != 0) {
+        if (af & AF_ROPE_SECTIONS) {
             // qwen35: dimension_sections are required; for text, IMROPE with the
             // t/h/w streams all equal to the position is plain NEOX — provided
             // every rotary pair maps to t, h or w (sections cover n_rot/2).
@@ -836,9 +900,8 @@ static frink_status bind_model(struct loader *ld) {
     int n_swa = 0;
     float swa_base = hp->rope_base;
     if (af & AF_SWA) {
-        n_swa = hp_int(ld, "attention.sliding_window", (af & AF_ATTN_SOFTCAP) ? 4096 : 0);
-        bool gemma3 = (af & AF_EMB_SQRT) && (af & AF_SWA_ROPE_UNSCALED);
-        if (n_swa > 0) swa_base = (float)hp_num(ld, "rope.freq_base_swa", gemma3 ? 10000.0 : hp->rope_base);
+        n_swa = hp_int(ld, "attention.sliding_window", m->arch->swa_window);
+        if (n_swa > 0) swa_base = (float)hp_num(ld, "rope.freq_base_swa", m->arch->swa_rope_base != 0 ? m->arch->swa_rope_base : hp->rope_base);
     }
     bool parallel = (af & AF_PARALLEL) != 0;
     if (af & AF_PARALLEL_KEY) {
@@ -860,7 +923,6 @@ static frink_status bind_model(struct loader *ld) {
         L->rope_base = hp->rope_base;
         L->rope_scale = hp->rope_freq_scale;
         L->kq_scale = hp->f_attn_scale != 0 ? hp->f_attn_scale : 1.0f / sqrtf((float)(L->head_dim > 0 ? L->head_dim : 1));
-        if (hp->rope_mode == ROPE_NONE) L->feat |= LF_NO_ROPE;
         if (af & AF_Q_PRESCALE) L->feat |= LF_Q_PRESCALE;
         if (hp->attn_softcap != 0) L->feat |= LF_ATTN_SOFTCAP;
         if (hp->alibi_max_bias != 0) L->feat |= LF_ALIBI;
@@ -918,9 +980,10 @@ static frink_status bind_model(struct loader *ld) {
         }
         if (L->n_ff <= 0) return ld_fail(ld, FRINK_ERR_FORMAT, "layer %d: feed-forward width is missing", il);
         bind_ffn(ld, L, il);
-        layer_mark_scaled(L);
+        layer_features(m, L);
     }
     if (ld->st) return ld->st;
+    model_features(m);
     // MTP (next-token prediction) blocks after the trunk: used only for speculative
     // decoding, never by the main forward. They are named and skipped, not silently.
     for (uint64_t i = 0; i < ld->f->n_tensors; i++) {
@@ -966,15 +1029,27 @@ frink_status model_load(struct gguf_file *f, const struct model_load_opts *opts,
                                 f->tensors[i].name, ai->name);
                 goto done;
             }
-            if (n_unread++ < 8) fprintf(stderr, "frink: warning: ignoring unread tensor '%s'\n", f->tensors[i].name);
+            n_unread++;
         }
-        if (n_unread > 8) fprintf(stderr, "frink: warning: ... and %d more unread tensors\n", n_unread - 8);
+        // Kept by index (the library prints nothing: callers list them, frink_model_unread).
+        if (n_unread && !(m->unread = malloc((size_t)n_unread * sizeof *m->unread))) {
+            st = frink_fail(FRINK_ERR_NOMEM, "out of memory");
+            goto done;
+        }
+        for (uint64_t i = 0; i < f->n_tensors; i++)
+            if (!ld.t_used[i]) m->unread[m->n_unread++] = (int)i;
     }
 done:
     free(ld.kv_used);
     free(ld.t_used);
     if (st) {
         m->gguf = NULL; // the caller keeps the file on failure
+        model_free(m);
+        return st;
+    }
+    // Which path runs each layer (path.h); fails only for a layer no path implements.
+    if ((st = path_plan(m))) {
+        m->gguf = NULL;
         model_free(m);
         return st;
     }
@@ -986,7 +1061,9 @@ done:
 void model_free(struct model *m) {
     if (!m) return;
     if (m->packed_arena) munmap(m->packed_arena, m->packed_bytes);
+    for (int il = 0; m->layers && il < m->hp.n_layer; il++) free(m->layers[il].path_refused);
     free(m->layers);
+    free(m->unread);
     for (int i = 0; i < m->n_owned; i++) free(m->owned[i]);
     free(m->owned);
     gguf_close(m->gguf);

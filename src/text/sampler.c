@@ -108,9 +108,15 @@ static void apply_penalties(struct sampler *s, float *logits) {
     }
 }
 
+void sampler_penalize(struct sampler *s, float *logits) { apply_penalties(s, logits); }
+
 int32_t sampler_sample(struct sampler *s, float *logits) {
-    const struct sampler_params *p = &s->p;
     apply_penalties(s, logits);
+    return sampler_pick(s, logits);
+}
+
+int32_t sampler_pick(struct sampler *s, const float *logits) {
+    const struct sampler_params *p = &s->p;
     if (p->temp <= 0) {
         int32_t best = 0;
         for (int i = 1; i < s->n_vocab; i++)

@@ -32,5 +32,11 @@ void sampler_free(struct sampler *s);
 void sampler_accept(struct sampler *s, int32_t tok);
 // Picks a token from logits[n_vocab] (logits are modified: penalties applied).
 int32_t sampler_sample(struct sampler *s, float *logits);
+// The two halves of sampler_sample, for chains that act between them (logit
+// bias, constraints): the penalties in place, then the pick (top-k, top-p,
+// min-p, temperature, draw) from logits that may hold -INFINITY entries (at
+// least one must be finite).
+void sampler_penalize(struct sampler *s, float *logits);
+int32_t sampler_pick(struct sampler *s, const float *logits);
 
 #endif

@@ -617,6 +617,7 @@ char *tokenizer_decode(const struct tokenizer *t, const int32_t *ids, size_t n, 
 int32_t tokenizer_n_vocab(const struct tokenizer *t) { return t->n_vocab; }
 int32_t tokenizer_bos(const struct tokenizer *t) { return t->bos; }
 int32_t tokenizer_eos(const struct tokenizer *t) { return t->eos; }
+int32_t tokenizer_eot(const struct tokenizer *t) { return t->eot; }
 bool tokenizer_add_bos(const struct tokenizer *t) { return t->add_bos; }
 
 bool tokenizer_is_eog(const struct tokenizer *t, int32_t id) {

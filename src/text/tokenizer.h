@@ -50,6 +50,7 @@ char *tokenizer_decode(const struct tokenizer *t, const int32_t *ids, size_t n, 
 int32_t tokenizer_n_vocab(const struct tokenizer *t);
 int32_t tokenizer_bos(const struct tokenizer *t); // -1 if none
 int32_t tokenizer_eos(const struct tokenizer *t); // -1 if none
+int32_t tokenizer_eot(const struct tokenizer *t); // end of turn (tokenizer.ggml.eot_token_id or detected); -1 if none
 // End-of-generation set: eos, eot, eom, fim pad/repo/sep and every token whose text is one
 // of llama.cpp's end markers (<|im_end|>, <|eot_id|>, <end_of_turn>, ...).
 bool tokenizer_is_eog(const struct tokenizer *t, int32_t id);
