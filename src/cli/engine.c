@@ -1,18 +1,35 @@
 // engine.c — opening a model for the CLI: flags, file or embedded default,
-// tokenizer, thread pool, executor, one sequence.
-#include <inttypes.h>
+// then a context with one sequence, all through the public API.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli/cli.h"
-#include "quant/quant.h"
-
-extern const unsigned char frink_default_model_data[];
-extern const unsigned char frink_default_model_end[];
 
 void cli_model_opts_init(struct cli_model_opts *o) {
-    *o = (struct cli_model_opts){.ctx = 512, .batch = 512};
+    *o = (struct cli_model_opts){.ctx = 0, .batch = 512};
+}
+
+const char cli_model_flags_help[] =
+    "model flags:\n"
+    "  -m, --model FILE        GGUF model (default: the embedded stories260K)\n"
+    "  -t, --threads N         threads (default: all)\n"
+    "  -c, --ctx-size N        tokens of context (default: the model's, at most 8192)\n"
+    "  -b, --batch-size N      tokens per prefill step (default 512)\n"
+    "  --cache-type T          KV cache format: f16 (default), f32, q8_0\n"
+    "  --gdn-chunk N           chunked Gated DeltaNet prefill in chunks of N (default 1: the recurrence)\n"
+    "  --reference             every product on the scalar reference kernels (slow)\n"
+    "  --allow-unread          run files with tensors nothing reads, ignoring them as the reference does\n";
+
+static bool kv_type_parse(const char *s, int *out) {
+    static const char *const names[] = {"f16", "f32", "q8_0"};
+    for (int i = 0; i < 3; i++)
+        if (!strcasecmp(s, names[i])) {
+            *out = i;
+            return true;
+        }
+    return false;
 }
 
 int cli_model_flag(struct cli_model_opts *o, int argc, char **argv, int i) {
@@ -36,9 +53,7 @@ int cli_model_flag(struct cli_model_opts *o, int argc, char **argv, int i) {
     }
     if (!strcmp(a, "--cache-type") || !strcmp(a, "-ctk")) {
         if (!v) return cli_die("%s needs a value", a), -1;
-        enum kv_type t;
-        if (!kv_type_parse(v, &t)) return cli_die("%s expects f16, f32 or q8_0, got '%s'", a, v), -1;
-        o->kv_type = (int)t;
+        if (!kv_type_parse(v, &o->kv_type)) return cli_die("%s expects f16, f32 or q8_0, got '%s'", a, v), -1;
         return 2;
     }
     if (!strcmp(a, "--gdn-chunk")) {
@@ -50,88 +65,48 @@ int cli_model_flag(struct cli_model_opts *o, int argc, char **argv, int i) {
     return 0;
 }
 
-frink_status cli_open_gguf(const struct cli_model_opts *o, struct gguf_file **f) {
-    frink_status st;
-    if (o->path) st = gguf_open(o->path, f);
-    else st = gguf_parse(frink_default_model_data, (size_t)(frink_default_model_end - frink_default_model_data), f);
-    if (st) cli_die("%s", frink_errmsg());
-    return st;
+int cli_ctx_size(const struct cli_model_opts *o, const frink_model *m) {
+    if (o->ctx) return (int)o->ctx;
+    int n = frink_model_n_ctx_train(m);
+    return n <= 0 ? 4096 : n > 8192 ? 8192 : n;
 }
 
 int cli_engine_open(const struct cli_model_opts *o, struct cli_engine *e) {
     memset(e, 0, sizeof *e);
-    quant_set_reference(o->reference);
-    if (cli_open_gguf(o, &e->f)) return 1;
-    if (!o->no_tokenizer && tokenizer_load(e->f, &e->tok)) {
-        cli_die("%s: %s", o->path ? o->path : "embedded model", frink_errmsg());
-        goto fail;
-    }
+    frink_model_params mp = frink_model_default_params();
+    mp.path = o->path;
+    mp.allow_unread = o->allow_unread;
+    mp.vocab_only = o->vocab_only;
+    mp.no_tokenizer = o->no_tokenizer;
+    if (frink_model_open(&mp, &e->m)) return cli_die("%s", frink_errmsg()), 1;
+    int n_unread = frink_model_unread(e->m);
+    for (int i = 0; i < n_unread && i < 8; i++)
+        fprintf(stderr, "frink: warning: ignoring unread tensor '%s'\n", frink_model_unread_name(e->m, i));
+    if (n_unread > 8) fprintf(stderr, "frink: warning: ... and %d more unread tensors\n", n_unread - 8);
     if (o->vocab_only) return 0;
-    struct model_load_opts lo = {.allow_unread = o->allow_unread};
-    if (model_load(e->f, &lo, &e->m)) {
-        cli_die("%s: %s", o->path ? o->path : "embedded model", frink_errmsg());
-        goto fail;
-    }
-    e->f = NULL; // owned by the model now
-    if (e->tok && tokenizer_n_vocab(e->tok) > e->m->hp.n_vocab) {
-        cli_die("the tokenizer has %d tokens but the model's embedding only %d", tokenizer_n_vocab(e->tok), e->m->hp.n_vocab);
-        goto fail;
-    }
-    e->pool = pool_create(o->threads ? (int)o->threads : pool_default_threads());
-    if (!e->pool) { cli_die("cannot start threads"); goto fail; }
-    struct seq_opts so;
-    seq_opts_default(&so);
-    so.cap = (int)o->ctx;
-    so.kv_type = (enum kv_type)o->kv_type;
-    if (exec_create(e->m, e->pool, (int)o->batch, &e->ex) || seq_create_opts(e->m, &so, &e->seq)) {
+    frink_context_params cp = frink_context_default_params();
+    cp.n_threads = (int)o->threads;
+    cp.n_ctx = cli_ctx_size(o, e->m);
+    cp.n_batch = (int)o->batch;
+    cp.kv_type = (frink_kv_type)o->kv_type;
+    cp.gdn_chunk = (int)o->gdn_chunk;
+    cp.reference_kernels = o->reference;
+    if (frink_context_create(e->m, &cp, &e->c) || frink_seq_create(e->c, &e->seq)) {
         cli_die("%s", frink_errmsg());
-        goto fail;
+        cli_engine_close(e);
+        return 1;
     }
-    if (o->gdn_chunk) exec_set_gdn_chunk(e->ex, (int)o->gdn_chunk);
     return 0;
-fail:
-    cli_engine_close(e);
-    return 1;
 }
 
 void cli_engine_close(struct cli_engine *e) {
-    seq_free(e->seq);
-    exec_free(e->ex);
-    pool_free(e->pool);
-    tokenizer_free(e->tok);
-    if (e->m) model_free(e->m);
-    else gguf_close(e->f);
+    frink_context_free(e->c); // and its sequence
+    frink_model_free(e->m);
     memset(e, 0, sizeof *e);
 }
 
-void cli_print_metadata(FILE *out, const struct gguf_file *f) {
-    for (uint64_t i = 0; i < f->n_kv; i++) {
-        const struct gguf_kv *kv = &f->kv[i];
-        fprintf(out, "  %-48.*s %-8s ", (int)kv->key.len, kv->key.ptr, gguf_vtype_name(kv->type));
-        switch (kv->type) {
-        case GGUF_VT_STRING: {
-            uint64_t n = kv->v.str.len > 80 ? 80 : kv->v.str.len;
-            fputc('"', out);
-            for (uint64_t k = 0; k < n; k++) {
-                unsigned char c = (unsigned char)kv->v.str.ptr[k];
-                fputc(c < 0x20 ? '.' : c, out);
-            }
-            fprintf(out, "\"%s", kv->v.str.len > 80 ? "..." : "");
-            break;
-        }
-        case GGUF_VT_ARRAY:
-            fprintf(out, "[%" PRIu64 " x %s]", kv->v.arr.n, gguf_vtype_name(kv->v.arr.type));
-            if (kv->v.arr.type != GGUF_VT_STRING)
-                for (uint64_t k = 0; k < kv->v.arr.n && k < 8; k++) fprintf(out, " %g", gguf_arr_f64(kv, k));
-            break;
-        case GGUF_VT_FLOAT32:
-        case GGUF_VT_FLOAT64: fprintf(out, "%g", kv->v.f64); break;
-        case GGUF_VT_INT8:
-        case GGUF_VT_INT16:
-        case GGUF_VT_INT32:
-        case GGUF_VT_INT64: fprintf(out, "%" PRId64, kv->v.i64); break;
-        default: fprintf(out, "%" PRIu64, kv->v.u64); break;
-        }
-        fputc('\n', out);
-    }
+bool cli_wants_help(int argc, char **argv) {
+    for (int i = 0; i < argc; i++)
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) return true;
+    return false;
 }

@@ -9,12 +9,6 @@
 #include <time.h>
 
 #include "cli/cli.h"
-#include "model/arch.h"
-#include "model/state.h"
-#include "quant/quant.h"
-#include "quant/types.h"
-#include "text/sampler.h"
-#include "text/tokenizer.h"
 
 static double now_ms(void) {
     struct timespec ts;
@@ -91,6 +85,47 @@ bool cli_ids(const char *s, int32_t **ids, int *n) {
     return true;
 }
 
+// ---- help ------------------------------------------------------------------------------
+
+static const char help_run[] =
+    "usage: frink run [-m MODEL] [-p PROMPT] [-n N] [sampling flags] [--json] [--prompt-cache FILE] [model flags]\n"
+    "Continues PROMPT with N generated tokens, streamed to stdout as whole UTF-8 characters;\n"
+    "speed on stderr.\n"
+    "  -p, --prompt TEXT        the text to continue (special tokens such as <|im_start|> are parsed)\n"
+    "  -n, --n-predict N        tokens to generate (default 128); stops early at end of generation\n"
+    "  --temp T                 temperature (default 0.8; 0: greedy)\n"
+    "  --top-k K, --top-p P, --min-p M    candidate filters (defaults 40, 0.95, 0.05)\n"
+    "  --repeat-penalty R, --presence-penalty P, --frequency-penalty F, --repeat-last-n N\n"
+    "  -s, --seed S             seed of the draw (default 61740)\n"
+    "  --json                   print one JSON object: prompt_ids, ids, text, timings\n"
+    "  --prompt-cache FILE      reuse the saved state of an earlier prompt that shares a prefix, and save it\n"
+    "example: frink run -p \"Once upon a time\" -n 64 --temp 0\n";
+static const char help_tokenize[] =
+    "usage: frink tokenize [-m MODEL] [--no-bos] TEXT\n"
+    "Prints the token ids of TEXT, comma-separated (special tokens parsed).\n"
+    "  --no-bos                 do not add the BOS token the vocabulary asks for\n"
+    "example: frink tokenize -m model.gguf \"Hello <|im_start|>\"\n";
+static const char help_logits[] =
+    "usage: frink logits [-m MODEL] --ids 1,2,3 -o OUT.f32 [--all] [--decode] [model flags]\n"
+    "Writes float32 logits after the ids: the last position's n_vocab floats, or (--all) one row per position.\n"
+    "  --decode                 evaluate the ids one at a time through the KV cache instead of one batch\n"
+    "example: frink logits -m model.gguf --ids 1,403,407 -o out.f32 --all\n";
+static const char help_inspect[] =
+    "usage: frink inspect [-m MODEL] [--allow-unread]\n"
+    "Prints the file's metadata and tensor table, then whether frink runs it (or why not) and how each\n"
+    "layer runs: its kind, the path evaluating it and the features that shape its math.\n"
+    "example: frink inspect -m model.gguf\n";
+static const char help_archs[] =
+    "usage: frink archs\n"
+    "Lists the architectures frink runs and, for the ones it refuses, why.\n"
+    "example: frink archs\n";
+
+static int help(const char *text) {
+    fputs(text, stdout);
+    if (text != help_archs && text != help_tokenize) fputs(cli_model_flags_help, stdout);
+    return 0;
+}
+
 // ---- run ---------------------------------------------------------------------------
 
 static void json_str(FILE *f, const char *s) {
@@ -119,8 +154,7 @@ static int cmd_run(int argc, char **argv) {
     long n_predict = 128;
     bool json = false;
     const char *pcache = NULL; // --prompt-cache FILE
-    struct sampler_params sp;
-    sampler_defaults(&sp);
+    frink_sampler_params sp = frink_sampler_default_params();
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         int used = cli_model_flag(&mo, argc, argv, i);
@@ -149,22 +183,32 @@ static int cmd_run(int argc, char **argv) {
     struct cli_engine e;
     if (cli_engine_open(&mo, &e)) return 1;
     int rc = 1;
-    int32_t *pids = NULL, *out = NULL;
+    frink_token *pids = NULL, *out = NULL;
     size_t np = 0;
-    struct sampler *smp = NULL;
+    frink_sampler *smp = NULL;
+    frink_detok *dt = NULL;
     char *text = NULL;
-    float *logits = malloc((size_t)e.m->hp.n_vocab * sizeof(float));
+    const frink_model *m = e.m;
+    float *logits = malloc((size_t)frink_model_n_vocab(m) * sizeof(float));
     if (!logits) { cli_die("out of memory"); goto done; }
-    if (tokenizer_encode(e.tok, prompt, strlen(prompt), true, true, &pids, &np)) { cli_die("%s", frink_errmsg()); goto done; }
+    if (frink_tokenize(m, prompt, strlen(prompt), FRINK_TOKENIZE_ADD_SPECIAL | FRINK_TOKENIZE_PARSE_SPECIAL, &pids, &np)) {
+        cli_die("%s", frink_errmsg());
+        goto done;
+    }
     if (np == 0) { cli_die("the prompt is empty and the model adds no BOS token: nothing to condition on"); goto done; }
-    if (sampler_create(&sp, e.m->hp.n_vocab, &smp)) { cli_die("%s", frink_errmsg()); goto done; }
+    if (np > (size_t)cli_ctx_size(&mo, m)) {
+        cli_die("the prompt has %zu tokens, more than the context of %d (-c)", np, cli_ctx_size(&mo, m));
+        goto done;
+    }
+    if (frink_sampler_create(m, &sp, &smp)) { cli_die("%s", frink_errmsg()); goto done; }
+    if (frink_detok_create(m, FRINK_DETOK_CONTINUE, &dt)) { cli_die("%s", frink_errmsg()); goto done; }
     out = malloc(((size_t)n_predict + 1) * sizeof *out);
     if (!out) { cli_die("out of memory"); goto done; }
     if (!json) {
         fputs(prompt, stdout); // the story continues the user's words
         fflush(stdout);
     }
-    for (size_t i = 0; i < np; i++) sampler_accept(smp, pids[i]);
+    for (size_t i = 0; i < np; i++) frink_sampler_accept(smp, pids[i]);
     // --prompt-cache: restore the saved state if it belongs to this model, keep
     // the prefix it shares with the prompt, compute only the rest. A missing
     // file is a cold start; an unusable one is reported and ignored.
@@ -172,51 +216,61 @@ static int cmd_run(int argc, char **argv) {
     double cache_load_ms = 0, cache_save_ms = 0;
     if (pcache) {
         double tc = now_ms();
-        frink_status st = slot_load(e.seq, pcache);
+        frink_status st = frink_seq_load(e.seq, pcache);
         if (st && !(st == FRINK_ERR_IO && errno == ENOENT))
             fprintf(stderr, "frink: --prompt-cache: %s; starting from scratch\n", frink_errmsg());
-        if (st) seq_reset(e.seq);
+        if (st) frink_seq_reset(e.seq);
         cache_load_ms = now_ms() - tc;
     }
     double t0 = now_ms();
-    if (e.seq->n_past) {
+    int have = frink_seq_len(e.seq);
+    if (have) {
+        const frink_token *old = frink_seq_tokens(e.seq);
         int keep = 0;
-        while (keep < e.seq->n_past && (size_t)keep < np && e.seq->tokens[keep] == pids[keep]) keep++;
+        while (keep < have && (size_t)keep < np && old[keep] == pids[keep]) keep++;
         if ((size_t)keep == np) keep--; // the last prompt token is computed again for its logits
         // Hybrid models rewind to a checkpoint and replay: those count as computed.
-        if (seq_truncate(e.ex, e.seq, keep, &n_replayed)) { cli_die("%s", frink_errmsg()); goto done; }
+        if (frink_seq_truncate(e.seq, keep, &n_replayed)) { cli_die("%s", frink_errmsg()); goto done; }
         n_reused = keep - n_replayed;
     }
-    int n_have = e.seq->n_past;
-    if (seq_append(e.ex, e.seq, pids + n_have, (int)np - n_have, logits, false, true)) { cli_die("%s", frink_errmsg()); goto done; }
+    int n_have = frink_seq_len(e.seq);
+    if (frink_seq_eval(e.seq, pids + n_have, (int)np - n_have, logits, FRINK_EVAL_CHECKPOINT)) {
+        cli_die("%s", frink_errmsg());
+        goto done;
+    }
     double t1 = now_ms();
     size_t n_out = 0;
-    char piece[512];
-    // Bytes of a multi-byte character can straddle tokens: pieces go out raw, the
-    // terminal reassembles them.
+    int n_ctx = cli_ctx_size(&mo, m);
+    const char *piece;
+    size_t plen;
     for (long i = 0; i < n_predict; i++) {
-        int32_t tok = sampler_sample(smp, logits);
-        if (tokenizer_is_eog(e.tok, tok)) break;
+        frink_token tok;
+        if (frink_sampler_sample(smp, logits, &tok)) { cli_die("%s", frink_errmsg()); goto done; }
+        if (frink_token_is_eog(m, tok)) break;
         out[n_out++] = tok;
-        sampler_accept(smp, tok);
         if (!json) {
-            int k = tokenizer_piece(e.tok, tok, piece, sizeof piece, false);
-            if (k > 0) fwrite(piece, 1, (size_t)k, stdout);
+            // Whole UTF-8 characters only: bytes of one split across tokens wait for the rest.
+            if (frink_detok_push(dt, tok, &piece, &plen) == FRINK_OK && plen) fwrite(piece, 1, plen, stdout);
             fflush(stdout);
         }
         if (i + 1 == n_predict) break;
-        if (seq_append(e.ex, e.seq, &tok, 1, logits, false, false)) { cli_die("%s", frink_errmsg()); goto done; }
+        if (frink_seq_len(e.seq) >= n_ctx) {
+            fprintf(stderr, "\nfrink: the context of %d tokens is full (-c); stopping\n", n_ctx);
+            break;
+        }
+        if (frink_seq_eval(e.seq, &tok, 1, logits, 0)) { cli_die("%s", frink_errmsg()); goto done; }
     }
+    if (!json && frink_detok_flush(dt, &piece, &plen) == FRINK_OK && plen) fwrite(piece, 1, plen, stdout);
     double t2 = now_ms();
     if (pcache) {
-        if (slot_save(e.seq, pcache)) fprintf(stderr, "frink: --prompt-cache: %s\n", frink_errmsg());
+        if (frink_seq_save(e.seq, pcache)) fprintf(stderr, "frink: --prompt-cache: %s\n", frink_errmsg());
         cache_save_ms = now_ms() - t2;
     }
     size_t n_computed = np - (size_t)n_reused;
     double pf_ms = t1 - t0, dc_ms = t2 - t1;
     double pf_tps = n_computed / (pf_ms / 1e3), dc_tps = n_out > 1 ? (n_out - 1) / (dc_ms / 1e3) : 0;
     if (json) {
-        text = tokenizer_decode(e.tok, out, n_out, false);
+        text = frink_detokenize(m, out, n_out, false);
         printf("{\"prompt_ids\":");
         json_ids(stdout, pids, np);
         printf(",\"ids\":");
@@ -232,15 +286,16 @@ static int cmd_run(int argc, char **argv) {
             fprintf(stderr, "frink: prompt cache: %d of %zu prompt tokens reused (%d replayed), load %.1f ms, save %.1f ms\n",
                     n_reused, np, n_replayed, cache_load_ms, cache_save_ms);
         fprintf(stderr, "frink: prefill %zu tokens in %.1f ms (%.1f tok/s), decode %zu tokens in %.1f ms (%.1f tok/s), %d threads, %s kernels\n",
-                n_computed, pf_ms, pf_tps, n_out, dc_ms, dc_tps, pool_threads(e.pool), quant_isa());
+                n_computed, pf_ms, pf_tps, n_out, dc_ms, dc_tps, frink_context_threads(e.c), frink_context_kernels(e.c));
     }
     rc = 0;
 done:
-    free(text);
+    frink_free(text);
     free(out);
-    free(pids);
+    frink_free(pids);
     free(logits);
-    sampler_free(smp);
+    frink_sampler_free(smp);
+    frink_detok_free(dt);
     cli_engine_close(&e);
     return rc;
 }
@@ -265,15 +320,16 @@ static int cmd_tokenize(int argc, char **argv) {
     if (!text) return cli_die("tokenize: missing TEXT");
     struct cli_engine e;
     if (cli_engine_open(&mo, &e)) return 1;
-    int32_t *ids = NULL;
+    frink_token *ids = NULL;
     size_t n = 0;
     int rc = 0;
-    if (tokenizer_encode(e.tok, text, strlen(text), bos, true, &ids, &n)) rc = cli_die("%s", frink_errmsg());
+    unsigned fl = FRINK_TOKENIZE_PARSE_SPECIAL | (bos ? FRINK_TOKENIZE_ADD_SPECIAL : 0);
+    if (frink_tokenize(e.m, text, strlen(text), fl, &ids, &n)) rc = cli_die("%s", frink_errmsg());
     else {
         for (size_t i = 0; i < n; i++) printf("%s%d", i ? "," : "", ids[i]);
         printf("\n");
     }
-    free(ids);
+    frink_free(ids);
     cli_engine_close(&e);
     return rc;
 }
@@ -308,10 +364,11 @@ static int cmd_logits(int argc, char **argv) {
     }
     if (!ids) return cli_die("logits: --ids is required");
     if (!out) { free(ids); return cli_die("logits: -o OUT.f32 is required"); }
+    if (!mo.ctx) mo.ctx = n; // exactly the ids, whatever the model's context
     struct cli_engine e;
     if (cli_engine_open(&mo, &e)) { free(ids); return 1; }
     int rc = 1;
-    int V = e.m->hp.n_vocab;
+    int V = frink_model_n_vocab(e.m);
     size_t rows = all ? (size_t)n : 1;
     float *lg = malloc(rows * (size_t)V * sizeof(float));
     FILE *f = NULL;
@@ -319,9 +376,9 @@ static int cmd_logits(int argc, char **argv) {
     if (decode) {
         for (int i = 0; i < n; i++) {
             float *dst = all ? lg + (size_t)i * V : lg;
-            if (exec_forward(e.ex, e.seq, ids + i, 1, dst, false)) { cli_die("%s", frink_errmsg()); goto done; }
+            if (frink_seq_eval(e.seq, ids + i, 1, dst, 0)) { cli_die("%s", frink_errmsg()); goto done; }
         }
-    } else if (exec_forward(e.ex, e.seq, ids, n, lg, all)) {
+    } else if (frink_seq_eval(e.seq, ids, n, lg, all ? FRINK_EVAL_ALL : 0)) {
         cli_die("%s", frink_errmsg());
         goto done;
     }
@@ -344,6 +401,21 @@ done:
 
 // ---- inspect / archs -------------------------------------------------------------------
 
+static void print_meta_value(FILE *out, const frink_model *m, const char *key, const char *type) {
+    const char *v = frink_model_meta(m, key);
+    if (!strcmp(type, "string")) {
+        size_t n = strlen(v), k = n > 80 ? 80 : n;
+        fputc('"', out);
+        for (size_t i = 0; i < k; i++) {
+            unsigned char c = (unsigned char)v[i];
+            fputc(c < 0x20 ? '.' : c, out);
+        }
+        fprintf(out, "\"%s", n > 80 ? "..." : "");
+    } else {
+        fputs(v, out);
+    }
+}
+
 static int cmd_inspect(int argc, char **argv) {
     struct cli_model_opts mo;
     cli_model_opts_init(&mo);
@@ -353,43 +425,70 @@ static int cmd_inspect(int argc, char **argv) {
         if (used > 0) { i += used - 1; continue; }
         return cli_die("inspect: unknown flag '%s'", argv[i]);
     }
-    struct gguf_file *f;
-    if (cli_open_gguf(&mo, &f)) return 1;
-    printf("GGUF v%u, %" PRIu64 " metadata keys, %" PRIu64 " tensors, alignment %u\n", f->version, f->n_kv, f->n_tensors, f->alignment);
-    cli_print_metadata(stdout, f);
+    frink_model_params mp = frink_model_default_params();
+    mp.path = mo.path;
+    mp.file_only = true;
+    frink_model *f;
+    if (frink_model_open(&mp, &f)) return cli_die("%s", frink_errmsg()), 1;
+    frink_file_info fi;
+    frink_model_file_info(f, &fi);
+    printf("GGUF v%u, %" PRIu64 " metadata keys, %" PRIu64 " tensors, alignment %u\n", fi.version, fi.n_meta, fi.n_tensors,
+           fi.alignment);
+    for (int i = 0; i < frink_model_meta_count(f); i++) {
+        const char *type, *key = frink_model_meta_key(f, i, &type);
+        char k[1024];
+        snprintf(k, sizeof k, "%s", key); // the key's buffer is reused by the next call
+        printf("  %-48s %-8s ", k, type);
+        print_meta_value(stdout, f, k, type);
+        putchar('\n');
+    }
     printf("%-40s %-8s %-28s %12s\n", "tensor", "type", "shape", "bytes");
     uint64_t total = 0;
-    for (uint64_t i = 0; i < f->n_tensors; i++) {
-        const struct gguf_tensor *t = &f->tensors[i];
+    for (uint64_t i = 0; i < fi.n_tensors; i++) {
+        frink_tensor_info t;
+        frink_model_tensor(f, (int64_t)i, &t);
         char shape[64];
-        int k = snprintf(shape, sizeof shape, "[%" PRId64, t->ne[0]);
-        for (uint32_t d = 1; d < (t->n_dims ? t->n_dims : 1); d++) k += snprintf(shape + k, sizeof shape - (size_t)k, ", %" PRId64, t->ne[d]);
+        int k = snprintf(shape, sizeof shape, "[%" PRId64, t.ne[0]);
+        for (int d = 1; d < (t.n_dims ? t.n_dims : 1); d++) k += snprintf(shape + k, sizeof shape - (size_t)k, ", %" PRId64, t.ne[d]);
         snprintf(shape + k, sizeof shape - (size_t)k, "]");
-        printf("%-40s %-8s %-28s %12" PRIu64 "\n", t->name, ggml_type_name(t->type), shape, t->nbytes);
-        total += t->nbytes;
+        printf("%-40s %-8s %-28s %12" PRIu64 "\n", t.name, t.type, shape, t.bytes);
+        total += t.bytes;
     }
     printf("total tensor bytes: %" PRIu64 "\n", total);
-    // Then the verdict: does frink run it, and if not, why.
-    struct model *m = NULL;
-    struct model_load_opts lo = {.allow_unread = mo.allow_unread, .keep_layout = true};
-    frink_status st = model_load(f, &lo, &m);
-    if (st) {
+    frink_model_free(f);
+    // Then the verdict: does frink run it, and if not, why; and how each layer runs.
+    frink_model *m;
+    mp.file_only = false;
+    mp.allow_unread = mo.allow_unread;
+    mp.keep_layout = true;
+    mp.no_tokenizer = true;
+    if (frink_model_open(&mp, &m)) {
         fprintf(stderr, "frink: refused: %s\n", frink_errmsg());
-        gguf_close(f);
         return 1;
     }
+    int n_gdn = 0, n_layer = frink_model_n_layer(m);
+    for (int il = 0; il < n_layer; il++) {
+        frink_layer_info li;
+        if (frink_model_layer(m, il, &li) == FRINK_OK && !strcmp(li.kind, "gdn")) n_gdn++;
+    }
     printf("frink: runs as '%s': %d layers (%d attention, %d Gated DeltaNet), %d-wide, vocabulary %d, %.1f MB of weights per token\n",
-           m->arch->name, m->hp.n_layer, m->n_attn_layers, m->n_gdn_layers, m->hp.n_embd, m->hp.n_vocab, model_weight_bytes(m) / 1e6);
-    model_free(m);
+           frink_model_arch(m), n_layer, n_layer - n_gdn, n_gdn, frink_model_n_embd(m), frink_model_n_vocab(m),
+           frink_model_bytes_per_token(m) / 1e6);
+    printf("%-5s %-10s %-8s %s\n", "layer", "kind", "path", "features");
+    for (int il = 0; il < n_layer; il++) {
+        frink_layer_info li;
+        if (frink_model_layer(m, il, &li)) continue;
+        printf("%-5d %-10s %-8s %s\n", il, li.kind, li.path, li.features);
+        if (li.refusals[0]) printf("      refused by %s\n", li.refusals);
+    }
+    frink_model_free(m);
     return 0;
 }
 
 static int cmd_archs(void) {
     printf("%-12s %s\n", "architecture", "status");
-    for (int i = 0; arch_at(i); i++) {
-        const struct arch_info *a = arch_at(i);
-        printf("%-12s %s\n", a->name, a->refused ? a->refused : "runs");
-    }
+    const char *why;
+    for (int i = 0; frink_arch_name(i, &why); i++) printf("%-12s %s\n", frink_arch_name(i, NULL), why ? why : "runs");
     printf("any other    refused: not implemented\n");
     return 0;
 }
@@ -407,7 +506,9 @@ static void usage(FILE *f) {
           "  bench     -m MODEL [-p 128] [-n 32] [-d DEPTH] [-t THREADS] [-r REPS] [--json]; --bandwidth\n"
           "model flags: -m MODEL (default: the embedded stories260K), -t THREADS, -c CONTEXT, -b BATCH,\n"
           "             --cache-type f16|f32|q8_0 (KV cache format, default f16), --gdn-chunk N (1: token recurrence),\n"
-          "             --reference (scalar reference kernels), --allow-unread (ignore tensors nothing reads)\n",
+          "             --reference (scalar reference kernels), --allow-unread (ignore tensors nothing reads)\n"
+          "`frink COMMAND --help` describes a command's flags, with an example.\n"
+          "example: frink run -p \"Once upon a time\" -n 64\n",
           f);
 }
 
@@ -417,11 +518,12 @@ int main(int argc, char **argv) {
         return 2;
     }
     const char *cmd = argv[1];
-    if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
-    if (!strcmp(cmd, "tokenize")) return cmd_tokenize(argc - 2, argv + 2);
-    if (!strcmp(cmd, "logits")) return cmd_logits(argc - 2, argv + 2);
-    if (!strcmp(cmd, "inspect")) return cmd_inspect(argc - 2, argv + 2);
-    if (!strcmp(cmd, "archs")) return cmd_archs();
+    bool h = cli_wants_help(argc - 2, argv + 2);
+    if (!strcmp(cmd, "run")) return h ? help(help_run) : cmd_run(argc - 2, argv + 2);
+    if (!strcmp(cmd, "tokenize")) return h ? help(help_tokenize) : cmd_tokenize(argc - 2, argv + 2);
+    if (!strcmp(cmd, "logits")) return h ? help(help_logits) : cmd_logits(argc - 2, argv + 2);
+    if (!strcmp(cmd, "inspect")) return h ? help(help_inspect) : cmd_inspect(argc - 2, argv + 2);
+    if (!strcmp(cmd, "archs")) return h ? help(help_archs) : cmd_archs();
     if (!strcmp(cmd, "bench")) return cmd_bench(argc - 2, argv + 2);
     if (!strcmp(cmd, "gen")) return cmd_gen(argc - 2, argv + 2);
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
