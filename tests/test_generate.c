@@ -6,47 +6,43 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/gguf.h"
-#include "core/pool.h"
-#include "model/forward.h"
-#include "text/sampler.h"
-#include "text/tokenizer.h"
+#include "frink.h"
 #include "test.h"
 
-static int greedy(struct exec *ex, struct seq *s, const struct tokenizer *tok, const int32_t *p, size_t np, int n,
-                  int32_t *out, const struct sampler_params *sp) {
-    int V = s->m->hp.n_vocab;
+static int greedy(frink_seq *s, const frink_model *m, const int32_t *p, size_t np, int n, int32_t *out,
+                  const frink_sampler_params *sp) {
+    int V = frink_model_n_vocab(m);
     float *lg = malloc((size_t)V * sizeof(float));
-    struct sampler *smp;
-    sampler_create(sp, V, &smp);
+    frink_sampler *smp;
+    frink_sampler_create(m, sp, &smp);
     int k = 0;
-    if (exec_forward(ex, s, p, (int)np, lg, false) == FRINK_OK) {
+    if (frink_seq_eval(s, p, (int)np, lg, 0) == FRINK_OK) {
         for (; k < n; k++) {
-            int32_t t = sampler_sample(smp, lg);
-            if (tokenizer_is_eog(tok, t)) break;
+            frink_token t;
+            if (frink_sampler_sample(smp, lg, &t)) break;
+            if (frink_token_is_eog(m, t)) break;
             out[k] = t;
-            if (exec_forward(ex, s, &t, 1, lg, false)) break;
+            if (frink_seq_eval(s, &t, 1, lg, 0)) break;
         }
     }
-    sampler_free(smp);
+    frink_sampler_free(smp);
     free(lg);
     return k;
 }
 
 int main(void) {
-    struct gguf_file *f;
-    CHECK(gguf_open("models/stories260K.gguf", &f) == FRINK_OK, "%s", frink_errmsg());
-    struct tokenizer *tok;
-    CHECK(tokenizer_load(f, &tok) == FRINK_OK, "%s", frink_errmsg());
-    struct model *m;
-    CHECK(model_load(f, NULL, &m) == FRINK_OK, "%s", frink_errmsg());
-    struct pool *pool = pool_create(2);
-    struct exec *ex;
-    exec_create(m, pool, 64, &ex); // batch 64: long prompts would split, as in real use
-    struct seq *s;
-    seq_create(m, 256, &s);
-    struct sampler_params greedy_p;
-    sampler_defaults(&greedy_p);
+    frink_model_params mp = frink_model_default_params();
+    mp.path = "models/stories260K.gguf";
+    frink_model *m;
+    CHECK(frink_model_open(&mp, &m) == FRINK_OK, "%s", frink_errmsg());
+    frink_context_params cp = frink_context_default_params();
+    cp.n_threads = 2;
+    cp.n_batch = 64; // long prompts would split, as in real use
+    cp.n_ctx = 256;
+    frink_context *ctx;
+    frink_seq *s;
+    CHECK(frink_context_create(m, &cp, &ctx) == FRINK_OK && frink_seq_create(ctx, &s) == FRINK_OK, "%s", frink_errmsg());
+    frink_sampler_params greedy_p = frink_sampler_default_params();
     greedy_p.temp = 0;
 
     FILE *g = fopen("tests/data/golden/stories260K.gen", "r");
@@ -65,42 +61,39 @@ int main(void) {
         }
         int32_t *ids;
         size_t np;
-        CHECK(tokenizer_encode(tok, line, strlen(line), true, true, &ids, &np) == FRINK_OK, "%s", frink_errmsg());
-        seq_reset(s);
+        CHECK(frink_tokenize(m, line, strlen(line), FRINK_TOKENIZE_ADD_SPECIAL | FRINK_TOKENIZE_PARSE_SPECIAL, &ids, &np) == FRINK_OK,
+              "%s", frink_errmsg());
+        frink_seq_reset(s);
         int32_t got[256];
-        int ng = greedy(ex, s, tok, ids, np, 200, got, &greedy_p);
+        int ng = greedy(s, m, ids, np, 200, got, &greedy_p);
         int same = ng == nw;
         for (int i = 0; same && i < ng; i++) same = got[i] == want[i];
         int first = 0;
         while (first < ng && first < nw && got[first] == want[first]) first++;
         CHECK(same, "'%s': %d tokens vs reference %d, first difference at %d", line, ng, nw, first);
         printf("  '%s': %d greedy tokens, identical to the reference: %s\n", line, ng, same ? "yes" : "no");
-        free(ids);
+        frink_free(ids);
         cases++;
     }
     if (g) fclose(g);
     CHECK(cases == 5, "expected 5 golden prompts, found %d", cases);
 
     // Seeded sampling is reproducible and differs from greedy.
-    struct sampler_params sp;
-    sampler_defaults(&sp);
+    frink_sampler_params sp = frink_sampler_default_params();
     sp.temp = 1.0f;
     sp.seed = 42;
     int32_t p1[] = {1, 403, 407, 261, 378}, a[64], b[64], c[64];
-    seq_reset(s);
-    int na = greedy(ex, s, tok, p1, 5, 64, a, &sp);
-    seq_reset(s);
-    int nb = greedy(ex, s, tok, p1, 5, 64, b, &sp);
+    frink_seq_reset(s);
+    int na = greedy(s, m, p1, 5, 64, a, &sp);
+    frink_seq_reset(s);
+    int nb = greedy(s, m, p1, 5, 64, b, &sp);
     CHECK(na == nb && !memcmp(a, b, (size_t)na * sizeof *a), "same seed, different samples");
     sp.seed = 43;
-    seq_reset(s);
-    int nc = greedy(ex, s, tok, p1, 5, 64, c, &sp);
+    frink_seq_reset(s);
+    int nc = greedy(s, m, p1, 5, 64, c, &sp);
     CHECK(nc != na || memcmp(a, c, (size_t)na * sizeof *a), "different seeds, same samples");
 
-    seq_free(s);
-    exec_free(ex);
-    pool_free(pool);
-    tokenizer_free(tok);
-    model_free(m);
+    frink_context_free(ctx);
+    frink_model_free(m);
     return TEST_DONE();
 }

@@ -8,9 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/gguf.h"
 #include "frink.h"
-#include "model/model.h"
 #include "test.h"
 
 // Offset of the first occurrence of `pat` (n bytes) in d, or -1.
@@ -38,21 +36,27 @@ static void expect_refused(const char *what, const unsigned char *d, size_t len,
     if (fd < 0) return;
     CHECK(write(fd, d, len) == (ssize_t)len, "%s: write", what);
     close(fd);
-    struct gguf_file *f;
-    frink_status st = gguf_open(path, &f);
+    // The file must still parse (opened for its metadata only), and then be refused by name.
+    frink_model_params mp = frink_model_default_params();
+    mp.path = path;
+    mp.file_only = true;
+    frink_model *m = NULL;
+    frink_status st = frink_model_open(&mp, &m);
     CHECK(st == FRINK_OK, "%s: the patched file must still parse: %s", what, frink_errmsg());
+    frink_model_free(m);
     if (st == FRINK_OK) {
-        struct model *m = NULL;
-        struct model_load_opts lo = {.allow_unread = allow_unread};
-        st = model_load(f, &lo, &m);
-        CHECK(st != FRINK_OK, "%s: loaded, expected a refusal", what);
+        mp.file_only = false;
+        mp.no_tokenizer = true;
+        mp.allow_unread = allow_unread;
+        m = NULL;
+        st = frink_model_open(&mp, &m);
+        CHECK(st != FRINK_OK && m == NULL, "%s: loaded, expected a refusal", what);
         if (st != FRINK_OK) {
             const char *msg = frink_errmsg();
             for (const char *const *w = want; *w; w++) CHECK(strstr(msg, *w) != NULL, "%s: message '%s' does not name '%s'", what, msg, *w);
             printf("  %-28s %s\n", what, msg);
-            gguf_close(f);
         } else {
-            model_free(m);
+            frink_model_free(m);
         }
     }
     unlink(path);
@@ -67,12 +71,12 @@ int main(void) {
 
     // Sanity: the fixture itself loads when unread tensors are allowed.
     {
-        struct gguf_file *f;
-        struct model *m;
-        struct model_load_opts lo = {.allow_unread = true};
-        CHECK(gguf_open("tests/data/archs/llama-dense.gguf", &f) == FRINK_OK, "open");
-        CHECK(model_load(f, &lo, &m) == FRINK_OK, "the unpatched fixture must load: %s", frink_errmsg());
-        model_free(m);
+        frink_model_params mp = frink_model_default_params();
+        mp.path = "tests/data/archs/llama-dense.gguf";
+        mp.allow_unread = mp.no_tokenizer = true;
+        frink_model *m;
+        CHECK(frink_model_open(&mp, &m) == FRINK_OK, "the unpatched fixture must load: %s", frink_errmsg());
+        frink_model_free(m);
     }
 
     // 1. An architecture frink does not know.
