@@ -190,7 +190,7 @@ void layer_norm(float *y, const float *x, const float *w, const float *b, int n,
 static void norm_rows(const struct model *m, float *y, const float *x, const float *w, const float *b, int T) {
     int D = m->hp.n_embd;
     for (int t = 0; t < T; t++) {
-        if (m->hp.norm_kind == NORM_LAYER) layer_norm(y + (size_t)t * D, x + (size_t)t * D, w, b, D, m->hp.norm_eps);
+        if (m->feat & MF_LAYERNORM) layer_norm(y + (size_t)t * D, x + (size_t)t * D, w, b, D, m->hp.norm_eps);
         else rms_norm(y + (size_t)t * D, x + (size_t)t * D, w, D, m->hp.norm_eps);
     }
 }
@@ -207,7 +207,7 @@ static void embed(struct exec *ex, const int32_t *tok, int T, float *x) {
     int D = m->hp.n_embd;
     for (int t = 0; t < T; t++)
         quant_dequant_row(e->type, (const uint8_t *)e->data + (size_t)tok[t] * e->row_bytes, x + (size_t)t * D, D);
-    if (m->pos_embd.data) {
+    if (m->feat & MF_POS_EMBD) {
         float *pe = ex->yg;
         for (int t = 0; t < T; t++) {
             int pos = ex->pos[t] < m->pos_embd.n_out ? ex->pos[t] : (int)m->pos_embd.n_out - 1;
@@ -216,10 +216,10 @@ static void embed(struct exec *ex, const int32_t *tok, int T, float *x) {
         }
     }
     // gemma: sqrt(D) (computed in float, as the reference); granite: embedding_scale.
-    float sc = (m->arch->flags & AF_EMB_SQRT) ? sqrtf((float)D) : m->hp.f_emb_scale;
-    if (sc != 0.0f && sc != 1.0f)
+    float sc = (m->feat & MF_EMB_SQRT) ? sqrtf((float)D) : m->hp.f_emb_scale;
+    if (m->feat & (MF_EMB_SQRT | MF_EMB_SCALE))
         for (size_t i = 0; i < (size_t)T * D; i++) x[i] *= sc;
-    if (m->tok_norm) norm_rows(m, x, x, m->tok_norm, m->tok_norm_b, T);
+    if (m->feat & MF_TOK_NORM) norm_rows(m, x, x, m->tok_norm, m->tok_norm_b, T);
 }
 
 // logits = output(norm(x)) (+ bias) (/ logit_scale) (softcapped).
@@ -230,15 +230,15 @@ static void output_logits(struct exec *ex, const float *x, int T, float *logits)
     exec_act_invalidate(ex);
     mm(ex, &m->output, 0, ex->xn, m->hp.n_embd, T, logits, V);
     size_t n = (size_t)T * V;
-    if (m->output_bias)
+    if (m->feat & MF_OUTPUT_BIAS)
         for (int t = 0; t < T; t++)
             for (int i = 0; i < V; i++) logits[(size_t)t * V + i] += m->output_bias[i];
-    if (m->hp.f_logit_scale != 0 && m->hp.f_logit_scale != 1) {
+    if (m->feat & MF_LOGIT_SCALE) {
         float s = 1.0f / m->hp.f_logit_scale;
         for (size_t i = 0; i < n; i++) logits[i] *= s;
     }
     float c = m->hp.final_softcap;
-    if (c != 0) {
+    if (m->feat & MF_FINAL_SOFTCAP) {
         float ic = 1.0f / c;
         for (size_t i = 0; i < n; i++) logits[i] = tanhf(logits[i] * ic) * c;
     }
@@ -259,10 +259,10 @@ static void block(struct exec *ex, int il, float *x, int T) {
     size_t n = (size_t)T * D;
     float *xn = ex->xn, *y = ex->y;
     float rs = m->hp.f_residual_scale;
-    if (L->attn_norm) norm_rows(m, xn, x, L->attn_norm, L->attn_norm_b, T);
+    if (!(L->feat & LF_NO_ATTN_NORM)) norm_rows(m, xn, x, L->attn_norm, L->attn_norm_b, T);
     else memcpy(xn, x, n * sizeof(float));
     const float *xa = xn;
-    if (L->attn_norm_2) {
+    if (L->feat & LF_ATTN_NORM_2) {
         norm_rows(m, ex->xn2, x, L->attn_norm_2, L->attn_norm_2_b, T);
         xa = ex->xn2;
     }
@@ -270,10 +270,10 @@ static void block(struct exec *ex, int il, float *x, int T) {
     if (L->feat & LF_GDN) gdn_layer(ex, il, xa, T, y);
     else if (L->feat & LF_MLA) mla_layer(ex, il, xa, T, y);
     else attn_layer(ex, il, xa, T, y);
-    if (L->post_attn_norm) norm_rows(m, y, y, L->post_attn_norm, NULL, T);
+    if (L->feat & LF_POST_ATTN_NORM) norm_rows(m, y, y, L->post_attn_norm, NULL, T);
     if (L->feat & LF_PARALLEL) {
         // falcon's FFN reads attn_norm's output; neox's its own ffn_norm.
-        if (L->ffn_norm) norm_rows(m, xn, x, L->ffn_norm, L->ffn_norm_b, T);
+        if (!(L->feat & LF_NO_FFN_NORM)) norm_rows(m, xn, x, L->ffn_norm, L->ffn_norm_b, T);
         exec_act_invalidate(ex);
         float *f = ex->y2;
         if (L->feat & LF_FFN_MOE) ffn_moe(ex, L, xn, T, f);
@@ -281,16 +281,16 @@ static void block(struct exec *ex, int il, float *x, int T) {
         for (size_t i = 0; i < n; i++) x[i] += y[i] + f[i];
         return;
     }
-    if (rs != 0)
+    if (L->feat & LF_RESIDUAL_SCALE)
         for (size_t i = 0; i < n; i++) y[i] *= rs;
     for (size_t i = 0; i < n; i++) x[i] += y[i];
-    if (L->ffn_norm) norm_rows(m, xn, x, L->ffn_norm, L->ffn_norm_b, T);
+    if (!(L->feat & LF_NO_FFN_NORM)) norm_rows(m, xn, x, L->ffn_norm, L->ffn_norm_b, T);
     else memcpy(xn, x, n * sizeof(float));
     exec_act_invalidate(ex);
     if (L->feat & LF_FFN_MOE) ffn_moe(ex, L, xn, T, y);
     else ffn_dense(ex, L, xn, T, y);
-    if (L->post_ffn_norm) norm_rows(m, y, y, L->post_ffn_norm, NULL, T);
-    if (rs != 0)
+    if (L->feat & LF_POST_FFN_NORM) norm_rows(m, y, y, L->post_ffn_norm, NULL, T);
+    if (L->feat & LF_RESIDUAL_SCALE)
         for (size_t i = 0; i < n; i++) y[i] *= rs;
     for (size_t i = 0; i < n; i++) x[i] += y[i];
 }
@@ -362,26 +362,27 @@ frink_status exec_forward(struct exec *ex, struct seq *s, const int32_t *tokens,
     return FRINK_OK;
 }
 
-// A sequence's tokens in the batch, in the order they were given.
-struct batch_seq {
-    struct seq *s;
-    int n, done;   // its tokens; how many are evaluated
-    int *idx;      // [n] their indices in the batch (into the caller's array)
-};
-
 frink_status exec_batch(struct exec *ex, const struct exec_tok *tok, int n, float *logits) {
     const struct model *m = ex->m;
     if (n <= 0) return frink_fail(FRINK_ERR_ARG, "no tokens to evaluate");
     size_t V = (size_t)m->hp.n_vocab;
     frink_status st = FRINK_OK;
-    // Group the tokens by sequence (first appearance order), validate, reserve.
-    struct batch_seq *bs = calloc((size_t)n, sizeof *bs);
-    int *idx = malloc((size_t)n * sizeof *idx), *out_row = malloc((size_t)n * sizeof *out_row);
-    int32_t *ids = malloc((size_t)ex->max_T * sizeof *ids);
-    if (!bs || !idx || !out_row || !ids) {
-        st = frink_fail(FRINK_ERR_NOMEM, "out of memory for a batch of %d tokens", n);
-        goto done;
+    // Group the tokens by sequence (first appearance order), validate, reserve. The
+    // bookkeeping lives in the executor and grows only when a larger batch comes: a
+    // server's steady state allocates nothing per step.
+    if ((size_t)n > ex->bat_cap) {
+        size_t cap = (size_t)n > 2 * ex->bat_cap ? (size_t)n : 2 * ex->bat_cap;
+        free(ex->bat_seq);
+        free(ex->bat_idx);
+        ex->bat_seq = malloc(cap * sizeof *ex->bat_seq);
+        ex->bat_idx = malloc(2 * cap * sizeof *ex->bat_idx);
+        ex->bat_cap = ex->bat_seq && ex->bat_idx ? cap : 0;
+        if (!ex->bat_cap) return frink_fail(FRINK_ERR_NOMEM, "out of memory for a batch of %d tokens", n);
     }
+    struct batch_seq *bs = ex->bat_seq;
+    int *idx = ex->bat_idx, *out_row = ex->bat_idx + n;
+    int32_t *ids = ex->step_ids;
+    memset(bs, 0, (size_t)n * sizeof *bs);
     int n_seq = 0, n_logits = 0;
     for (int i = 0; i < n; i++) {
         if (!tok[i].s || tok[i].s->m != m) {
@@ -465,10 +466,6 @@ frink_status exec_batch(struct exec *ex, const struct exec_tok *tok, int n, floa
         }
     }
 done:
-    free(bs);
-    free(idx);
-    free(out_row);
-    free(ids);
     return st;
 }
 
@@ -534,12 +531,13 @@ frink_status exec_create(const struct model *m, struct pool *pool, int max_batch
     ex->pos = malloc(T * sizeof(int));
     ex->out = malloc(T * sizeof(int));
     ex->out_dst = malloc(T * sizeof(int));
+    ex->step_ids = malloc(T * sizeof(int32_t));
     // attention accumulators: per thread, up to 16 query heads sharing a KV head, 1024 wide
     ex->acc16 = malloc((size_t)pool_threads(pool) * 16 * 1024 * sizeof(uint16_t));
     ex->accf = malloc((size_t)pool_threads(pool) * 16 * 1024 * sizeof(float));
     if (!ex->x || !ex->xn || !ex->y || !ex->xg || !ex->yg || !ex->y2 || !ex->xn2 || !ex->hb || !ex->hb2 || !ex->hb3 || !ex->hb4 ||
         !ex->router || !ex->sel || !ex->selw || !ex->tok_idx || !ex->tok_w || !ex->acc16 || !ex->accf || !ex->run ||
-        !ex->tok_run || !ex->pos || !ex->out || !ex->out_dst) {
+        !ex->tok_run || !ex->pos || !ex->out || !ex->out_dst || !ex->step_ids) {
         exec_free(ex);
         return frink_fail(FRINK_ERR_NOMEM, "out of memory for a batch of %d tokens", max_batch);
     }
@@ -576,5 +574,8 @@ void exec_free(struct exec *ex) {
     free(ex->out);
     free(ex->out_dst);
     free(ex->step_logits);
+    free(ex->step_ids);
+    free(ex->bat_seq);
+    free(ex->bat_idx);
     free(ex);
 }

@@ -12,6 +12,13 @@ struct exec_run {
     int t0, n, p0;
 };
 
+// A sequence's tokens in a batch of exec_batch, in the order they were given.
+struct batch_seq {
+    struct seq *s;
+    int n, done;   // its tokens; how many are evaluated
+    int *idx;      // [n] their indices in the batch (into the caller's array)
+};
+
 struct exec {
     const struct model *m;
     struct pool *pool;
@@ -27,6 +34,10 @@ struct exec {
     int *out, *out_dst; // [T] rows whose logits are wanted, and where they go
     float *step_logits; // [step_logits_rows][n_vocab] logits of one step of exec_batch
     size_t step_logits_rows;
+    int32_t *step_ids;  // [max_T] token ids of one step of exec_batch
+    struct batch_seq *bat_seq; // [bat_cap] exec_batch's grouping of the batch by sequence
+    int *bat_idx;       // [2 * bat_cap]: batch indices grouped by sequence | logits row per token
+    size_t bat_cap;
     float *x;           // [T][D] residual stream
     float *xn;          // [T][D] normed input of the current block
     float *y;           // [T][D] block output
