@@ -618,6 +618,8 @@ int32_t tokenizer_n_vocab(const struct tokenizer *t) { return t->n_vocab; }
 int32_t tokenizer_bos(const struct tokenizer *t) { return t->bos; }
 int32_t tokenizer_eos(const struct tokenizer *t) { return t->eos; }
 int32_t tokenizer_eot(const struct tokenizer *t) { return t->eot; }
+bool tokenizer_add_space_prefix(const struct tokenizer *t) { return t->add_space_prefix; }
+bool tokenizer_clean_spaces(const struct tokenizer *t) { return t->clean_spaces; }
 bool tokenizer_add_bos(const struct tokenizer *t) { return t->add_bos; }
 
 bool tokenizer_is_eog(const struct tokenizer *t, int32_t id) {

@@ -55,6 +55,10 @@ int32_t tokenizer_eot(const struct tokenizer *t); // end of turn (tokenizer.ggml
 // of llama.cpp's end markers (<|im_end|>, <|eot_id|>, <end_of_turn>, ...).
 bool tokenizer_is_eog(const struct tokenizer *t, int32_t id);
 bool tokenizer_add_bos(const struct tokenizer *t);
+// The two rules of tokenizer_decode beyond concatenation: an SPM vocabulary's first piece
+// loses one leading space (add_space_prefix), and clean_spaces tidies " ?", " 's" and the like.
+bool tokenizer_add_space_prefix(const struct tokenizer *t);
+bool tokenizer_clean_spaces(const struct tokenizer *t);
 
 // Token text as stored in the vocab (byte-level alphabet for gpt2, ▁ for spaces in SPM).
 // NULL for a bad id. *len receives the byte length.
