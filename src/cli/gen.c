@@ -3,426 +3,41 @@
 //
 //   frink gen --preset qwen35-2b -o /tmp/q35-2b.gguf [--vocab FILE] [--layers N] [--seed S]
 //
-// The file is what the reference's converter would write for that model, with
-// the weights replaced by random ones:
-//   matrices      N(0, 1/sqrt(fan_in)), fan_in = ne[0]             F16
-//   norms         N(1, 0.1) (the +1 of zero-centred norms folded)   F32
-//   ssm_a         -exp(A_log), A_log ~ U(0, 2)                       F32
-//   ssm_dt.bias   N(0, 0.1)                                          F32
-//   ssm_conv1d    N(0, 1/sqrt(Kc))                                   F32 (as the converter keeps it)
-//   ffn_gate_inp  router, N(0, 1/sqrt(D))                            F32 (ditto)
-//   rope_freqs    the Llama-3 frequency factors (llama presets)      F32
-// and every `tokenizer.*` key copied from a vocabulary GGUF (the vocabulary
-// size is that file's token count).
-//
-// Weights are drawn per row from a generator seeded by (seed, tensor name,
-// row of the *Hugging Face* layout). The Gated DeltaNet tensors whose value
-// heads the qwen35 converter reorders (grouped -> tiled, architectures.md
-// §1.4e) are written through the same permutation, so `qwen35moe-tiny` and
-// `qwen3next-tiny` with one seed are the same network in the two orderings:
-// their logits must agree, which pins the head mapping of both.
-//
-// Tensors are streamed row by row: memory stays at one row whatever the size.
+// Flags, usage and messages only: the writer is the library's frink_gen_model
+// (src/tools/gen.c), which says what the file holds.
 #include <errno.h>
-#include <inttypes.h>
-#include <math.h>
+#include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
-#include "quant/quant.h"
-#include "quant/types.h"
+#include "frink.h"
 
-#define GEN_ALIGN 32
-
-// ---- presets -------------------------------------------------------------------------
-
-enum gen_family { FAM_LLAMA, FAM_HYBRID };
-
-struct gen_preset {
-    const char *name, *arch, *vocab, *about;
-    enum gen_family fam;
-    int D, n_layer, n_head, n_head_kv, head_dim, n_ff, n_rot, ctx;
-    float rope_base, eps;
-    int nk, nv, dk, dv, Kc, interval;         // Gated DeltaNet (hybrid family)
-    int n_expert, n_expert_used, n_ff_exp, n_ff_shexp; // MoE FFN when n_expert > 0
-    bool llama3_rope;                          // rope_freqs.weight (Llama 3.1+ scaling)
-};
-
-// Shapes from the models' config.json files. Qwen3.5-2B's real vocabulary has
-// 248 320 entries; here the vocabulary is whatever --vocab holds. The MTP block
-// the Qwen3.5 converter can append is not written (no engine runs it in the
-// main forward).
-static const struct gen_preset presets[] = {
-    {"qwen35-2b", "qwen35", "tests/data/vocab/ggml-vocab-qwen35.gguf", "Qwen3.5-2B shape (dense, hybrid GDN)",
-     FAM_HYBRID, 2048, 24, 8, 2, 256, 6144, 64, 262144, 1e7f, 1e-6f, 16, 16, 128, 128, 4, 4, 0, 0, 0, 0, false},
-    {"llama-1b", "llama", "tests/data/vocab/ggml-vocab-llama-bpe.gguf", "Llama-3.2-1B shape",
-     FAM_LLAMA, 2048, 16, 32, 8, 64, 8192, 64, 131072, 500000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, true},
-    // Tiny hybrids with nv = 2 nk, so the value-head ordering matters (tests).
-    {"qwen35-tiny", "qwen35", "tests/data/archs/qwen35-dense.gguf", "tiny dense hybrid, nk=2 nv=4",
-     FAM_HYBRID, 64, 4, 2, 1, 32, 128, 8, 4096, 1e7f, 1e-6f, 2, 4, 16, 16, 4, 4, 0, 0, 0, 0, false},
-    {"qwen35moe-tiny", "qwen35moe", "tests/data/archs/qwen35-dense.gguf", "tiny MoE hybrid, tiled value heads",
-     FAM_HYBRID, 64, 4, 2, 1, 32, 128, 8, 4096, 1e7f, 1e-6f, 2, 4, 16, 16, 4, 4, 4, 2, 32, 64, false},
-    {"qwen3next-tiny", "qwen3next", "tests/data/archs/qwen35-dense.gguf", "tiny MoE hybrid, grouped value heads",
-     FAM_HYBRID, 64, 4, 2, 1, 32, 128, 8, 4096, 1e7f, 1e-6f, 2, 4, 16, 16, 4, 4, 4, 2, 32, 64, false},
-};
-
-// ---- deterministic random numbers ------------------------------------------------------
-
-static uint64_t splitmix64(uint64_t *s) {
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-static uint64_t fnv1a(const char *s) {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (; *s; s++) h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-    return h;
-}
-
-static double uniform01(uint64_t *s) { return ((splitmix64(s) >> 11) + 0.5) * 0x1p-53; } // (0, 1)
-
-// n standard normals (Box-Muller).
-static void normals(uint64_t *s, float *x, int64_t n) {
-    for (int64_t i = 0; i < n; i += 2) {
-        double r = sqrt(-2.0 * log(uniform01(s))), th = 6.283185307179586 * uniform01(s);
-        x[i] = (float)(r * cos(th));
-        if (i + 1 < n) x[i + 1] = (float)(r * sin(th));
-    }
-}
-
-// ---- tensor plan -----------------------------------------------------------------------
-
-enum gen_init { INIT_MATRIX, INIT_NORM, INIT_SSM_A, INIT_DT_BIAS, INIT_CONV, INIT_ROPE_FREQS };
-
-// Value-head reordering of one axis, grouped (HF) -> tiled (qwen35): indices
-// >= off are heads of `unit` elements; file head j*nk + g holds HF head g*r + j.
-struct gen_perm {
-    int64_t off, unit; // unit 0: identity
-};
-
-struct gen_tensor {
-    char name[GGUF_MAX_NAME];
-    char rng[GGUF_MAX_NAME]; // weights are drawn under this name (= name, except fused ssm_ba)
-    uint32_t n_dims, type;
-    int64_t ne[3];
-    enum gen_init init;
-    struct gen_perm rows, cols;
-    bool ba;                 // qwen3next ssm_ba: rows from ssm_beta / ssm_alpha, grouped per key head
-    uint64_t nbytes, offset;
-};
-
-struct gen_plan {
-    const struct gen_preset *p;
-    int n_layer, n_vocab;
-    uint64_t seed;
-    struct gen_tensor *t;
-    int n, cap;
-};
-
-static struct gen_tensor *plan_add(struct gen_plan *pl, enum gen_init init, uint32_t n_dims, int64_t ne0, int64_t ne1,
-                                   int64_t ne2, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
-static struct gen_tensor *plan_add(struct gen_plan *pl, enum gen_init init, uint32_t n_dims, int64_t ne0, int64_t ne1,
-                                   int64_t ne2, const char *fmt, ...) {
-    if (pl->n == pl->cap) {
-        int cap = pl->cap ? 2 * pl->cap : 256;
-        struct gen_tensor *t = realloc(pl->t, (size_t)cap * sizeof *t);
-        if (!t) return NULL;
-        pl->t = t;
-        pl->cap = cap;
-    }
-    struct gen_tensor *t = &pl->t[pl->n++];
-    memset(t, 0, sizeof *t);
+// Prints "frink: " and the message to stderr; returns 2, the exit status for bad usage.
+static int gen_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int gen_die(const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(t->name, sizeof t->name, fmt, ap);
+    fputs("frink: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
     va_end(ap);
-    memcpy(t->rng, t->name, sizeof t->rng);
-    t->n_dims = n_dims;
-    t->ne[0] = ne0;
-    t->ne[1] = ne1;
-    t->ne[2] = ne2;
-    t->init = init;
-    // F16 matrices; vectors, conv weights and the router stay F32 as the converter keeps them.
-    bool f32 = n_dims == 1 || init == INIT_CONV || strstr(t->name, "ffn_gate_inp.");
-    t->type = f32 ? GGML_TYPE_F32 : GGML_TYPE_F16;
-    t->nbytes = (uint64_t)(ne0 * ne1 * ne2) * (f32 ? 4 : 2);
-    return t;
+    return 2;
 }
 
-#define MAT(...) plan_add(pl, INIT_MATRIX, 2, __VA_ARGS__)
-#define NORM(n, ...) plan_add(pl, INIT_NORM, 1, n, 1, 1, __VA_ARGS__)
-
-static bool plan_build(struct gen_plan *pl) {
-    const struct gen_preset *p = pl->p;
-    int D = p->D, V = pl->n_vocab, H = p->n_head, Hkv = p->n_head_kv, d = p->head_dim;
-    int nk = p->nk, nv = p->nv, dk = p->dk, dv = p->dv;
-    int64_t key_dim = (int64_t)nk * dk, value_dim = (int64_t)nv * dv, C = 2 * key_dim + value_dim;
-    bool tiled = strcmp(p->arch, "qwen3next") != 0; // qwen35, qwen35moe reorder value heads
-    struct gen_perm vrows = {2 * key_dim, tiled ? dv : 0}, vheads = {0, tiled ? dv : 0}, vone = {0, tiled ? 1 : 0};
-    struct gen_tensor *t;
-#define CHK(x) do { if (!(t = (x))) return false; } while (0)
-    CHK(MAT(D, V, 1, "token_embd.weight"));
-    if (p->llama3_rope) CHK(plan_add(pl, INIT_ROPE_FREQS, 1, p->n_rot / 2, 1, 1, "rope_freqs.weight"));
-    CHK(NORM(D, "output_norm.weight"));
-    // Tied output (no output.weight), as both real models ship.
-    for (int il = 0; il < pl->n_layer; il++) {
-        CHK(NORM(D, "blk.%d.attn_norm.weight", il));
-        bool gdn = p->fam == FAM_HYBRID && (il + 1) % p->interval != 0;
-        if (p->fam == FAM_LLAMA) {
-            CHK(MAT(D, (int64_t)H * d, 1, "blk.%d.attn_q.weight", il));
-            CHK(MAT(D, (int64_t)Hkv * d, 1, "blk.%d.attn_k.weight", il));
-            CHK(MAT(D, (int64_t)Hkv * d, 1, "blk.%d.attn_v.weight", il));
-            CHK(MAT((int64_t)H * d, D, 1, "blk.%d.attn_output.weight", il));
-            CHK(NORM(D, "blk.%d.ffn_norm.weight", il));
-        } else if (gdn) {
-            CHK(MAT(D, C, 1, "blk.%d.attn_qkv.weight", il));
-            t->rows = vrows;
-            CHK(MAT(D, value_dim, 1, "blk.%d.attn_gate.weight", il));
-            t->rows = vheads;
-            if (tiled) {
-                CHK(MAT(D, nv, 1, "blk.%d.ssm_beta.weight", il));
-                t->rows = vone;
-                CHK(MAT(D, nv, 1, "blk.%d.ssm_alpha.weight", il));
-                t->rows = vone;
-            } else {
-                CHK(MAT(D, 2 * nv, 1, "blk.%d.ssm_ba.weight", il));
-                t->ba = true;
-            }
-            CHK(plan_add(pl, INIT_CONV, 2, p->Kc, C, 1, "blk.%d.ssm_conv1d.weight", il));
-            t->rows = vrows;
-            CHK(plan_add(pl, INIT_DT_BIAS, 1, nv, 1, 1, "blk.%d.ssm_dt.bias", il));
-            t->cols = vone;
-            CHK(plan_add(pl, INIT_SSM_A, 1, nv, 1, 1, "blk.%d.ssm_a", il));
-            t->cols = vone;
-            CHK(NORM(dv, "blk.%d.ssm_norm.weight", il));
-            CHK(MAT(value_dim, D, 1, "blk.%d.ssm_out.weight", il));
-            t->cols = vheads;
-        } else {
-            // gated attention: attn_q rows are [q_h | gate_h] per head
-            CHK(MAT(D, 2 * (int64_t)H * d, 1, "blk.%d.attn_q.weight", il));
-            CHK(MAT(D, (int64_t)Hkv * d, 1, "blk.%d.attn_k.weight", il));
-            CHK(MAT(D, (int64_t)Hkv * d, 1, "blk.%d.attn_v.weight", il));
-            CHK(NORM(d, "blk.%d.attn_q_norm.weight", il));
-            CHK(NORM(d, "blk.%d.attn_k_norm.weight", il));
-            CHK(MAT((int64_t)H * d, D, 1, "blk.%d.attn_output.weight", il));
-        }
-        if (p->fam == FAM_HYBRID) CHK(NORM(D, "blk.%d.post_attention_norm.weight", il));
-        if (p->n_expert) {
-            int E = p->n_expert, Fe = p->n_ff_exp, Fs = p->n_ff_shexp;
-            CHK(MAT(D, E, 1, "blk.%d.ffn_gate_inp.weight", il));
-            CHK(plan_add(pl, INIT_MATRIX, 3, D, Fe, E, "blk.%d.ffn_gate_exps.weight", il));
-            CHK(plan_add(pl, INIT_MATRIX, 3, D, Fe, E, "blk.%d.ffn_up_exps.weight", il));
-            CHK(plan_add(pl, INIT_MATRIX, 3, Fe, D, E, "blk.%d.ffn_down_exps.weight", il));
-            CHK(plan_add(pl, INIT_MATRIX, 1, D, 1, 1, "blk.%d.ffn_gate_inp_shexp.weight", il));
-            CHK(MAT(D, Fs, 1, "blk.%d.ffn_gate_shexp.weight", il));
-            CHK(MAT(D, Fs, 1, "blk.%d.ffn_up_shexp.weight", il));
-            CHK(MAT(Fs, D, 1, "blk.%d.ffn_down_shexp.weight", il));
-        } else {
-            CHK(MAT(D, p->n_ff, 1, "blk.%d.ffn_gate.weight", il));
-            CHK(MAT(D, p->n_ff, 1, "blk.%d.ffn_up.weight", il));
-            CHK(MAT(p->n_ff, D, 1, "blk.%d.ffn_down.weight", il));
-        }
+// Parses a decimal integer in [lo, hi] into *out; on failure names the flag on stderr
+// and returns false.
+static bool gen_int(const char *flag, const char *s, long lo, long hi, long *out) {
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end || end == s || v < lo || v > hi) {
+        fprintf(stderr, "frink: %s expects an integer in [%ld, %ld], got '%s'\n", flag, lo, hi, s);
+        return false;
     }
-#undef CHK
-    uint64_t off = 0;
-    for (int i = 0; i < pl->n; i++) {
-        pl->t[i].offset = off;
-        off += (pl->t[i].nbytes + GEN_ALIGN - 1) / GEN_ALIGN * GEN_ALIGN;
-    }
+    *out = v;
     return true;
-}
-
-// File index -> HF index along a permuted axis (see struct gen_perm).
-static int64_t perm_hf(const struct gen_preset *p, struct gen_perm pm, int64_t x) {
-    if (!pm.unit || x < pm.off) return x;
-    int64_t k = x - pm.off, hf = k / pm.unit, e = k % pm.unit;
-    int64_t g = hf % p->nk, j = hf / p->nk, r = p->nv / p->nk;
-    return pm.off + (g * r + j) * pm.unit + e;
-}
-
-// Fills one row of tensor t (file row `row`, n = ne[0] floats) in file order.
-static void gen_row(const struct gen_plan *pl, const struct gen_tensor *t, int64_t row, float *x, float *tmp) {
-    const struct gen_preset *p = pl->p;
-    int64_t n = t->ne[0];
-    const char *rng_name = t->rng;
-    char ba_name[GGUF_MAX_NAME];
-    int64_t hf_row = perm_hf(p, t->rows, row);
-    if (t->ba) {
-        // qwen3next ssm_ba: per key head g, [beta(r) | alpha(r)] of value heads g*r..g*r+r-1.
-        int64_t r = p->nv / p->nk, g = row / (2 * r), w = row % (2 * r);
-        int il = atoi(t->name + 4);
-        snprintf(ba_name, sizeof ba_name, "blk.%d.ssm_%s.weight", il, w < r ? "beta" : "alpha");
-        rng_name = ba_name;
-        hf_row = g * r + (w < r ? w : w - r);
-    }
-    uint64_t s = pl->seed ^ fnv1a(rng_name);
-    s ^= splitmix64(&s) + (uint64_t)hf_row * 0xd1342543de82ef95ull;
-    float *h = t->cols.unit ? tmp : x;
-    switch (t->init) {
-    case INIT_MATRIX: {
-        float sd = 1.0f / sqrtf((float)n);
-        normals(&s, h, n);
-        for (int64_t i = 0; i < n; i++) h[i] *= sd;
-        break;
-    }
-    case INIT_CONV: {
-        float sd = 1.0f / sqrtf((float)p->Kc);
-        normals(&s, h, n);
-        for (int64_t i = 0; i < n; i++) h[i] *= sd;
-        break;
-    }
-    case INIT_NORM:
-        normals(&s, h, n);
-        for (int64_t i = 0; i < n; i++) h[i] = 1.0f + 0.1f * h[i];
-        break;
-    case INIT_DT_BIAS:
-        normals(&s, h, n);
-        for (int64_t i = 0; i < n; i++) h[i] *= 0.1f;
-        break;
-    case INIT_SSM_A:
-        for (int64_t i = 0; i < n; i++) h[i] = -expf((float)(2.0 * uniform01(&s)));
-        break;
-    case INIT_ROPE_FREQS: {
-        // Llama 3.1 rope scaling as the converter precomputes it: factor 32,
-        // low/high frequency factors 1 and 4, original context 8192.
-        const double factor = 32, lo = 1, hi = 4, old_ctx = 8192;
-        for (int64_t i = 0; i < n; i++) {
-            double freq = pow(p->rope_base, -2.0 * (double)i / p->n_rot), wavelen = 6.283185307179586 / freq;
-            if (wavelen < old_ctx / hi) h[i] = 1.0f;
-            else if (wavelen > old_ctx / lo) h[i] = (float)factor;
-            else {
-                double smooth = (old_ctx / wavelen - lo) / (hi - lo);
-                h[i] = (float)(1.0 / ((1 - smooth) / factor + smooth));
-            }
-        }
-        break;
-    }
-    }
-    if (t->cols.unit)
-        for (int64_t i = 0; i < n; i++) x[i] = tmp[perm_hf(p, t->cols, i)];
-}
-
-// ---- GGUF writing ------------------------------------------------------------------------
-
-struct gbuf {
-    uint8_t *d;
-    size_t n, cap;
-    bool oom;
-};
-
-static void gb_put(struct gbuf *b, const void *p, size_t n) {
-    if (b->oom) return;
-    if (b->n + n > b->cap) {
-        size_t cap = b->cap ? b->cap : 1 << 16;
-        while (cap < b->n + n) cap *= 2;
-        uint8_t *d = realloc(b->d, cap);
-        if (!d) { b->oom = true; return; }
-        b->d = d;
-        b->cap = cap;
-    }
-    memcpy(b->d + b->n, p, n);
-    b->n += n;
-}
-static void gb_u32(struct gbuf *b, uint32_t v) { gb_put(b, &v, 4); }
-static void gb_u64(struct gbuf *b, uint64_t v) { gb_put(b, &v, 8); }
-static void gb_strn(struct gbuf *b, const char *s, uint64_t n) { gb_u64(b, n); gb_put(b, s, (size_t)n); }
-static void gb_str(struct gbuf *b, const char *s) { gb_strn(b, s, strlen(s)); }
-
-struct gen_meta {
-    struct gbuf b;
-    uint64_t n_kv;
-    const char *arch;
-};
-
-static void key(struct gen_meta *m, const char *k, enum gguf_vtype t) {
-    char full[128];
-    if (!strncmp(k, "general.", 8) || !strncmp(k, "tokenizer.", 10)) snprintf(full, sizeof full, "%s", k);
-    else snprintf(full, sizeof full, "%s.%s", m->arch, k);
-    gb_str(&m->b, full);
-    gb_u32(&m->b, t);
-    m->n_kv++;
-}
-static void kv_u32(struct gen_meta *m, const char *k, uint32_t v) { key(m, k, GGUF_VT_UINT32); gb_u32(&m->b, v); }
-static void kv_f32(struct gen_meta *m, const char *k, float v) { key(m, k, GGUF_VT_FLOAT32); gb_put(&m->b, &v, 4); }
-static void kv_str(struct gen_meta *m, const char *k, const char *v) { key(m, k, GGUF_VT_STRING); gb_str(&m->b, v); }
-static void kv_i32s(struct gen_meta *m, const char *k, const int32_t *v, uint64_t n) {
-    key(m, k, GGUF_VT_ARRAY);
-    gb_u32(&m->b, GGUF_VT_INT32);
-    gb_u64(&m->b, n);
-    gb_put(&m->b, v, n * 4);
-}
-
-static size_t vtype_size(enum gguf_vtype t) {
-    static const size_t sz[GGUF_VT_COUNT] = {1, 1, 2, 2, 4, 4, 4, 1, 0, 0, 8, 8, 8};
-    return t < GGUF_VT_COUNT ? sz[t] : 0;
-}
-
-// Re-serializes a key/value pair read from another file, unchanged.
-static void kv_copy(struct gen_meta *m, const struct gguf_kv *kv) {
-    struct gbuf *b = &m->b;
-    gb_strn(b, kv->key.ptr, kv->key.len);
-    gb_u32(b, kv->type);
-    m->n_kv++;
-    switch (kv->type) {
-    case GGUF_VT_STRING: gb_strn(b, kv->v.str.ptr, kv->v.str.len); break;
-    case GGUF_VT_ARRAY:
-        gb_u32(b, kv->v.arr.type);
-        gb_u64(b, kv->v.arr.n);
-        if (kv->v.arr.type == GGUF_VT_STRING)
-            for (uint64_t i = 0; i < kv->v.arr.n; i++) gb_strn(b, kv->v.arr.strs[i].ptr, kv->v.arr.strs[i].len);
-        else gb_put(b, kv->v.arr.data, (size_t)(kv->v.arr.n * vtype_size(kv->v.arr.type)));
-        break;
-    case GGUF_VT_FLOAT32: { float f = (float)kv->v.f64; gb_put(b, &f, 4); break; }
-    case GGUF_VT_FLOAT64: gb_put(b, &kv->v.f64, 8); break;
-    default: gb_put(b, &kv->v.u64, vtype_size(kv->type)); break; // little-endian: low bytes first
-    }
-}
-
-static void write_metadata(struct gen_meta *m, const struct gen_plan *pl, const struct gguf_file *vocab) {
-    const struct gen_preset *p = pl->p;
-    char name[96];
-    snprintf(name, sizeof name, "frink-gen %s (random weights, seed %" PRIu64 ")", p->name, pl->seed);
-    kv_str(m, "general.architecture", p->arch);
-    kv_str(m, "general.name", name);
-    kv_u32(m, "general.alignment", GEN_ALIGN);
-    kv_u32(m, "general.file_type", 1); // MOSTLY_F16
-    kv_u32(m, "general.quantization_version", 2);
-    kv_u32(m, "context_length", (uint32_t)p->ctx);
-    kv_u32(m, "embedding_length", (uint32_t)p->D);
-    kv_u32(m, "block_count", (uint32_t)pl->n_layer);
-    kv_u32(m, "feed_forward_length", (uint32_t)p->n_ff);
-    kv_u32(m, "attention.head_count", (uint32_t)p->n_head);
-    kv_u32(m, "attention.head_count_kv", (uint32_t)p->n_head_kv);
-    kv_u32(m, "attention.key_length", (uint32_t)p->head_dim);
-    kv_u32(m, "attention.value_length", (uint32_t)p->head_dim);
-    kv_f32(m, "attention.layer_norm_rms_epsilon", p->eps);
-    kv_f32(m, "rope.freq_base", p->rope_base);
-    kv_u32(m, "rope.dimension_count", (uint32_t)p->n_rot);
-    if (p->fam == FAM_LLAMA) kv_u32(m, "vocab_size", (uint32_t)pl->n_vocab);
-    if (p->fam == FAM_HYBRID) {
-        if (strcmp(p->arch, "qwen3next")) {
-            static const int32_t sections[4] = {11, 11, 10, 0};
-            kv_i32s(m, "rope.dimension_sections", sections, 4);
-        }
-        kv_u32(m, "ssm.conv_kernel", (uint32_t)p->Kc);
-        kv_u32(m, "ssm.state_size", (uint32_t)p->dk);
-        kv_u32(m, "ssm.group_count", (uint32_t)p->nk);
-        kv_u32(m, "ssm.time_step_rank", (uint32_t)p->nv);
-        kv_u32(m, "ssm.inner_size", (uint32_t)(p->nv * p->dv));
-        kv_u32(m, "full_attention_interval", (uint32_t)p->interval);
-    }
-    if (p->n_expert) {
-        kv_u32(m, "expert_count", (uint32_t)p->n_expert);
-        kv_u32(m, "expert_used_count", (uint32_t)p->n_expert_used);
-        kv_u32(m, "expert_feed_forward_length", (uint32_t)p->n_ff_exp);
-        kv_u32(m, "expert_shared_feed_forward_length", (uint32_t)p->n_ff_shexp);
-    }
-    for (uint64_t i = 0; i < vocab->n_kv; i++)
-        if (vocab->kv[i].key.len > 10 && !memcmp(vocab->kv[i].key.ptr, "tokenizer.", 10)) kv_copy(m, &vocab->kv[i]);
 }
 
 static void gen_usage(FILE *f) {
@@ -431,8 +46,18 @@ static void gen_usage(FILE *f) {
           "  the tokenizer is copied from --vocab (default: the preset's file under tests/data).\n"
           "presets:\n",
           f);
-    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++)
-        fprintf(f, "  %-16s %-10s %s\n", presets[i].name, presets[i].arch, presets[i].about);
+    for (int i = 0; frink_gen_preset_name(i); i++)
+        fprintf(f, "  %-16s %-10s %s\n", frink_gen_preset_name(i), frink_gen_preset_arch(i),
+                frink_gen_preset_about(i));
+}
+
+// The writer's reports as lines on stderr: what is written, then every 5%.
+static void gen_progress(void *ud, const frink_gen_progress *p) {
+    (void)ud;
+    if (p->percent < 0)
+        fprintf(stderr, "gen: %s (%s), %d layers, vocabulary %d from %s, %d tensors, %.2f GB -> %s\n", p->preset,
+                p->arch, p->n_layers, p->n_vocab, p->vocab_path, p->n_tensors, p->total_bytes / 1e9, p->out_path);
+    else fprintf(stderr, "gen: %3d%%  %s\n", p->percent, p->tensor);
 }
 
 int cmd_gen(int argc, char **argv);
@@ -443,109 +68,38 @@ int cmd_gen(int argc, char **argv) {
     for (int i = 0; i < argc; i += 2) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--list") || !strcmp(a, "-h") || !strcmp(a, "--help")) { gen_usage(stdout); return 0; }
-        if (!v) return cli_die("gen: %s needs a value (or is unknown; see `frink gen --help`)", a);
+        if (!v) return gen_die("gen: %s needs a value (or is unknown; see `frink gen --help`)", a);
         if (!strcmp(a, "--preset")) preset = v;
         else if (!strcmp(a, "-o")) out = v;
         else if (!strcmp(a, "--vocab")) vocab_path = v;
-        else if (!strcmp(a, "--layers")) { if (!cli_int(a, v, 1, 512, &layers)) return 2; }
-        else if (!strcmp(a, "--seed")) { if (!cli_int(a, v, 0, LONG_MAX, &seed)) return 2; }
-        else return cli_die("gen: unknown flag '%s' (see `frink gen --help`)", a);
+        else if (!strcmp(a, "--layers")) { if (!gen_int(a, v, 1, 512, &layers)) return 2; }
+        else if (!strcmp(a, "--seed")) { if (!gen_int(a, v, 0, LONG_MAX, &seed)) return 2; }
+        else return gen_die("gen: unknown flag '%s' (see `frink gen --help`)", a);
     }
     if (!preset || !out) {
         gen_usage(stderr);
         return 2;
     }
-    const struct gen_preset *p = NULL;
-    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++)
-        if (!strcmp(presets[i].name, preset)) p = &presets[i];
-    if (!p) return cli_die("gen: unknown preset '%s' (see `frink gen --list`)", preset);
-    if (!vocab_path) vocab_path = p->vocab;
-    struct gguf_file *vf;
-    if (gguf_open(vocab_path, &vf)) return cli_die("gen: vocabulary: %s (pass --vocab FILE)", frink_errmsg());
-    const struct gguf_kv *toks = gguf_find(vf, "tokenizer.ggml.tokens");
-    if (!toks || toks->type != GGUF_VT_ARRAY || toks->v.arr.type != GGUF_VT_STRING || toks->v.arr.n == 0) {
-        gguf_close(vf);
-        return cli_die("gen: '%s' has no tokenizer.ggml.tokens string array", vocab_path);
+    // Checked here as well as in the library, for the message that points at --list.
+    bool known = false;
+    for (int i = 0; frink_gen_preset_name(i); i++) known |= !strcmp(frink_gen_preset_name(i), preset);
+    if (!known) return gen_die("gen: unknown preset '%s' (see `frink gen --list`)", preset);
+    frink_gen_params gp = {.preset = preset, .out_path = out, .vocab_path = vocab_path, .n_layers = (int)layers,
+                           .seed = (uint64_t)seed, .progress = gen_progress};
+    frink_status st = frink_gen_model(&gp);
+    if (st == FRINK_ERR_NOMEM) {
+        gen_die("out of memory");
+        return 1;
     }
-    struct gen_plan pl = {.p = p, .n_layer = layers ? (int)layers : p->n_layer, .n_vocab = (int)toks->v.arr.n,
-                          .seed = (uint64_t)seed};
-    struct gen_meta meta = {.arch = p->arch};
-    int rc = 1;
-    FILE *f = NULL;
-    float *row = NULL, *tmp = NULL;
-    uint16_t *h16 = NULL;
-    if (!plan_build(&pl)) { cli_die("out of memory"); goto done; }
-    write_metadata(&meta, &pl, vf);
-    // header | kv | tensor infos | pad
-    struct gbuf hdr = {0};
-    gb_put(&hdr, "GGUF", 4);
-    gb_u32(&hdr, 3);
-    gb_u64(&hdr, (uint64_t)pl.n);
-    gb_u64(&hdr, meta.n_kv);
-    gb_put(&hdr, meta.b.d, meta.b.n);
-    uint64_t total = 0, max_row = 0;
-    for (int i = 0; i < pl.n; i++) {
-        const struct gen_tensor *t = &pl.t[i];
-        gb_str(&hdr, t->name);
-        gb_u32(&hdr, t->n_dims);
-        for (uint32_t d = 0; d < t->n_dims; d++) gb_u64(&hdr, (uint64_t)t->ne[d]);
-        gb_u32(&hdr, t->type);
-        gb_u64(&hdr, t->offset);
-        total += t->nbytes;
-        if ((uint64_t)t->ne[0] > max_row) max_row = (uint64_t)t->ne[0];
+    if (st != FRINK_OK) {
+        // A vocabulary that cannot be read is most often the default one, missing when
+        // frink runs outside the repository: say how to pass another. Problems with the
+        // inputs exit 2, failing to write the output 1.
+        const char *msg = frink_errmsg();
+        bool vocab = !strncmp(msg, "vocabulary: ", 12);
+        gen_die("gen: %s%s", msg, vocab ? " (pass --vocab FILE)" : "");
+        return st == FRINK_ERR_IO && !vocab ? 1 : 2;
     }
-    static const uint8_t zeros[GEN_ALIGN];
-    gb_put(&hdr, zeros, (GEN_ALIGN - hdr.n % GEN_ALIGN) % GEN_ALIGN);
-    if (hdr.oom || meta.b.oom) { free(hdr.d); cli_die("out of memory"); goto done; }
-    f = fopen(out, "wb");
-    if (!f) { free(hdr.d); cli_die("gen: cannot write '%s': %s", out, strerror(errno)); goto done; }
-    setvbuf(f, NULL, _IOFBF, 1 << 22);
-    size_t hw = fwrite(hdr.d, 1, hdr.n, f);
-    free(hdr.d);
-    if (hw != hdr.n) goto io_error;
-    fprintf(stderr, "gen: %s (%s), %d layers, vocabulary %d from %s, %d tensors, %.2f GB -> %s\n", p->name, p->arch,
-            pl.n_layer, pl.n_vocab, vocab_path, pl.n, total / 1e9, out);
-    row = malloc(max_row * sizeof *row);
-    tmp = malloc(max_row * sizeof *tmp);
-    h16 = malloc(max_row * sizeof *h16);
-    if (!row || !tmp || !h16) { cli_die("out of memory"); goto done; }
-    uint64_t done_bytes = 0;
-    int last_pct = -1;
-    for (int i = 0; i < pl.n; i++) {
-        const struct gen_tensor *t = &pl.t[i];
-        int64_t n = t->ne[0], rows = t->ne[1] * t->ne[2];
-        for (int64_t r = 0; r < rows; r++) {
-            gen_row(&pl, t, r, row, tmp);
-            size_t ok;
-            if (t->type == GGML_TYPE_F16) {
-                for (int64_t k = 0; k < n; k++) h16[k] = fp32_to_fp16(row[k]);
-                ok = fwrite(h16, 2, (size_t)n, f);
-            } else ok = fwrite(row, 4, (size_t)n, f);
-            if (ok != (size_t)n) goto io_error;
-            done_bytes += (uint64_t)n * (t->type == GGML_TYPE_F16 ? 2 : 4);
-            int pct = (int)(100 * done_bytes / (total ? total : 1));
-            if (pct != last_pct && (pct % 5 == 0 || pct == 100)) {
-                fprintf(stderr, "gen: %3d%%  %s\n", pct, t->name);
-                last_pct = pct;
-            }
-        }
-        size_t pad = (size_t)((GEN_ALIGN - t->nbytes % GEN_ALIGN) % GEN_ALIGN);
-        if (fwrite(zeros, 1, pad, f) != pad) goto io_error;
-    }
-    if (fclose(f)) { f = NULL; goto io_error; }
-    f = NULL;
     fprintf(stderr, "gen: wrote %s\n", out);
-    rc = 0;
-    goto done;
-io_error:
-    cli_die("gen: writing '%s' failed: %s", out, strerror(errno));
-done:
-    if (f) fclose(f);
-    free(row);
-    free(tmp);
-    free(h16);
-    free(meta.b.d);
-    free(pl.t);
-    gguf_close(vf);
-    return rc;
+    return 0;
 }
