@@ -8,6 +8,10 @@
 // tensor and watching the logits); the flags below follow those measurements,
 // so a per-tensor `.scale` is applied exactly where the reference applies it
 // and otherwise left unread — which the loader then refuses by name.
+// A row names only the defaults it changes (the fields after swa_pattern), by designator; the
+// rest are 0, which -Wextra would otherwise report for every row.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 static const struct arch_info table[] = {
     {"llama", NULL, ROPE_NORM, AF_TIED_OK | AF_MOE_NORM_W | AF_FFN_SCALES | AF_EXP_SCALES, 0},
     {"mistral3", NULL, ROPE_NORM, AF_TIED_OK | AF_MOE_NORM_W | AF_FFN_SCALES | AF_EXP_SCALES, 0},
@@ -17,10 +21,11 @@ static const struct arch_info table[] = {
     {"qwen3moe", NULL, ROPE_NEOX, AF_TIED_OK | AF_QK_NORM | AF_MOE_NORM_W | AF_EXP_SCALES, 0},
     {"qwen2moe", NULL, ROPE_NEOX, AF_SHEXP_GATE, 0},
     {"qwen35", NULL, ROPE_NEOX,
-     AF_TIED_OK | AF_QK_NORM | AF_HYBRID_GDN | AF_GATED_ATTN | AF_FFN_SCALES | AF_GDN_SCALES | AF_FFN_NORM_PA, 0},
+     AF_TIED_OK | AF_QK_NORM | AF_HYBRID_GDN | AF_GATED_ATTN | AF_FFN_SCALES | AF_GDN_SCALES | AF_FFN_NORM_PA |
+         AF_ROPE_SECTIONS, 0},
     {"qwen35moe", NULL, ROPE_NEOX,
      AF_TIED_OK | AF_QK_NORM | AF_HYBRID_GDN | AF_GATED_ATTN | AF_MOE_NORM_W | AF_SHEXP_GATE | AF_SHEXP_SCALES |
-         AF_EXP_DOWN_SCALE_ONLY | AF_GDN_SCALES | AF_FFN_NORM_PA, 0},
+         AF_EXP_DOWN_SCALE_ONLY | AF_GDN_SCALES | AF_FFN_NORM_PA | AF_ROPE_SECTIONS, 0},
     {"qwen3next", NULL, ROPE_NEOX,
      AF_TIED_OK | AF_QK_NORM | AF_HYBRID_GDN | AF_GATED_ATTN | AF_MOE_NORM_W | AF_SHEXP_GATE | AF_SHEXP_SCALES |
          AF_EXP_DOWN_SCALE_ONLY | AF_GDN_GROUPED_V | AF_GDN_BA_FUSED | AF_FFN_NORM_PA, 0},
@@ -28,12 +33,14 @@ static const struct arch_info table[] = {
     {"olmo2", NULL, ROPE_NEOX,
      AF_TIED_OK | AF_NO_PRE_NORM | AF_POST_NORMS | AF_QK_NORM_FULL | AF_SWA | AF_SWA_ROPE_UNSCALED, 4},
     // gemma, gemma2: the output head is always token_embd (an output.weight stays unread).
+    // The 27B models (46 blocks gemma2, 62 gemma3) scale queries by 1/sqrt(D/H).
     {"gemma", NULL, ROPE_NEOX, AF_ALWAYS_TIED | AF_GELU | AF_EMB_SQRT | AF_Q_PRESCALE, 0},
     {"gemma2", NULL, ROPE_NEOX,
-     AF_ALWAYS_TIED | AF_GELU | AF_EMB_SQRT | AF_Q_PRESCALE | AF_POST_NORMS | AF_ATTN_SOFTCAP | AF_FINAL_SOFTCAP | AF_SWA, 2},
+     AF_ALWAYS_TIED | AF_GELU | AF_EMB_SQRT | AF_Q_PRESCALE | AF_POST_NORMS | AF_ATTN_SOFTCAP | AF_FINAL_SOFTCAP | AF_SWA, 2,
+     .swa_window = 4096, .final_softcap = 30, .q_scale_n_layer = 46},
     {"gemma3", NULL, ROPE_NEOX,
      AF_TIED_OK | AF_GELU | AF_EMB_SQRT | AF_Q_PRESCALE | AF_POST_NORMS | AF_QK_NORM | AF_FINAL_SOFTCAP | AF_SWA |
-         AF_SWA_ROPE_UNSCALED, 6},
+         AF_SWA_ROPE_UNSCALED, 6, .swa_rope_base = 10000, .q_scale_n_layer = 62},
     {"gpt-oss", NULL, ROPE_NEOX,
      AF_FFN_NORM_PA | AF_SINKS | AF_SWA | AF_SWIGLU_OAI | AF_MOE_SOFTMAX_K | AF_MOE_BIASES, 2},
     {"deepseek2", NULL, ROPE_NORM, AF_TIED_OK | AF_MLA | AF_DEEPSEEK_MOE, 0},
@@ -63,6 +70,7 @@ static const struct arch_info table[] = {
     {"t5", "encoder-decoder model: frink runs decoder-only language models", ROPE_NONE, 0, 0},
     {"t5encoder", "encoder-only model: frink runs decoder-only language models", ROPE_NONE, 0, 0},
 };
+#pragma GCC diagnostic pop
 
 const struct arch_info *arch_find(const char *name) {
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)

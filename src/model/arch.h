@@ -36,10 +36,10 @@
 #define AF_TOK_NORM            AF(21)  // token_embd_norm (LayerNorm) after the embedding lookup
 #define AF_POS_EMBD            AF(22)  // learned absolute positions (position_embd) when present
 // Embedding / output / residual scales
-#define AF_EMB_SQRT            AF(23)  // embedding * sqrt(D), and gemma's query scale rule
+#define AF_EMB_SQRT            AF(23)  // embedding * sqrt(D), and gemma's query scale rule (q_scale_n_layer)
 #define AF_GRANITE             AF(24)  // embedding/residual/attention/logit scales from metadata; rope.scaling.finetuned
 #define AF_ALWAYS_TIED         AF(25)  // output is token_embd even when output.weight exists (gemma2)
-#define AF_FINAL_SOFTCAP       AF(26)  // final_logit_softcapping (default 30 with AF_ATTN_SOFTCAP, else 0)
+#define AF_FINAL_SOFTCAP       AF(26)  // final_logit_softcapping (default: the row's final_softcap)
 // Attention
 #define AF_ATTN_SOFTCAP        AF(27)  // attn_logit_softcapping (default 50)
 #define AF_Q_PRESCALE          AF(28)  // q multiplied by the attention scale before attention, kq scale 1
@@ -60,6 +60,7 @@
 #define AF_PARALLEL_KEY        AF(42)  // parallel residual from use_parallel_residual (gptneox)
 #define AF_DEEPSEEK_MOE        AF(43)  // gating func, groups, weight norm/scale, leading dense blocks from metadata
 #define AF_FFN_ACT_SCALES      AF(44)  // ungated FFN: act(u) divided elementwise by blk.N.ffn.act.scales when present (AWQ; mpt)
+#define AF_ROPE_SECTIONS       AF(45)  // rope.dimension_sections required; only their plain-text (NEOX-equivalent) form runs
 
 struct arch_info {
     const char *name;
@@ -67,6 +68,12 @@ struct arch_info {
     int rope_mode;        // ROPE_NORM / ROPE_NEOX / ROPE_NONE (model.h)
     uint64_t flags;       // enum arch_flag
     int swa_pattern;      // AF_SWA: default period P (layer L slides iff L % P < P-1)
+    // Defaults of the family where its file may leave a key out (0: none / the generic default).
+    int swa_window;       // AF_SWA: attention.sliding_window when absent (0: no window)
+    float swa_rope_base;  // AF_SWA: rope.freq_base_swa when absent (0: rope.freq_base)
+    float final_softcap;  // AF_FINAL_SOFTCAP: final_logit_softcapping when absent (0: none)
+    int q_scale_n_layer;  // AF_EMB_SQRT: the block count whose query scale is 1/sqrt(D/H) instead of
+                          // 1/sqrt(head_dim) (the 27B models); 0: none
 };
 
 // Row for `name`, or NULL when the name is not in the table at all.

@@ -26,7 +26,7 @@ struct rope_p {
 static struct rope_p rope_params(const struct model *m, const struct layer *L) {
     const struct hparams *hp = &m->hp;
     struct rope_p r = {L->n_rot, hp->rope_mode, L->rope_base, L->rope_scale, hp->rope_attn_factor, hp->rope_ext_factor, {0, 0}, m->rope_freqs};
-    if (r.ext_factor != 0) {
+    if (L->feat & LF_ROPE_YARN) {
         // ggml_rope_yarn_corr_dims with beta_fast 32, beta_slow 1.
         float n_ctx_orig = (float)hp->rope_n_ctx_orig;
         float lo = floorf(r.n_rot * logf(n_ctx_orig / (32.0f * 2 * (float)M_PI)) / (2 * logf(r.base)));
@@ -113,7 +113,7 @@ static void attend(const struct attn_job *j, int ith, int t, int h0, int nh) {
     size_t kstride = (size_t)Hkv * d, vstride = (size_t)Hkv * dv;
     float scale = (L->feat & LF_Q_PRESCALE) ? 1.0f : L->kq_scale;
     float softcap = (L->feat & LF_ATTN_SOFTCAP) ? j->softcap : 0.0f;
-    if (softcap != 0) scale /= softcap;
+    if (L->feat & LF_ATTN_SOFTCAP) scale /= softcap;
     const struct seq *sq = j->run[j->tok_run[t]].s;
     const uint16_t *K = (const uint16_t *)sq->k[j->il], *V = (const uint16_t *)sq->v[j->il]; // F16: rows in place
     int pos = j->pos[t], n_kv = pos + 1;
@@ -157,9 +157,9 @@ static void attend(const struct attn_job *j, int ith, int t, int h0, int nh) {
                 for (int i = 0; i < d; i++) s += kf[i] * qsrc[i];
                 s *= scale;
             }
-            if (softcap != 0) s = softcap * tanhf(s);
+            if (L->feat & LF_ATTN_SOFTCAP) s = softcap * tanhf(s);
             // The mask holds -|i - j| as F16; the kernel multiplies it by the slope.
-            if (slope[g] != 0) s += slope[g] * fp16_to_fp32(fp32_to_fp16((float)(c - pos)));
+            if (L->feat & LF_ALIBI) s += slope[g] * fp16_to_fp32(fp32_to_fp16((float)(c - pos)));
             float ms = 1.0f, vs = 1.0f;
             if (s > M[g]) {
                 float Mold = M[g];
@@ -177,7 +177,7 @@ static void attend(const struct attn_job *j, int ith, int t, int h0, int nh) {
     }
     for (int g = 0; g < nh; g++) {
         int h = h0 + g;
-        if (L->attn_sinks) {
+        if (L->feat & LF_ATTN_SINKS) {
             // gpt-oss: the sink logit joins the denominator only.
             float sk = L->attn_sinks[h], ms = 1.0f, vs = 1.0f;
             if (sk > M[g]) {
@@ -325,7 +325,7 @@ void mla_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
     int64_t ld = ex->ldh;
     float *qb = ex->hb, *cb = ex->hb2, *qa = ex->hb3, *qf = ex->hb4;
     float eps = m->hp.norm_eps;
-    if (L->wq_a.data) {
+    if (L->feat & LF_MLA_Q_LORA) {
         mm(ex, &L->wq_a, 0, xn, D, T, qa, ld);
         for (int t = 0; t < T; t++) rms_norm(qa + (size_t)t * ld, qa + (size_t)t * ld, L->q_a_norm, (int)L->wq_a.n_out, eps);
         exec_act_invalidate(ex);

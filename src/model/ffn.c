@@ -86,21 +86,26 @@ static void glu_rows(struct exec *ex, int act, float *g, int64_t ldg, const floa
 
 void ffn_init(void) { pthread_once(&gelu_once, gelu_table_init); }
 
+// The activation of L's FFN (routed experts included; the shared expert is always SiLU).
+static int layer_act(const struct layer *L) {
+    return (L->feat & LF_ACT_SWIGLU_OAI) ? ACT_SWIGLU_OAI : (L->feat & LF_ACT_GELU) ? ACT_GELU : ACT_SILU;
+}
+
 // ---- dense -------------------------------------------------------------------
 
 void ffn_dense(struct exec *ex, const struct layer *L, const float *xn, int T, float *y) {
-    int D = ex->m->hp.n_embd, F = L->n_ff, act = ex->m->hp.ffn_act;
+    int D = ex->m->hp.n_embd, F = L->n_ff, act = layer_act(L);
     int64_t ld = ex->ldh;
     if (L->feat & LF_FFN_UNGATED) {
         mm(ex, &L->ffn_up, 0, xn, D, T, ex->hb, ld);
         for (int t = 0; t < T; t++) {
             float *u = ex->hb + (size_t)t * ld;
-            if (act == ACT_GELU)
+            if (L->feat & LF_ACT_GELU)
                 for (int i = 0; i < F; i++) u[i] = gelu(u[i]);
             else
                 for (int i = 0; i < F; i++) u[i] = silu(u[i]);
             // AWQ activation scales (mpt): the reference divides the activation by them.
-            if (L->ffn_act_scales)
+            if (L->feat & LF_ACT_SCALES)
                 for (int i = 0; i < F; i++) u[i] /= L->ffn_act_scales[i];
         }
     } else if (L->feat & LF_FFN_GATE_UP_FUSED) {
@@ -137,12 +142,16 @@ static void softmax_inplace(float *v, int n) {
 static void route(const struct model *m, const struct layer *L, float *probs, float *score, int *sel, float *wt) {
     const struct hparams *hp = &m->hp;
     int E = L->n_expert, K = L->n_expert_used;
-    if (hp->gating == GATING_SOFTMAX) softmax_inplace(probs, E);
-    else if (hp->gating == GATING_SIGMOID)
+    // (LF_MOE_SOFTMAX_K: the raw logits, softmax over the chosen k below)
+    if (L->feat & LF_MOE_SIGMOID)
         for (int e = 0; e < E; e++) probs[e] = sigmoid(probs[e]);
-    for (int e = 0; e < E; e++) score[e] = probs[e] + (L->exp_probs_b ? L->exp_probs_b[e] : 0.0f);
+    else if (!(L->feat & LF_MOE_SOFTMAX_K)) softmax_inplace(probs, E);
+    if (L->feat & LF_MOE_PROBS_BIAS)
+        for (int e = 0; e < E; e++) score[e] = probs[e] + L->exp_probs_b[e];
+    else
+        memcpy(score, probs, (size_t)E * sizeof *score);
     int G = hp->expert_groups;
-    if (G > 1) {
+    if (L->feat & LF_MOE_GROUPS) {
         // Group score = sum of its two best selection scores; keep the best groups.
         int per = E / G;
         float gs[256];
@@ -177,14 +186,14 @@ static void route(const struct model *m, const struct layer *L, float *probs, fl
         sel[k] = best;
         wt[k] = probs[best];
     }
-    if (hp->gating == GATING_SOFTMAX_WEIGHT) softmax_inplace(wt, K);
+    if (L->feat & LF_MOE_SOFTMAX_K) softmax_inplace(wt, K);
     if (L->feat & LF_MOE_NORM_W) {
         float s = 0;
         for (int k = 0; k < K; k++) s += wt[k];
         if (s < 6.103515625e-5f) s = 6.103515625e-5f;
         for (int k = 0; k < K; k++) wt[k] /= s;
     }
-    if (hp->expert_weights_scale != 0 && hp->expert_weights_scale != 1)
+    if (L->feat & LF_MOE_W_SCALE)
         for (int k = 0; k < K; k++) wt[k] *= hp->expert_weights_scale;
 }
 
@@ -192,7 +201,7 @@ static void route(const struct model *m, const struct layer *L, float *probs, fl
 // tokens are grouped by expert, each expert's matrices are read once per batch.
 void ffn_moe(struct exec *ex, const struct layer *L, const float *xn, int T, float *y) {
     const struct model *m = ex->m;
-    int D = m->hp.n_embd, E = L->n_expert, K = L->n_expert_used, F = L->n_ff, act = m->hp.ffn_act;
+    int D = m->hp.n_embd, E = L->n_expert, K = L->n_expert_used, F = L->n_ff, act = layer_act(L);
     float *router = ex->router; // [T][E]
     mm(ex, &L->gate_inp, 0, xn, D, T, router, E);
     float score[1024];
