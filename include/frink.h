@@ -153,6 +153,9 @@ typedef struct frink_layer_info {
     const char *refusals;
 } frink_layer_info;
 FRINK_API frink_status frink_model_layer(const frink_model *m, int layer, frink_layer_info *out);
+// The model-wide features (embedding and logit scales, tied output, ...), space-separated,
+// into buf as snprintf does; *len (may be NULL) gets the length the whole string needs.
+FRINK_API frink_status frink_model_features(const frink_model *m, char *buf, size_t cap, size_t *len);
 
 // ---- special tokens, tokenizing, detokenizing ----------------------------------------
 

@@ -474,6 +474,8 @@ static int cmd_inspect(int argc, char **argv) {
     printf("frink: runs as '%s': %d layers (%d attention, %d Gated DeltaNet), %d-wide, vocabulary %d, %.1f MB of weights per token\n",
            frink_model_arch(m), n_layer, n_layer - n_gdn, n_gdn, frink_model_n_embd(m), frink_model_n_vocab(m),
            frink_model_bytes_per_token(m) / 1e6);
+    char mf[512];
+    if (frink_model_features(m, mf, sizeof mf, NULL) == FRINK_OK) printf("model features: %s\n", mf[0] ? mf : "(none)");
     printf("%-5s %-10s %-8s %s\n", "layer", "kind", "path", "features");
     for (int il = 0; il < n_layer; il++) {
         frink_layer_info li;

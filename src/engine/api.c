@@ -19,6 +19,7 @@
 #include "model/arch.h"
 #include "model/forward.h"
 #include "model/model.h"
+#include "model/path.h"
 #include "model/seq.h"
 #include "model/state.h"
 #include "quant/quant.h"
@@ -42,6 +43,8 @@ const char *frink_arch_name(int i, const char **refused) {
 }
 
 // ---- models -----------------------------------------------------------------------
+
+static frink_status layer_info_build(frink_model *fm);
 
 frink_model_params frink_model_default_params(void) { return (frink_model_params){0}; }
 
@@ -67,6 +70,7 @@ frink_status frink_model_open(const frink_model_params *p, frink_model **out) {
         struct model_load_opts lo = {.allow_unread = p->allow_unread, .keep_layout = p->keep_layout};
         if ((st = model_load(f, &lo, &fm->m))) goto fail;
         fm->f = f; // a view: fm->m owns the file (model_free closes it)
+        if ((st = layer_info_build(fm))) goto fail;
         if (fm->tok && tokenizer_n_vocab(fm->tok) > fm->m->hp.n_vocab) {
             st = frink_fail(FRINK_ERR_FORMAT, "the tokenizer has %d tokens but the model's embedding only %d",
                             tokenizer_n_vocab(fm->tok), fm->m->hp.n_vocab);
@@ -102,10 +106,7 @@ void frink_model_free(frink_model *fm) {
     else gguf_close(fm->f);
     free(fm->chat_template);
     if (fm->layer_info) {
-        for (int i = 0; i < fm->n_layer_info; i++) {
-            free(fm->layer_info[i].features);
-            free(fm->layer_info[i].refusals);
-        }
+        for (int i = 0; i < fm->n_layer_info; i++) free(fm->layer_info[i].features);
         free(fm->layer_info);
     }
     free(fm);
@@ -628,10 +629,33 @@ frink_status frink_sampler_sample(frink_sampler *s, const float *logits, frink_t
 
 // ---- layers ------------------------------------------------------------------------------------
 
+// The feature strings of every layer, made at open (frink_model_layer then only reads).
+static frink_status layer_info_build(frink_model *fm) {
+    const struct model *m = fm->m;
+    fm->layer_info = calloc((size_t)m->hp.n_layer, sizeof *fm->layer_info);
+    if (!fm->layer_info) return frink_fail(FRINK_ERR_NOMEM, "out of memory");
+    fm->n_layer_info = m->hp.n_layer;
+    for (int il = 0; il < m->hp.n_layer; il++) {
+        const struct layer *L = &m->layers[il];
+        size_t n = layer_features_str(L->feat, NULL, 0) + 1;
+        if (!(fm->layer_info[il].features = malloc(n))) return frink_fail(FRINK_ERR_NOMEM, "out of memory");
+        layer_features_str(L->feat, fm->layer_info[il].features, n);
+    }
+    return FRINK_OK;
+}
+
 frink_status frink_model_layer(const frink_model *fm, int layer, frink_layer_info *out) {
     if (!fm->m || layer < 0 || layer >= fm->m->hp.n_layer)
         return frink_fail(FRINK_ERR_ARG, "layer %d out of range (%d layers)", layer, fm->m ? fm->m->hp.n_layer : 0);
     const struct layer *L = &fm->m->layers[layer];
-    *out = (frink_layer_info){"host", (L->feat & LF_GDN) ? "gdn" : (L->feat & LF_MLA) ? "mla" : "attention", "", ""};
+    *out = (frink_layer_info){L->path ? L->path->name : "none", layer_kind_name(L), fm->layer_info[layer].features,
+                              L->path_refused ? L->path_refused : ""};
+    return FRINK_OK;
+}
+
+frink_status frink_model_features(const frink_model *fm, char *buf, size_t cap, size_t *len) {
+    if (!fm->m) return frink_fail(FRINK_ERR_STATE, "the model was opened without its weights");
+    size_t n = model_features_str(fm->m->feat, buf, cap);
+    if (len) *len = n;
     return FRINK_OK;
 }

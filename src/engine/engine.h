@@ -22,8 +22,8 @@ struct frink_model {
     struct tokenizer *tok;     // NULL: no_tokenizer
     char arch[64], name[128];
     char *chat_template;       // NULL when the file has none
-    struct frink_layer_desc {  // frink_model_layer's strings, built on first use
-        char *features, *refusals;
+    struct frink_layer_desc {  // frink_model_layer's feature names, built at open
+        char *features;
     } *layer_info;
     int n_layer_info;
 };

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "model/forward_impl.h"
+#include "model/path.h"
 #include "quant/quant.h"
 
 // ---- parallel helpers -------------------------------------------------------
@@ -309,7 +310,12 @@ static void forward_step(struct exec *ex, const int32_t *tok, int T, const int *
             ex->pos[ex->run[r].t0 + i] = ex->run[r].p0 + i;
         }
     embed(ex, tok, T, x);
-    for (int il = 0; il < hp->n_layer; il++) block(ex, il, x, T);
+    // Each layer on the path its plan chose (path.h); the host path is block() itself.
+    for (int il = 0; il < hp->n_layer; il++) {
+        const struct layer_path *p = m->layers[il].path;
+        if (p && p->run) p->run(ex, il, x, T);
+        else block(ex, il, x, T);
+    }
     for (int r = 0; r < ex->n_run; r++) {
         struct seq *s = ex->run[r].s;
         memcpy(s->tokens + s->n_past, tok + ex->run[r].t0, (size_t)ex->run[r].n * sizeof *tok);
