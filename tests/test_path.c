@@ -34,31 +34,31 @@ static void check_names(void) {
     // A name for exactly the host's bits, each unique.
     for (int b = 0; b < 64; b++) {
         uint64_t bit = (uint64_t)1 << b;
-        const char *name = layer_feature_name(bit);
+        const char *name = path_feature_name(bit);
         CHECK(!!name == !!(host & bit), "bit %d: name %s, host %s", b, name ? name : "(none)", host & bit ? "yes" : "no");
         for (int c = 0; name && c < b; c++) {
-            const char *other = layer_feature_name((uint64_t)1 << c);
+            const char *other = path_feature_name((uint64_t)1 << c);
             CHECK(!other || strcmp(other, name), "bits %d and %d share the name %s", c, b, name);
         }
         for (const char *p = name; p && *p; p++) CHECK((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_', "name %s", name);
     }
-    CHECK(layer_feature_name(0) == NULL && layer_feature_name(LF_ATTN | LF_GDN) == NULL, "only single bits have names");
-    CHECK(!strcmp(layer_feature_name(LF_QK_NORM), "qk_norm"), "qk_norm");
-    CHECK(!strcmp(model_feature_name(MF_FINAL_SOFTCAP), "final_softcap"), "final_softcap");
+    CHECK(path_feature_name(0) == NULL && path_feature_name(LF_ATTN | LF_GDN) == NULL, "only single bits have names");
+    CHECK(!strcmp(path_feature_name(LF_QK_NORM), "qk_norm"), "qk_norm");
+    CHECK(!strcmp(path_model_feature_name(MF_FINAL_SOFTCAP), "final_softcap"), "final_softcap");
     // Strings: lowest bit first, snprintf's contract on truncation.
     char buf[64];
-    size_t n = layer_features_str(LF_GDN | LF_ATTN, buf, sizeof buf);
+    size_t n = path_features_str(LF_GDN | LF_ATTN, buf, sizeof buf);
     CHECK(n == strlen("attn gdn") && !strcmp(buf, "attn gdn"), "'%s'", buf);
-    n = layer_features_str(LF_GDN | LF_ATTN, buf, 4);
+    n = path_features_str(LF_GDN | LF_ATTN, buf, 4);
     CHECK(n == strlen("attn gdn") && !strcmp(buf, "att"), "truncated '%s' (%zu)", buf, n);
-    n = layer_features_str(0, buf, sizeof buf);
+    n = path_features_str(0, buf, sizeof buf);
     CHECK(n == 0 && !buf[0], "empty");
-    CHECK(layer_features_str(LF_ATTN | LF_SWA, NULL, 0) == strlen("attn swa"), "length only");
+    CHECK(path_features_str(LF_ATTN | LF_SWA, NULL, 0) == strlen("attn swa"), "length only");
     if (~host) {
         int b = __builtin_ctzll(~host);
         char want[16];
         snprintf(want, sizeof want, "bit%d", b);
-        layer_features_str((uint64_t)1 << b, buf, sizeof buf);
+        path_features_str((uint64_t)1 << b, buf, sizeof buf);
         CHECK(!strcmp(buf, want), "an unnamed bit prints as '%s', got '%s'", want, buf);
     }
 }
@@ -72,7 +72,7 @@ static void check_host_plan(const char *path, const struct model *m) {
     for (int il = 0; il < m->hp.n_layer; il++) {
         const struct layer *L = &m->layers[il];
         char fs[512];
-        layer_features_str(L->feat & ~host, fs, sizeof fs);
+        path_features_str(L->feat & ~host, fs, sizeof fs);
         CHECK((L->feat & ~host) == 0, "%s layer %d: bits outside the host path: %s", path, il, fs);
         CHECK(L->path == path_host(), "%s layer %d: path %s", path, il, L->path ? L->path->name : "(none)");
         CHECK(L->path_refused == NULL, "%s layer %d: refused '%s'", path, il, L->path_refused);
@@ -81,7 +81,7 @@ static void check_host_plan(const char *path, const struct model *m) {
         CHECK(!(L->feat & LF_MLA) || (L->feat & LF_ATTN), "%s layer %d: MLA is attention", path, il);
     }
     for (int b = 0; b < 64; b++)
-        if (m->feat & ((uint64_t)1 << b)) CHECK(model_feature_name((uint64_t)1 << b), "%s: model bit %d has no name", path, b);
+        if (m->feat & ((uint64_t)1 << b)) CHECK(path_model_feature_name((uint64_t)1 << b), "%s: model bit %d has no name", path, b);
 }
 
 // A path implementing exactly layer il's bits accepts every layer with the same bits (and
@@ -102,7 +102,7 @@ static void check_refusal(const char *path, struct model *m, int il) {
             continue;
         }
         char want[600] = "test-dense: missing ";
-        layer_features_str(missing, want + strlen(want), sizeof want - strlen(want));
+        path_features_str(missing, want + strlen(want), sizeof want - strlen(want));
         CHECK(Lj->path_refused && !strcmp(Lj->path_refused, want), "%s layer %d: '%s', want '%s'", path, j, Lj->path_refused, want);
     }
     int flips = 0;
@@ -112,17 +112,17 @@ static void check_refusal(const char *path, struct model *m, int il) {
         L->feat = feat | bit;
         CHECK(path_plan_with(m, two, 2) == FRINK_OK, "%s: plan: %s", path, frink_errmsg());
         char want[128];
-        snprintf(want, sizeof want, "test-dense: missing %s", layer_feature_name(bit));
+        snprintf(want, sizeof want, "test-dense: missing %s", path_feature_name(bit));
         CHECK(L->path == &two[1] && L->path_refused && !strcmp(L->path_refused, want), "%s layer %d + %s: on %s, '%s'", path, il,
-              layer_feature_name(bit), L->path ? L->path->name : "(none)", L->path_refused);
+              path_feature_name(bit), L->path ? L->path->name : "(none)", L->path_refused);
         // Alone, the fake path leaves the layer to nobody: the plan fails at the first layer it
         // refuses, naming the layer and what it lacks.
         int first = 0;
         while (!(m->layers[first].feat & ~feat)) first++;
         CHECK(path_plan_with(m, &fake, 1) == FRINK_ERR_UNSUPPORTED, "%s: plan without the host path", path);
         char where[48];
-        snprintf(where, sizeof where, "layer %d (%s): no path implements it", first, layer_kind_name(&m->layers[first]));
-        CHECK(strstr(frink_errmsg(), where) && (first != il || strstr(frink_errmsg(), layer_feature_name(bit))), "'%s'",
+        snprintf(where, sizeof where, "layer %d (%s): no path implements it", first, path_kind_name(&m->layers[first]));
+        CHECK(strstr(frink_errmsg(), where) && (first != il || strstr(frink_errmsg(), path_feature_name(bit))), "'%s'",
               frink_errmsg());
         flips++;
     }
@@ -263,12 +263,12 @@ static void check_known(const char *base, const struct model *m) {
         const struct known *c = &known[k];
         if (strcmp(c->fixture, base)) continue;
         int il = 0;
-        while (il < m->hp.n_layer && strcmp(layer_kind_name(&m->layers[il]), c->kind)) il++;
+        while (il < m->hp.n_layer && strcmp(path_kind_name(&m->layers[il]), c->kind)) il++;
         CHECK(il < m->hp.n_layer, "%s: no %s layer", base, c->kind);
         if (il == m->hp.n_layer) continue;
         char fs[512], ms[256], w[64];
-        layer_features_str(m->layers[il].feat, fs, sizeof fs);
-        model_features_str(m->feat, ms, sizeof ms);
+        path_features_str(m->layers[il].feat, fs, sizeof fs);
+        path_model_features_str(m->feat, ms, sizeof ms);
         for (int pass = 0; pass < 3; pass++) {
             const char *list = pass == 0 ? c->has : pass == 1 ? c->lacks : c->model;
             for (const char *p = list; *p;) {
@@ -315,14 +315,14 @@ int main(void) {
         check_paths(path, m, pool, &dispatch_seen, &dispatch_live);
         // One line per layer shape, as `frink inspect` would show it.
         char fs[512], ms[256];
-        model_features_str(m->feat, ms, sizeof ms);
+        path_model_features_str(m->feat, ms, sizeof ms);
         printf("  %-18s model: %s\n", base, ms[0] ? ms : "-");
         for (int il = 0; il < m->hp.n_layer; il++) {
             bool seen = false;
             for (int j = 0; j < il; j++) seen |= m->layers[j].feat == m->layers[il].feat;
             if (seen) continue;
-            layer_features_str(m->layers[il].feat, fs, sizeof fs);
-            printf("  %-18s layer %-2d %-9s on %s: %s\n", "", il, layer_kind_name(&m->layers[il]), m->layers[il].path->name, fs);
+            path_features_str(m->layers[il].feat, fs, sizeof fs);
+            printf("  %-18s layer %-2d %-9s on %s: %s\n", "", il, path_kind_name(&m->layers[il]), m->layers[il].path->name, fs);
         }
         n_models++;
         n_layers += m->hp.n_layer;

@@ -637,9 +637,9 @@ static frink_status layer_info_build(frink_model *fm) {
     fm->n_layer_info = m->hp.n_layer;
     for (int il = 0; il < m->hp.n_layer; il++) {
         const struct layer *L = &m->layers[il];
-        size_t n = layer_features_str(L->feat, NULL, 0) + 1;
+        size_t n = path_features_str(L->feat, NULL, 0) + 1;
         if (!(fm->layer_info[il].features = malloc(n))) return frink_fail(FRINK_ERR_NOMEM, "out of memory");
-        layer_features_str(L->feat, fm->layer_info[il].features, n);
+        path_features_str(L->feat, fm->layer_info[il].features, n);
     }
     return FRINK_OK;
 }
@@ -648,14 +648,14 @@ frink_status frink_model_layer(const frink_model *fm, int layer, frink_layer_inf
     if (!fm->m || layer < 0 || layer >= fm->m->hp.n_layer)
         return frink_fail(FRINK_ERR_ARG, "layer %d out of range (%d layers)", layer, fm->m ? fm->m->hp.n_layer : 0);
     const struct layer *L = &fm->m->layers[layer];
-    *out = (frink_layer_info){L->path ? L->path->name : "none", layer_kind_name(L), fm->layer_info[layer].features,
+    *out = (frink_layer_info){L->path ? L->path->name : "none", path_kind_name(L), fm->layer_info[layer].features,
                               L->path_refused ? L->path_refused : ""};
     return FRINK_OK;
 }
 
 frink_status frink_model_features(const frink_model *fm, char *buf, size_t cap, size_t *len) {
     if (!fm->m) return frink_fail(FRINK_ERR_STATE, "the model was opened without its weights");
-    size_t n = model_features_str(fm->m->feat, buf, cap);
+    size_t n = path_model_features_str(fm->m->feat, buf, cap);
     if (len) *len = n;
     return FRINK_OK;
 }

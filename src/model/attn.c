@@ -8,7 +8,7 @@
 //                                            (causal; query head h uses kv head h / (H/Hkv))
 //   o *= sigmoid(gate)                       (LF_ATTN_GATE)
 //   y = Wo o
-// and multi-head latent attention (mla_layer), which shares the kernel.
+// and multi-head latent attention (attn_mla_layer), which shares the kernel.
 #include <math.h>
 #include <string.h>
 
@@ -242,7 +242,7 @@ void attn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
     int64_t ld = ex->ldh;
     if (L->feat & LF_FUSED_QKV) {
         // One product, then split the row [q | k | v].
-        mm(ex, &L->wqkv, 0, xn, D, T, ob, ld);
+        exec_mm(ex, &L->wqkv, 0, xn, D, T, ob, ld);
         for (int t = 0; t < T; t++) {
             const float *r = ob + (size_t)t * ld;
             memcpy(qg + (size_t)t * ld, r, (size_t)qw * sizeof(float));
@@ -252,7 +252,7 @@ void attn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
     } else {
         const struct weight *w3[3] = {&L->wq, &L->wk, &L->wv};
         float *y3[3] = {qg, kb, vb};
-        mm_multi(ex, 3, w3, xn, D, T, y3, ld);
+        exec_mm_multi(ex, 3, w3, xn, D, T, y3, ld);
     }
     struct rope_p rp = rope_params(m, L);
     float eps = m->hp.norm_eps;
@@ -269,11 +269,11 @@ void attn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
         if (L->feat & LF_QK_NORM_FULL) {
             // Over the whole rows, before the split into heads (olmo2, olmoe; mpt's LayerNorm).
             if (L->feat & LF_QK_LN) {
-                if (L->q_norm) layer_norm(q, q, L->q_norm, L->q_norm_b, H * d, eps);
-                layer_norm(k, k, L->k_norm, L->k_norm_b, Hkv * d, eps);
+                if (L->q_norm) exec_layer_norm(q, q, L->q_norm, L->q_norm_b, H * d, eps);
+                exec_layer_norm(k, k, L->k_norm, L->k_norm_b, Hkv * d, eps);
             } else {
-                rms_norm(q, q, L->q_norm, H * d, eps);
-                rms_norm(k, k, L->k_norm, Hkv * d, eps);
+                exec_rms_norm(q, q, L->q_norm, H * d, eps);
+                exec_rms_norm(k, k, L->k_norm, Hkv * d, eps);
             }
         }
         if (gated) {
@@ -285,13 +285,13 @@ void attn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
         bool head_norm = (L->feat & LF_QK_NORM) != 0, rope = !(L->feat & LF_NO_ROPE);
         for (int h = 0; h < H; h++) {
             float *qh = q + (size_t)h * d;
-            if (head_norm) rms_norm(qh, qh, L->q_norm, d, eps);
+            if (head_norm) exec_rms_norm(qh, qh, L->q_norm, d, eps);
             if (rope) rope_head(qh, &rp, pos);
             if (L->feat & LF_Q_PRESCALE)
                 for (int i = 0; i < d; i++) qh[i] *= L->kq_scale;
         }
         for (int h = 0; h < Hkv; h++) {
-            if (head_norm) rms_norm(k + (size_t)h * d, k + (size_t)h * d, L->k_norm, d, eps);
+            if (head_norm) exec_rms_norm(k + (size_t)h * d, k + (size_t)h * d, L->k_norm, d, eps);
             if (rope) rope_head(k + (size_t)h * d, &rp, pos);
         }
         kv_store_row(s, il, KV_K, pos, k);
@@ -303,11 +303,11 @@ void attn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
         for (int t = 0; t < T; t++) {
             float *o = att + (size_t)t * H * dv;
             const float *gate = ob + (size_t)t * ld;
-            for (int i = 0; i < H * dv; i++) o[i] *= sigmoid(gate[i]);
+            for (int i = 0; i < H * dv; i++) o[i] *= exec_sigmoid(gate[i]);
         }
     }
     exec_act_invalidate(ex);
-    mm(ex, &L->wo, 0, att, (int64_t)H * dv, T, y, D);
+    exec_mm(ex, &L->wo, 0, att, (int64_t)H * dv, T, y, D);
 }
 
 // Multi-head latent attention (deepseek2), as the reference runs it:
@@ -317,7 +317,7 @@ void attn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
 //   K row = [kv | k_pe], V row = kv                  (cache type as attention)
 //   q_h'  = [W_kb[h] q_nope_h | rope(q_pe_h)]        k_b absorbed into q
 //   o_h   = W_vb[h] attention(q_h', K, V)            then y = Wo o
-void mla_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
+void attn_mla_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
     const struct model *m = ex->m;
     const struct layer *L = &m->layers[il];
     int D = m->hp.n_embd, H = L->n_head, r = L->n_rot, kvl = L->kv_lora, dn = L->d_nope, dqk = dn + r, dvm = L->dv_mla;
@@ -326,21 +326,21 @@ void mla_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
     float *qb = ex->hb, *cb = ex->hb2, *qa = ex->hb3, *qf = ex->hb4;
     float eps = m->hp.norm_eps;
     if (L->feat & LF_MLA_Q_LORA) {
-        mm(ex, &L->wq_a, 0, xn, D, T, qa, ld);
-        for (int t = 0; t < T; t++) rms_norm(qa + (size_t)t * ld, qa + (size_t)t * ld, L->q_a_norm, (int)L->wq_a.n_out, eps);
+        exec_mm(ex, &L->wq_a, 0, xn, D, T, qa, ld);
+        for (int t = 0; t < T; t++) exec_rms_norm(qa + (size_t)t * ld, qa + (size_t)t * ld, L->q_a_norm, (int)L->wq_a.n_out, eps);
         exec_act_invalidate(ex);
-        mm(ex, &L->wq_b, 0, qa, ld, T, qb, ld);
+        exec_mm(ex, &L->wq_b, 0, qa, ld, T, qb, ld);
     } else {
-        mm(ex, &L->wq, 0, xn, D, T, qb, ld);
+        exec_mm(ex, &L->wq, 0, xn, D, T, qb, ld);
     }
-    mm(ex, &L->wkv_a, 0, xn, D, T, cb, ld);
+    exec_mm(ex, &L->wkv_a, 0, xn, D, T, cb, ld);
     struct rope_p rp = rope_params(m, L);
     for (int t = 0; t < T; t++) {
         float *c = cb + (size_t)t * ld;
         struct seq *s = ex->run[ex->tok_run[t]].s;
         int pos = ex->pos[t];
         rope_head(c + kvl, &rp, pos);
-        rms_norm(c, c, L->kv_a_norm, kvl, eps);
+        exec_rms_norm(c, c, L->kv_a_norm, kvl, eps);
         kv_store_row(s, il, KV_K, pos, c);
         kv_store_row(s, il, KV_V, pos, c);
         for (int h = 0; h < H; h++) rope_head(qb + (size_t)t * ld + (size_t)h * dqk + dn, &rp, pos);
@@ -348,14 +348,14 @@ void mla_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
     // Absorb k_b into q: per head, q_nope [d_nope] -> [kv_lora]; q_pe follows it.
     exec_act_invalidate(ex);
     for (int h = 0; h < H; h++) {
-        mm(ex, &L->wk_b, h, qb + (size_t)h * dqk, ld, T, qf + (size_t)h * dk, ld);
+        exec_mm(ex, &L->wk_b, h, qb + (size_t)h * dqk, ld, T, qf + (size_t)h * dk, ld);
         for (int t = 0; t < T; t++)
             memcpy(qf + (size_t)t * ld + (size_t)h * dk + kvl, qb + (size_t)t * ld + (size_t)h * dqk + dn, (size_t)r * sizeof(float));
     }
     float *att = qb; // [T][H*kv_lora]: q is consumed once qf is built
     attn_run(ex, L, qf, ld, il, T, att);
     exec_act_invalidate(ex);
-    for (int h = 0; h < H; h++) mm(ex, &L->wv_b, h, att + (size_t)h * kvl, (int64_t)H * kvl, T, cb + (size_t)h * dvm, (int64_t)H * dvm);
+    for (int h = 0; h < H; h++) exec_mm(ex, &L->wv_b, h, att + (size_t)h * kvl, (int64_t)H * kvl, T, cb + (size_t)h * dvm, (int64_t)H * dvm);
     exec_act_invalidate(ex);
-    mm(ex, &L->wo, 0, cb, (int64_t)H * dvm, T, y, D);
+    exec_mm(ex, &L->wo, 0, cb, (int64_t)H * dvm, T, y, D);
 }

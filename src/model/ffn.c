@@ -54,7 +54,7 @@ static void glu(int act, float *g, const float *u, int n) {
         for (int i = 0; i < n; i++) g[i] = swiglu_oai(g[i], u[i]);
         break;
     default:
-        for (int i = 0; i < n; i++) g[i] = silu(g[i]) * u[i];
+        for (int i = 0; i < n; i++) g[i] = exec_silu(g[i]) * u[i];
     }
 }
 
@@ -97,27 +97,27 @@ void ffn_dense(struct exec *ex, const struct layer *L, const float *xn, int T, f
     int D = ex->m->hp.n_embd, F = L->n_ff, act = layer_act(L);
     int64_t ld = ex->ldh;
     if (L->feat & LF_FFN_UNGATED) {
-        mm(ex, &L->ffn_up, 0, xn, D, T, ex->hb, ld);
+        exec_mm(ex, &L->ffn_up, 0, xn, D, T, ex->hb, ld);
         for (int t = 0; t < T; t++) {
             float *u = ex->hb + (size_t)t * ld;
             if (L->feat & LF_ACT_GELU)
                 for (int i = 0; i < F; i++) u[i] = gelu(u[i]);
             else
-                for (int i = 0; i < F; i++) u[i] = silu(u[i]);
+                for (int i = 0; i < F; i++) u[i] = exec_silu(u[i]);
             // AWQ activation scales (mpt): the reference divides the activation by them.
             if (L->feat & LF_ACT_SCALES)
                 for (int i = 0; i < F; i++) u[i] /= L->ffn_act_scales[i];
         }
     } else if (L->feat & LF_FFN_GATE_UP_FUSED) {
-        mm(ex, &L->ffn_up, 0, xn, D, T, ex->hb, ld);
+        exec_mm(ex, &L->ffn_up, 0, xn, D, T, ex->hb, ld);
         glu_rows(ex, act, ex->hb, ld, ex->hb + F, ld, T, F);
     } else {
         const struct weight *w2[2] = {&L->ffn_gate, &L->ffn_up};
         float *y2[2] = {ex->hb, ex->hb2};
-        mm_multi(ex, 2, w2, xn, D, T, y2, ld);
+        exec_mm_multi(ex, 2, w2, xn, D, T, y2, ld);
         glu_rows(ex, act, ex->hb, ld, ex->hb2, ld, T, F);
     }
-    mm(ex, &L->ffn_down, 0, ex->hb, ld, T, y, D);
+    exec_mm(ex, &L->ffn_down, 0, ex->hb, ld, T, y, D);
 }
 
 // ---- routed experts ----------------------------------------------------------------
@@ -144,7 +144,7 @@ static void route(const struct model *m, const struct layer *L, float *probs, fl
     int E = L->n_expert, K = L->n_expert_used;
     // (LF_MOE_SOFTMAX_K: the raw logits, softmax over the chosen k below)
     if (L->feat & LF_MOE_SIGMOID)
-        for (int e = 0; e < E; e++) probs[e] = sigmoid(probs[e]);
+        for (int e = 0; e < E; e++) probs[e] = exec_sigmoid(probs[e]);
     else if (!(L->feat & LF_MOE_SOFTMAX_K)) softmax_inplace(probs, E);
     if (L->feat & LF_MOE_PROBS_BIAS)
         for (int e = 0; e < E; e++) score[e] = probs[e] + L->exp_probs_b[e];
@@ -203,7 +203,7 @@ void ffn_moe(struct exec *ex, const struct layer *L, const float *xn, int T, flo
     const struct model *m = ex->m;
     int D = m->hp.n_embd, E = L->n_expert, K = L->n_expert_used, F = L->n_ff, act = layer_act(L);
     float *router = ex->router; // [T][E]
-    mm(ex, &L->gate_inp, 0, xn, D, T, router, E);
+    exec_mm(ex, &L->gate_inp, 0, xn, D, T, router, E);
     float score[1024];
     for (int t = 0; t < T; t++)
         route(m, L, router + (size_t)t * E, score, ex->sel + (size_t)t * K, ex->selw + (size_t)t * K);
@@ -223,17 +223,17 @@ void ffn_moe(struct exec *ex, const struct layer *L, const float *xn, int T, flo
         exec_act_invalidate(ex);
         if (L->feat & LF_FFN_GATE_UP_FUSED) {
             // [gate rows | up rows] per expert: one product, then split.
-            mm(ex, &L->gate_up_exps, e, ex->xg, D, n, ex->hb, ex->ldh);
+            exec_mm(ex, &L->gate_up_exps, e, ex->xg, D, n, ex->hb, ex->ldh);
             for (int i = 0; i < n; i++) {
                 float *g = ex->hb + (size_t)i * ex->ldh;
                 glu(act, g, g + F, F);
             }
         } else {
-            mm(ex, &L->gate_exps, e, ex->xg, D, n, ex->hb, ex->ldh);
-            mm(ex, &L->up_exps, e, ex->xg, D, n, ex->hb2, ex->ldh);
+            exec_mm(ex, &L->gate_exps, e, ex->xg, D, n, ex->hb, ex->ldh);
+            exec_mm(ex, &L->up_exps, e, ex->xg, D, n, ex->hb2, ex->ldh);
             for (int i = 0; i < n; i++) glu(act, ex->hb + (size_t)i * ex->ldh, ex->hb2 + (size_t)i * ex->ldh, F);
         }
-        mm(ex, &L->down_exps, e, ex->hb, ex->ldh, n, ex->yg, D);
+        exec_mm(ex, &L->down_exps, e, ex->hb, ex->ldh, n, ex->yg, D);
         for (int i = 0; i < n; i++) {
             float *dst = y + (size_t)ex->tok_idx[i] * D, *src = ex->yg + (size_t)i * D;
             for (int c = 0; c < D; c++) dst[c] += ex->tok_w[i] * src[c];
@@ -244,18 +244,18 @@ void ffn_moe(struct exec *ex, const struct layer *L, const float *xn, int T, flo
         exec_act_invalidate(ex);
         const struct weight *w2[2] = {&L->gate_shexp, &L->up_shexp};
         float *y2[2] = {ex->hb, ex->hb2};
-        mm_multi(ex, 2, w2, xn, D, T, y2, ex->ldh);
+        exec_mm_multi(ex, 2, w2, xn, D, T, y2, ex->ldh);
         for (int t = 0; t < T; t++) {
             float *g = ex->hb + (size_t)t * ex->ldh, *u = ex->hb2 + (size_t)t * ex->ldh;
-            for (int c = 0; c < Fs; c++) g[c] = silu(g[c]) * u[c];
+            for (int c = 0; c < Fs; c++) g[c] = exec_silu(g[c]) * u[c];
         }
-        mm(ex, &L->down_shexp, 0, ex->hb, ex->ldh, T, ex->yg, D);
+        exec_mm(ex, &L->down_shexp, 0, ex->hb, ex->ldh, T, ex->yg, D);
         for (int t = 0; t < T; t++) {
             float gate = 1.0f;
             if (L->feat & LF_FFN_SHEXP_GATE) {
                 float d = 0;
                 for (int c = 0; c < D; c++) d += L->gate_inp_shexp[c] * xn[(size_t)t * D + c];
-                gate = sigmoid(d);
+                gate = exec_sigmoid(d);
             }
             for (int c = 0; c < D; c++) y[(size_t)t * D + c] += gate * ex->yg[(size_t)t * D + c];
         }

@@ -10,7 +10,7 @@
 //     x += ffn(xn)       dense gated FFN or routed experts (+ shared expert)
 //   logits = output(norm(x))
 //
-// Matrix products go through mm(): the activation rows are converted once to
+// Matrix products go through exec_mm(): the activation rows are converted once to
 // the weight type's dot-product format, then the weight rows are split over
 // the pool's threads; every row of a step is one more row of the same product,
 // so each weight is read once per step whatever the sequences. The mixers run
@@ -123,11 +123,11 @@ static void mm_epilogue(const struct weight *w, int mat, int T, float *y, int64_
 // y_k[t][0..n_out) = (W_k x_t) * scale + bias for n <= 4 weights of one type
 // and input width, in one pass over the threads. Mixed types fall back to one
 // pass each (their activations differ).
-void mm_multi(struct exec *ex, int n, const struct weight *const *w, const float *x, int64_t ldx, int T, float *const *y,
+void exec_mm_multi(struct exec *ex, int n, const struct weight *const *w, const float *x, int64_t ldx, int T, float *const *y,
               int64_t ldy) {
     for (int k = 1; k < n; k++)
         if (w[k]->type != w[0]->type || w[k]->n_in != w[0]->n_in) {
-            for (int i = 0; i < n; i++) mm(ex, w[i], 0, x, ldx, T, y[i], ldy);
+            for (int i = 0; i < n; i++) exec_mm(ex, w[i], 0, x, ldx, T, y[i], ldy);
             return;
         }
     struct mm_job j = {.n = n, .xq = exec_act(ex, w[0], x, ldx, T), .T = T, .ldy = ldy};
@@ -145,7 +145,7 @@ void mm_multi(struct exec *ex, int n, const struct weight *const *w, const float
 }
 
 // y[t][0..n_out) = (W[mat] x_t) * scale + bias, for T rows of x.
-void mm(struct exec *ex, const struct weight *w, int mat, const float *x, int64_t ldx, int T, float *y, int64_t ldy) {
+void exec_mm(struct exec *ex, const struct weight *w, int mat, const float *x, int64_t ldx, int T, float *y, int64_t ldy) {
     struct mm_job j = {.n = 1, .w = {w}, .W = {(const uint8_t *)w->data + (size_t)mat * w->mat_bytes},
                        .P = {mat == 0 ? w->packed : NULL}, .y = {y},
                        .row0 = {0, w->n_out}, .xq = exec_act(ex, w, x, ldx, T), .T = T, .ldy = ldy};
@@ -158,7 +158,7 @@ void mm(struct exec *ex, const struct weight *w, int mat, const float *x, int64_
 // RMSNorm as the reference computes it: each square in float, summed in
 // double, then x * (1/sqrt(mean + eps)) in float, then the weight as a
 // separate multiply.
-void rms_norm(float *y, const float *x, const float *w, int n, float eps) {
+void exec_rms_norm(float *y, const float *x, const float *w, int n, float eps) {
     double sum = 0.0;
     for (int i = 0; i < n; i++) sum += (double)(x[i] * x[i]);
     float scale = 1.0f / sqrtf((float)(sum / n) + eps);
@@ -169,7 +169,7 @@ void rms_norm(float *y, const float *x, const float *w, int n, float eps) {
 
 // LayerNorm as the reference computes it: mean and variance summed in double,
 // then (x - mean) * (1/sqrt(var + eps)), the weight and the bias as separate ops.
-void layer_norm(float *y, const float *x, const float *w, const float *b, int n, float eps) {
+void exec_layer_norm(float *y, const float *x, const float *w, const float *b, int n, float eps) {
     double sum = 0.0;
     for (int i = 0; i < n; i++) sum += x[i];
     float mean = (float)(sum / n);
@@ -191,13 +191,13 @@ void layer_norm(float *y, const float *x, const float *w, const float *b, int n,
 static void norm_rows(const struct model *m, float *y, const float *x, const float *w, const float *b, int T) {
     int D = m->hp.n_embd;
     for (int t = 0; t < T; t++) {
-        if (m->feat & MF_LAYERNORM) layer_norm(y + (size_t)t * D, x + (size_t)t * D, w, b, D, m->hp.norm_eps);
-        else rms_norm(y + (size_t)t * D, x + (size_t)t * D, w, D, m->hp.norm_eps);
+        if (m->feat & MF_LAYERNORM) exec_layer_norm(y + (size_t)t * D, x + (size_t)t * D, w, b, D, m->hp.norm_eps);
+        else exec_rms_norm(y + (size_t)t * D, x + (size_t)t * D, w, D, m->hp.norm_eps);
     }
 }
 
-float silu(float x) { return x / (1.0f + expf(-x)); }
-float sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
+float exec_silu(float x) { return x / (1.0f + expf(-x)); }
+float exec_sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
 
 // ---- embeddings and output -------------------------------------------------------
 
@@ -229,7 +229,7 @@ static void output_logits(struct exec *ex, const float *x, int T, float *logits)
     int V = m->hp.n_vocab;
     norm_rows(m, ex->xn, x, m->output_norm, m->output_norm_b, T);
     exec_act_invalidate(ex);
-    mm(ex, &m->output, 0, ex->xn, m->hp.n_embd, T, logits, V);
+    exec_mm(ex, &m->output, 0, ex->xn, m->hp.n_embd, T, logits, V);
     size_t n = (size_t)T * V;
     if (m->feat & MF_OUTPUT_BIAS)
         for (int t = 0; t < T; t++)
@@ -269,7 +269,7 @@ static void block(struct exec *ex, int il, float *x, int T) {
     }
     exec_act_invalidate(ex);
     if (L->feat & LF_GDN) gdn_layer(ex, il, xa, T, y);
-    else if (L->feat & LF_MLA) mla_layer(ex, il, xa, T, y);
+    else if (L->feat & LF_MLA) attn_mla_layer(ex, il, xa, T, y);
     else attn_layer(ex, il, xa, T, y);
     if (L->feat & LF_POST_ATTN_NORM) norm_rows(m, y, y, L->post_attn_norm, NULL, T);
     if (L->feat & LF_PARALLEL) {

@@ -64,20 +64,20 @@ struct exec {
 
 const uint8_t *exec_act(struct exec *ex, const struct weight *w, const float *x, int64_t ldx, int T);
 void exec_act_invalidate(struct exec *ex);
-void mm_multi(struct exec *ex, int n, const struct weight *const *w, const float *x, int64_t ldx, int T, float *const *y,
+void exec_mm_multi(struct exec *ex, int n, const struct weight *const *w, const float *x, int64_t ldx, int T, float *const *y,
               int64_t ldy);
-void mm(struct exec *ex, const struct weight *w, int mat, const float *x, int64_t ldx, int T, float *y, int64_t ldy);
-void rms_norm(float *y, const float *x, const float *w, int n, float eps);
-void layer_norm(float *y, const float *x, const float *w, const float *b, int n, float eps);
-float silu(float x);
-float sigmoid(float x);
+void exec_mm(struct exec *ex, const struct weight *w, int mat, const float *x, int64_t ldx, int T, float *y, int64_t ldy);
+void exec_rms_norm(float *y, const float *x, const float *w, int n, float eps);
+void exec_layer_norm(float *y, const float *x, const float *w, const float *b, int n, float eps);
+float exec_silu(float x);
+float exec_sigmoid(float x);
 
 // Mixers: read xn [T][D], write y [T][D], update the state of layer il of every
 // sequence of the step (ex->run): products over all T rows, attention and the
 // recurrence per sequence.
 void attn_layer(struct exec *ex, int il, const float *xn, int T, float *y);
 void gdn_layer(struct exec *ex, int il, const float *xn, int T, float *y);
-void mla_layer(struct exec *ex, int il, const float *xn, int T, float *y);
+void attn_mla_layer(struct exec *ex, int il, const float *xn, int T, float *y);
 
 // FFN blocks (ffn.c): read xn [T][D], write y [T][D]. ffn_init builds the GELU table once.
 void ffn_init(void);

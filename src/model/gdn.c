@@ -79,7 +79,7 @@ static void conv_run(const struct conv_job *j, int r, int64_t c0, int64_t c1) {
                 const float *w = j->w + c * Kc;
                 float acc = 0;
                 for (int i = 0; i < Kc; i++) acc += RAW(t - (Kc - 1) + i, c) * w[i];
-                row[c] = silu(acc);
+                row[c] = exec_silu(acc);
             }
         }
 #undef RAW
@@ -244,8 +244,8 @@ static void rule_heads(const struct rule_job *j, int ith, int64_t h0, int64_t h1
         for (int t = 0; t < j->T; t++) {
             float *oh = j->o + (size_t)t * j->g.nv * dv + (size_t)h * dv;
             const float *zh = j->z + (size_t)t * j->ld + (size_t)h * dv;
-            rms_norm(oh, oh, j->norm, dv, j->eps);
-            for (int i = 0; i < dv; i++) oh[i] *= silu(zh[i]);
+            exec_rms_norm(oh, oh, j->norm, dv, j->eps);
+            for (int i = 0; i < dv; i++) oh[i] *= exec_silu(zh[i]);
         }
     }
 }
@@ -285,15 +285,15 @@ void gdn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
         // One pass for the four projections of xn (q|k|v, z, beta, alpha).
         const struct weight *w4[4] = {&L->ssm_qkv, &L->ssm_gate, &L->ssm_beta, &L->ssm_alpha};
         float *y4[4] = {mixed, z, ba, ba + g.nv};
-        mm_multi(ex, 4, w4, xn, D, T, y4, ld);
+        exec_mm_multi(ex, 4, w4, xn, D, T, y4, ld);
     } else {
         const struct weight *w2[2] = {&L->ssm_qkv, &L->ssm_gate};
         float *y2[2] = {mixed, z};
-        mm_multi(ex, 2, w2, xn, D, T, y2, ld);
+        exec_mm_multi(ex, 2, w2, xn, D, T, y2, ld);
     }
     if (L->feat & LF_GDN_BA_FUSED) {
         // qwen3next: [b(r) | a(r)] per key head; regroup to [b(nv) | a(nv)].
-        mm(ex, &L->ssm_ba, 0, xn, D, T, o, ld);
+        exec_mm(ex, &L->ssm_ba, 0, xn, D, T, o, ld);
         for (int t = 0; t < T; t++) {
             const float *src = o + (size_t)t * ld;
             float *dst = ba + (size_t)t * ld;
@@ -310,7 +310,7 @@ void gdn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
     for (int t = 0; t < T; t++)
         for (int h = 0; h < g.nv; h++) {
             const float *r = ba + (size_t)t * ld;
-            beta[(size_t)t * g.nv + h] = sigmoid(r[h]);
+            beta[(size_t)t * g.nv + h] = exec_sigmoid(r[h]);
             gdecay[(size_t)t * g.nv + h] = L->ssm_a[h] * softplus(r[g.nv + h] + L->ssm_dt_b[h]);
         }
     struct conv_job cj = {g, L->ssm_conv1d, ex->run, ex->n_run, il, mixed, ld};
@@ -342,5 +342,5 @@ void gdn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
     // (the gated RMSNorm per value head ran in rule_task); the output projection. o is
     // [T][nv*dv] packed.
     exec_act_invalidate(ex);
-    mm(ex, &L->ssm_out, 0, o, (int64_t)g.nv * g.dv, T, y, D);
+    exec_mm(ex, &L->ssm_out, 0, o, (int64_t)g.nv * g.dv, T, y, D);
 }

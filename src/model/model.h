@@ -39,12 +39,12 @@ struct weight {
 // sequential unscaled residual. So a path implementing a subset (path.h) refuses every layer
 // with a bit it lacks, and a bit added later is refused by default. The host path branches on
 // these bits; values (eps, scales, window sizes) stay in the struct, the bit saying the feature
-// is on. Stable lowercase names: layer_feature_name (path.c). 64 bits, so macros.
+// is on. Stable lowercase names: path_feature_name (path.c). 64 bits, so macros.
 #define LF(n) ((uint64_t)1 << (n))
 // Kind: one of LF_ATTN / LF_GDN per layer (LF_MLA comes with LF_ATTN); one of LF_FFN_DENSE / LF_FFN_MOE.
 #define LF_ATTN              LF(0)   // softmax attention mixer
 #define LF_GDN               LF(1)   // Gated DeltaNet mixer
-#define LF_MLA               LF(25)  // multi-head latent attention (attn.c: mla_layer)
+#define LF_MLA               LF(25)  // multi-head latent attention (attn.c: attn_mla_layer)
 #define LF_FFN_DENSE         LF(4)   // dense FFN
 #define LF_FFN_MOE           LF(5)   // routed experts
 // Norms
@@ -100,7 +100,7 @@ struct weight {
 #define LF_RESIDUAL_SCALE    LF(36)  // sequential: both branch outputs times hp.f_residual_scale (granite)
 
 // Features of the model outside its layers (embedding and output), derived once at load: m->feat.
-// Names: model_feature_name (path.c).
+// Names: path_model_feature_name (path.c).
 #define MF(n) ((uint64_t)1 << (n))
 #define MF_EMB_SQRT          MF(0)   // embedding times sqrt(D), computed in float (gemma)
 #define MF_EMB_SCALE         MF(1)   // embedding times hp.f_emb_scale (granite)

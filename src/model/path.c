@@ -129,19 +129,19 @@ static size_t bits_str(const struct bit_name *t, size_t n, uint64_t feat, char *
     return len;
 }
 
-const char *layer_feature_name(uint64_t bit) { return bit_name(layer_names, sizeof layer_names / sizeof layer_names[0], bit); }
+const char *path_feature_name(uint64_t bit) { return bit_name(layer_names, sizeof layer_names / sizeof layer_names[0], bit); }
 
-size_t layer_features_str(uint64_t feat, char *buf, size_t cap) {
+size_t path_features_str(uint64_t feat, char *buf, size_t cap) {
     return bits_str(layer_names, sizeof layer_names / sizeof layer_names[0], feat, buf, cap);
 }
 
-const char *model_feature_name(uint64_t bit) { return bit_name(model_names, sizeof model_names / sizeof model_names[0], bit); }
+const char *path_model_feature_name(uint64_t bit) { return bit_name(model_names, sizeof model_names / sizeof model_names[0], bit); }
 
-size_t model_features_str(uint64_t feat, char *buf, size_t cap) {
+size_t path_model_features_str(uint64_t feat, char *buf, size_t cap) {
     return bits_str(model_names, sizeof model_names / sizeof model_names[0], feat, buf, cap);
 }
 
-const char *layer_kind_name(const struct layer *L) {
+const char *path_kind_name(const struct layer *L) {
     if (L->feat & LF_GDN) return "gdn";
     if (L->feat & LF_MLA) return "mla";
     return "attention";
@@ -181,13 +181,13 @@ static void sb_printf(struct sbuf *sb, const char *fmt, ...) {
 
 // Appends "name: missing a b" for a refusing path.
 static void sb_refusal(struct sbuf *sb, const struct layer_path *p, uint64_t missing) {
-    size_t need = layer_features_str(missing, NULL, 0) + 1;
+    size_t need = path_features_str(missing, NULL, 0) + 1;
     char *names = malloc(need);
     if (!names) {
         sb->nomem = true;
         return;
     }
-    layer_features_str(missing, names, need);
+    path_features_str(missing, names, need);
     sb_printf(sb, "%s%s: missing %s", sb->len ? "; " : "", p->name, names);
     free(names);
 }
@@ -211,7 +211,7 @@ frink_status path_plan_with(struct model *m, const struct layer_path *ps, int n)
         }
         L->path_refused = sb.p;
         if (!L->path)
-            return frink_fail(FRINK_ERR_UNSUPPORTED, "layer %d (%s): no path implements it (%s)", il, layer_kind_name(L),
+            return frink_fail(FRINK_ERR_UNSUPPORTED, "layer %d (%s): no path implements it (%s)", il, path_kind_name(L),
                               sb.p ? sb.p : "no paths");
     }
     return FRINK_OK;

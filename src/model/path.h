@@ -50,15 +50,15 @@ frink_status path_plan_with(struct model *m, const struct layer_path *paths, int
 
 // The stable lowercase name of one LF_* bit ("qk_norm"), NULL for a bit without one (or not
 // exactly one bit).
-const char *layer_feature_name(uint64_t bit);
+const char *path_feature_name(uint64_t bit);
 // The names of feat's bits, lowest first, separated by spaces ("bitN" for an unnamed one), in
 // buf (always terminated when cap > 0). Returns the length the whole string needs, as snprintf.
-size_t layer_features_str(uint64_t feat, char *buf, size_t cap);
+size_t path_features_str(uint64_t feat, char *buf, size_t cap);
 // "gdn", "mla" or "attention".
-const char *layer_kind_name(const struct layer *L);
+const char *path_kind_name(const struct layer *L);
 
 // The same for the model bits (MF_*).
-const char *model_feature_name(uint64_t bit);
-size_t model_features_str(uint64_t feat, char *buf, size_t cap);
+const char *path_model_feature_name(uint64_t bit);
+size_t path_model_features_str(uint64_t feat, char *buf, size_t cap);
 
 #endif
