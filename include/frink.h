@@ -221,6 +221,11 @@ typedef struct frink_context_params {
     int gdn_chunk;             // chunked Gated DeltaNet prefill (0 or 1: the token recurrence)
     bool reference_kernels;    // every product on the scalar reference kernels (slow; an oracle).
                                // Process-wide: it applies to every context from then on.
+    // Checkpoints of a hybrid model's recurrent state (what truncation, prefix reuse and
+    // slot files resume from): one every ckpt_every tokens, the ckpt_keep_recent most recent
+    // of those and the ckpt_keep_marked most recent end-of-prompt ones kept. 0: the defaults
+    // (256, 4, 8). Each checkpoint holds every recurrent layer's state (~19 MiB at 2B size).
+    int ckpt_every, ckpt_keep_recent, ckpt_keep_marked;
 } frink_context_params;
 
 // Defaults: all threads, n_ctx 4096, n_batch 512, F16 cache, no prefix cache.
@@ -261,8 +266,8 @@ FRINK_API frink_status frink_seq_fork(const frink_seq *s, frink_seq **out);
 FRINK_API frink_status frink_seq_checkpoint(frink_seq *s);
 // Slot files: the whole state in a versioned, checksummed file that names its model,
 // written atomically (created 0600). Loading refuses, naming why (and leaves s as it
-// was), a file that is truncated, corrupt, of another version, model or KV type;
-// FRINK_ERR_IO with errno ENOENT when the file does not exist.
+// was), a file that is truncated, corrupt, of another version, model or KV type, or longer
+// than n_ctx; FRINK_ERR_IO with errno ENOENT when the file does not exist.
 FRINK_API frink_status frink_seq_save(const frink_seq *s, const char *path);
 FRINK_API frink_status frink_seq_load(frink_seq *s, const char *path);
 

@@ -266,6 +266,8 @@ frink_status frink_context_create(const frink_model *fm, const frink_context_par
     if (p->kv_type != FRINK_KV_F16 && p->kv_type != FRINK_KV_F32 && p->kv_type != FRINK_KV_Q8_0)
         return frink_fail(FRINK_ERR_ARG, "unknown KV cache type %d", (int)p->kv_type);
     if (p->gdn_chunk < 0 || p->gdn_chunk > 1024) return frink_fail(FRINK_ERR_ARG, "gdn_chunk must be in [0, 1024], got %d", p->gdn_chunk);
+    if (p->ckpt_every < 0 || p->ckpt_keep_recent < 0 || p->ckpt_keep_marked < 0)
+        return frink_fail(FRINK_ERR_ARG, "checkpoint spacing and counts must be >= 0");
     frink_context *c = calloc(1, sizeof *c);
     if (!c) return frink_fail(FRINK_ERR_NOMEM, "out of memory");
     c->fm = fm;
@@ -281,6 +283,9 @@ frink_status frink_context_create(const frink_model *fm, const frink_context_par
     if (p->gdn_chunk > 1) exec_set_gdn_chunk(c->ex, p->gdn_chunk);
     seq_opts_default(&c->so);
     c->so.cap = p->n_ctx;
+    if (p->ckpt_every) c->so.ckpt_every = p->ckpt_every;
+    if (p->ckpt_keep_recent) c->so.ckpt_keep_recent = p->ckpt_keep_recent;
+    if (p->ckpt_keep_marked) c->so.ckpt_keep_marked = p->ckpt_keep_marked;
     c->so.kv_type = (enum kv_type)p->kv_type;
     // A Q8_0 cache needs row lengths that are multiples of 32: try it now, naming the layer.
     struct seq *probe;
@@ -377,13 +382,25 @@ frink_status frink_seq_checkpoint(frink_seq *fs) { return seq_checkpoint(fs->s, 
 frink_status frink_seq_save(const frink_seq *fs, const char *path) { return slot_save(fs->s, path); }
 
 frink_status frink_seq_load(frink_seq *fs, const char *path) {
-    frink_status st = slot_load(fs->s, path);
-    if (!st && fs->s->n_past > fs->c->p.n_ctx) {
-        int n = fs->s->n_past;
-        seq_reset(fs->s);
-        return frink_fail(FRINK_ERR_STATE, "'%s' holds %d tokens, more than the context's n_ctx = %d", path, n, fs->c->p.n_ctx);
+    // Into a new sequence first, so that every refusal leaves fs as it was.
+    struct seq_opts o = fs->c->so;
+    o.cap = 1;
+    struct seq *t;
+    frink_status st = seq_create_opts(fs->c->fm->m, &o, &t);
+    if (st) return st;
+    int keep_errno = 0;
+    if ((st = slot_load(t, path))) keep_errno = errno;
+    else if (t->n_past > fs->c->p.n_ctx)
+        st = frink_fail(FRINK_ERR_STATE, "'%s' holds %d tokens, more than the context's n_ctx = %d", path, t->n_past, fs->c->p.n_ctx);
+    else st = seq_reserve(t, fs->c->p.n_ctx);
+    if (st) {
+        seq_free(t);
+        errno = keep_errno;
+        return st;
     }
-    return st;
+    seq_free(fs->s);
+    fs->s = t;
+    return FRINK_OK;
 }
 
 static frink_status room(const frink_seq *fs, int more) {
