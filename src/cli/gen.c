@@ -49,6 +49,10 @@ static void gen_usage(FILE *f) {
     for (int i = 0; frink_gen_preset_name(i); i++)
         fprintf(f, "  %-16s %-10s %s\n", frink_gen_preset_name(i), frink_gen_preset_arch(i),
                 frink_gen_preset_about(i));
+    fputs("  --layers N               fewer layers than the preset's (same shapes otherwise)\n"
+          "  --seed S                 seed of the random weights (same seed, same file)\n"
+          "example: frink gen --preset llama-1b -o /tmp/llama-1b.gguf\n",
+          f);
 }
 
 // The writer's reports as lines on stderr: what is written, then every 5%.
