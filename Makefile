@@ -1,12 +1,27 @@
-# frink — one Makefile. `make` builds the CLI; `make test` builds and runs the tests;
-# `make run` generates a story from the embedded default model.
+# frink — one Makefile. `make` builds the CLI and the library (libfrink.a, libfrink.so, frink.pc);
+# `make test` builds and runs the tests; `make sanitize` runs them under ASan + UBSan (+ LSan);
+# `make run` generates a story from the embedded default model; `make install PREFIX=/usr/local`
+# (DESTDIR honoured) installs the CLI, the header, both libraries and the pkg-config file.
 CC      ?= cc
 OPT     ?= -O2
 CFLAGS  ?= $(OPT) -g
 WERROR  ?=
-CFLAGS  += -std=c17 -Wall -Wextra $(WERROR) -Iinclude -Isrc -D_GNU_SOURCE -pthread -fno-math-errno -ffp-contract=off
-LDLIBS  += -lpcre2-8 -lutf8proc -lm -lpthread
+SANITIZE ?=
+CFLAGS  += -std=c17 -Wall -Wextra $(WERROR) $(SANITIZE) -Iinclude -Isrc -D_GNU_SOURCE -pthread -fno-math-errno -ffp-contract=off
+LDLIBS  += -lpcre2-8 -lutf8proc -lxxhash -lm -lpthread
 B       ?= build
+
+# The library's objects go into both libfrink.a and libfrink.so: position-independent, and every
+# symbol hidden but those include/frink.h declares FRINK_API (scripts/check-exports.sh checks).
+LIB_CFLAGS = -fPIC -fvisibility=hidden -DFRINK_BUILD
+
+VERSION    = 0.1.0
+SOVERSION  = 0
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+BINDIR     ?= $(PREFIX)/bin
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
 
 # Per-ISA kernel files are compiled for their ISA; they only run after a CPU check.
 AVX2_FLAGS   = -mavx2 -mfma -mf16c
@@ -17,15 +32,22 @@ LIB_SRC  := $(shell find src -name '*.c' -not -path 'src/cli/*' | sort)
 LIB_ASM  := $(shell find src -name '*.S' -not -path 'src/cli/*' | sort)
 CLI_SRC  := $(shell find src/cli -name '*.c' | sort)
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
-LIB_OBJ  := $(LIB_SRC:%.c=$(B)/%.o) $(LIB_ASM:%.S=$(B)/%.o)
+LIB_COBJ := $(LIB_SRC:%.c=$(B)/%.o)
+LIB_OBJ  := $(LIB_COBJ) $(LIB_ASM:%.S=$(B)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(B)/%.o)
 TESTS    := $(TEST_SRC:tests/%.c=$(B)/tests/%)
 
-.PHONY: all deps test run clean fuzz fuzz-smoke format check-shared
-all: $(B)/frink
+EXAMPLES := $(sort $(wildcard examples/*.c))
+
+.PHONY: all deps test sanitize run install example-check clean fuzz fuzz-smoke format check-shared FORCE
+all: $(B)/frink $(B)/libfrink.so $(B)/frink.pc
 
 deps:
 	@bash scripts/deps.sh
+
+$(LIB_COBJ): $(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LIB_CFLAGS) $(call isa_flags,$<) -MMD -MP -c $< -o $@
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -39,6 +61,15 @@ $(B)/libfrink.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
+$(B)/libfrink.so: $(LIB_OBJ)
+	$(CC) $(CFLAGS) -shared -Wl,-soname,libfrink.so.$(SOVERSION) -Wl,--no-undefined -o $@ $^ $(LDLIBS)
+
+# Regenerated on every run: it holds PREFIX, which `make install` may change.
+$(B)/frink.pc: frink.pc.in FORCE
+	@mkdir -p $(dir $@)
+	@sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' \
+	  -e 's|@VERSION@|$(VERSION)|g' -e 's|@LIBS_PRIVATE@|$(strip $(LDLIBS))|g' $< > $@
+
 $(B)/frink: $(CLI_OBJ) $(B)/libfrink.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -47,8 +78,44 @@ $(B)/tests/%: tests/%.c $(wildcard tests/*.h) $(B)/libfrink.a
 	$(CC) $(CFLAGS) -Itests -o $@ $< $(B)/libfrink.a $(LDLIBS)
 
 test: deps
-	@$(MAKE) --no-print-directory $(B)/frink $(TESTS)
+	@$(MAKE) --no-print-directory all $(TESTS)
 	@bash tests/run.sh $(B)
+
+# The whole suite under AddressSanitizer, UndefinedBehaviorSanitizer and LeakSanitizer, in its own
+# build directory. Any report fails the program that made it (the CLI's too, run by test_cli).
+SAN_B     ?= build-san
+SAN_FLAGS  = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+sanitize: deps
+	@$(MAKE) --no-print-directory B=$(SAN_B) SANITIZE="$(SAN_FLAGS)" $(SAN_B)/frink $(TEST_SRC:tests/%.c=$(SAN_B)/tests/%)
+	@ASAN_OPTIONS=detect_leaks=1:$(ASAN_OPTIONS) UBSAN_OPTIONS=print_stacktrace=1:$(UBSAN_OPTIONS) bash tests/run.sh $(SAN_B)
+
+install: $(B)/frink $(B)/libfrink.a $(B)/libfrink.so $(B)/frink.pc
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR)/pkgconfig
+	install -m 755 $(B)/frink $(DESTDIR)$(BINDIR)/frink
+	install -m 644 include/frink.h $(DESTDIR)$(INCLUDEDIR)/frink.h
+	install -m 644 $(B)/libfrink.a $(DESTDIR)$(LIBDIR)/libfrink.a
+	install -m 755 $(B)/libfrink.so $(DESTDIR)$(LIBDIR)/libfrink.so.$(SOVERSION)
+	ln -sf libfrink.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libfrink.so
+	install -m 644 $(B)/frink.pc $(DESTDIR)$(LIBDIR)/pkgconfig/frink.pc
+
+# Installs into a fresh prefix under $(B), then builds every examples/*.c the way a user would
+# (pkg-config, the installed shared library) and runs it with no arguments.
+EXAMPLE_PREFIX = $(abspath $(B))/example-prefix
+example-check: deps
+	@rm -rf $(EXAMPLE_PREFIX)
+	@$(MAKE) --no-print-directory install DESTDIR= PREFIX=$(EXAMPLE_PREFIX) BINDIR=$(EXAMPLE_PREFIX)/bin \
+	  LIBDIR=$(EXAMPLE_PREFIX)/lib INCLUDEDIR=$(EXAMPLE_PREFIX)/include >/dev/null
+	@mkdir -p $(B)/examples
+	@fail=0; for src in $(EXAMPLES); do \
+	  exe=$(B)/examples/$$(basename $$src .c); \
+	  flags=$$(PKG_CONFIG_PATH=$(EXAMPLE_PREFIX)/lib/pkgconfig pkg-config --cflags --libs frink) || exit 1; \
+	  echo "$(CC) -std=c17 -Wall -Wextra $(WERROR) -g -o $$exe $$src $$flags -Wl,-rpath,$(EXAMPLE_PREFIX)/lib"; \
+	  $(CC) -std=c17 -Wall -Wextra $(WERROR) -g -o $$exe $$src $$flags -Wl,-rpath,$(EXAMPLE_PREFIX)/lib || { fail=1; continue; }; \
+	  if $$exe > $$exe.out 2>&1; then echo "example $$src: ok"; \
+	  else echo "FAILED: example $$src (exit $$?)"; tail -20 $$exe.out; fail=1; fi; \
+	done; \
+	[ -n "$(EXAMPLES)" ] || echo "example-check: no examples/*.c"; \
+	[ $$fail -eq 0 ]
 
 run: deps
 	@$(MAKE) --no-print-directory $(B)/frink
@@ -63,7 +130,7 @@ FUZZ_CC      ?= clang
 FUZZ_FLAGS    = -std=c17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
                 -Iinclude -Isrc -D_GNU_SOURCE
 FUZZ_SRC      = tests/fuzz/fuzz_gguf.c src/core/gguf.c src/core/err.c src/quant/types.c
-$(B)/fuzz/fuzz_gguf: $(FUZZ_SRC) src/core/gguf.h src/core/err.h src/quant/types.h include/frink.h
+$(B)/fuzz/fuzz_gguf: $(FUZZ_SRC) src/core/gguf.h src/core/err.h src/quant/types.h src/quant/quant.h include/frink.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_SRC) -o $@
 
@@ -76,6 +143,6 @@ fuzz-smoke:
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
 
 clean:
-	rm -rf $(B)
+	rm -rf $(B) $(SAN_B)
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -11,102 +11,21 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include "model/forward.h"
 
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "slot files are little-endian and written in host order");
 
-// ---- XXH64 --------------------------------------------------------------------------
-
-#define XP1 11400714785074694791ULL
-#define XP2 14029467366897019727ULL
-#define XP3 1609587929392839161ULL
-#define XP4 9650029242287828579ULL
-#define XP5 2870177450012600261ULL
-
-static uint64_t rotl64(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
-static uint64_t rd64(const uint8_t *p) {
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
-}
 static uint32_t rd32(const uint8_t *p) {
     uint32_t v;
     memcpy(&v, p, 4);
     return v;
 }
-static uint64_t xround(uint64_t acc, uint64_t in) { return rotl64(acc + in * XP2, 31) * XP1; }
-static uint64_t xmerge(uint64_t acc, uint64_t v) { return (acc ^ xround(0, v)) * XP1 + XP4; }
 
-// Streaming XXH64: the writer hashes the payload section by section, the
-// reader in one call; both see the same bytes, so the same value.
-struct xxh64 {
-    uint64_t v[4], total;
-    uint8_t buf[32];
-    size_t nbuf;
-    uint64_t seed;
-};
+// ---- XXH64 --------------------------------------------------------------------------
 
-static void xxh64_init(struct xxh64 *x, uint64_t seed) {
-    memset(x, 0, sizeof *x);
-    x->seed = seed;
-    x->v[0] = seed + XP1 + XP2;
-    x->v[1] = seed + XP2;
-    x->v[2] = seed;
-    x->v[3] = seed - XP1;
-}
-
-static void xxh64_stripe(struct xxh64 *x, const uint8_t *p) {
-    for (int i = 0; i < 4; i++) x->v[i] = xround(x->v[i], rd64(p + 8 * i));
-}
-
-static void xxh64_update(struct xxh64 *x, const void *data, size_t len) {
-    const uint8_t *p = data, *end = p + len;
-    x->total += len;
-    if (x->nbuf) {
-        size_t k = 32 - x->nbuf < len ? 32 - x->nbuf : len;
-        memcpy(x->buf + x->nbuf, p, k);
-        x->nbuf += k;
-        p += k;
-        if (x->nbuf < 32) return;
-        xxh64_stripe(x, x->buf);
-        x->nbuf = 0;
-    }
-    for (; p + 32 <= end; p += 32) xxh64_stripe(x, p);
-    memcpy(x->buf, p, (size_t)(end - p));
-    x->nbuf = (size_t)(end - p);
-}
-
-static uint64_t xxh64_digest(const struct xxh64 *x) {
-    uint64_t h;
-    if (x->total >= 32) {
-        h = rotl64(x->v[0], 1) + rotl64(x->v[1], 7) + rotl64(x->v[2], 12) + rotl64(x->v[3], 18);
-        for (int i = 0; i < 4; i++) h = xmerge(h, x->v[i]);
-    } else {
-        h = x->seed + XP5;
-    }
-    h += x->total;
-    const uint8_t *p = x->buf, *end = p + x->nbuf;
-    for (; p + 8 <= end; p += 8) h = rotl64(h ^ xround(0, rd64(p)), 27) * XP1 + XP4;
-    if (p + 4 <= end) {
-        h = rotl64(h ^ (uint64_t)rd32(p) * XP1, 23) * XP2 + XP3;
-        p += 4;
-    }
-    for (; p < end; p++) h = rotl64(h ^ (uint64_t)*p * XP5, 11) * XP1;
-    h ^= h >> 33;
-    h *= XP2;
-    h ^= h >> 29;
-    h *= XP3;
-    h ^= h >> 32;
-    return h;
-}
-
-uint64_t state_hash64(const void *data, size_t len, uint64_t seed) {
-    struct xxh64 x;
-    xxh64_init(&x, seed);
-    xxh64_update(&x, data, len);
-    return xxh64_digest(&x);
-}
+uint64_t state_hash64(const void *data, size_t len, uint64_t seed) { return XXH64(data, len, seed); }
 
 // ---- model identity -------------------------------------------------------------------
 
@@ -183,9 +102,11 @@ static uint64_t payload_bytes(const struct seq *s, uint64_t n_tok, uint64_t n_ck
     return b + st + n_ckpt * (8 + st);
 }
 
+// The writer hashes the payload section by section (XXH64's streaming state), the reader in one
+// call; both see the same bytes, so the same value.
 struct slot_writer {
     int fd;
-    struct xxh64 hash;
+    XXH64_state_t *hash;
     size_t written;
     frink_status st;
     const char *path;
@@ -193,7 +114,7 @@ struct slot_writer {
 
 static void put(struct slot_writer *w, const void *p, size_t n) {
     if (w->st || !n) return;
-    xxh64_update(&w->hash, p, n);
+    XXH64_update(w->hash, p, n);
     const uint8_t *b = p;
     while (n) {
         ssize_t k = write(w->fd, b, n > (1u << 30) ? (1u << 30) : n);
@@ -261,8 +182,14 @@ frink_status slot_save(const struct seq *s, const char *path) {
         strcpy(dir, ".");
     }
     snprintf(tmp, tl, "%.*s%s.%s.tmp.XXXXXX", (int)dlen, path, slash ? "/" : "", base);
-    struct slot_writer w = {.fd = -1, .path = path};
+    struct slot_writer w = {.fd = -1, .path = path, .hash = XXH64_createState()};
     frink_status st = FRINK_OK;
+    if (!w.hash) {
+        st = frink_fail(FRINK_ERR_NOMEM, "out of memory");
+        tmp[0] = 0;
+        goto out;
+    }
+    XXH64_reset(w.hash, 0);
     // Never replace a file that is something else (a mistyped path could name
     // the model itself): only an empty file or an earlier slot file.
     int ofd = open(path, O_RDONLY);
@@ -286,7 +213,7 @@ frink_status slot_save(const struct seq *s, const char *path) {
     // A zero header first: a file cut short before the end never looks valid.
     static const uint8_t zeros[sizeof(struct slot_header)];
     put(&w, zeros, sizeof zeros);
-    xxh64_init(&w.hash, 0);
+    XXH64_reset(w.hash, 0);
     const struct model *m = s->m;
     put(&w, s->tokens, (size_t)s->n_past * sizeof(int32_t));
     for (int il = 0; il < m->hp.n_layer; il++)
@@ -301,7 +228,7 @@ frink_status slot_save(const struct seq *s, const char *path) {
         put(&w, s->ckpt[i].c->data, (size_t)m->n_gdn_layers * gdn_floats(m) * sizeof(float));
     }
     if ((st = w.st)) goto out;
-    h.payload_hash = xxh64_digest(&w.hash);
+    h.payload_hash = XXH64_digest(w.hash);
     h.header_hash = state_hash64(&h, offsetof(struct slot_header, header_hash), 0);
     if (pwrite(w.fd, &h, sizeof h, 0) != (ssize_t)sizeof h) {
         st = frink_fail(FRINK_ERR_IO, "writing slot file header for '%s': %s", path, strerror(errno));
@@ -332,6 +259,7 @@ frink_status slot_save(const struct seq *s, const char *path) {
 out:
     if (w.fd >= 0) close(w.fd);
     if (st && tmp[0]) unlink(tmp);
+    XXH64_freeState(w.hash);
     free(tmp);
     free(dir);
     return st;

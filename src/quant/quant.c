@@ -166,19 +166,47 @@ void quant_matvec(uint32_t wt, const void *W, size_t row_bytes, const void *xq, 
 }
 
 // Per-thread scratch for panels and activation extras: grows, never shrinks, 64-byte aligned.
+// Any thread may run kernels (pool workers, a caller's own threads), and pools come and go with
+// contexts, so each buffer is also the value of a pthread key whose destructor frees it when its
+// thread exits. No key destructor runs for the thread that ends the process or unloads the
+// library: scratch_fini frees that one.
 static _Thread_local struct {
     void *p;
     size_t cap;
 } scratch;
+static pthread_key_t scratch_key;
+static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
+static _Atomic bool scratch_key_live;
+
+// Runs on the exiting thread; the buffer is forgotten too, in case a later destructor of that
+// thread runs kernels again (it then allocates and registers a new one).
+static void scratch_release(void *p) {
+    free(p);
+    scratch.p = NULL;
+    scratch.cap = 0;
+}
+
+static void scratch_key_init(void) { atomic_store(&scratch_key_live, pthread_key_create(&scratch_key, scratch_release) == 0); }
 
 static void *scratch_get(size_t bytes) {
     if (bytes > scratch.cap) {
+        pthread_once(&scratch_once, scratch_key_init);
         free(scratch.p);
         scratch.cap = (bytes + 4095) & ~(size_t)4095;
         scratch.p = aligned_alloc(64, scratch.cap);
         if (!scratch.p) scratch.cap = 0;
+        if (atomic_load(&scratch_key_live)) pthread_setspecific(scratch_key, scratch.p);
     }
     return scratch.p;
+}
+
+// At exit or unload. The key goes too, so that no thread exiting after an unload calls a
+// destructor that is no longer mapped (the buffers of threads still alive then are left behind).
+__attribute__((destructor)) static void scratch_fini(void) {
+    free(scratch.p);
+    scratch.p = NULL;
+    scratch.cap = 0;
+    if (atomic_exchange(&scratch_key_live, false)) pthread_key_delete(scratch_key);
 }
 
 enum { PANEL_MIN_TOKENS = 8, PANEL_TOKENS = 16 };
