@@ -67,6 +67,17 @@ int main(void) {
     CHECK(run("inspect -m tests/data/archs/qwen35-dense.gguf", out, sizeof out, 1) == 1 && strstr(out, "input_scale"),
           "inspect refuses a tensor nothing reads, naming it");
 
+    CHECK(run("inspect -m tests/data/archs/gemma2-dense.gguf --allow-unread", out, sizeof out, 0) == 0 && strstr(out, "layer kind") &&
+              strstr(out, " host ") && strstr(out, "swa") && strstr(out, "model features: emb_sqrt"),
+          "inspect prints each layer's path and features: %.300s", out);
+    // Every command answers --help with its flags and an example.
+    static const char *const cmds[] = {"run", "tokenize", "logits", "inspect", "archs", "bench", "gen"};
+    for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
+        char a[64];
+        snprintf(a, sizeof a, "%s --help", cmds[i]);
+        CHECK(run(a, out, sizeof out, 0) == 0 && strstr(out, "usage") && strstr(out, "example"), "'frink %s': %.200s", a, out);
+    }
+
     // Errors: one line, non-zero, no crash.
     struct { const char *args, *want; } bad[] = {
         {"", "usage"},
@@ -86,6 +97,7 @@ int main(void) {
         {"tokenize", "missing TEXT"},
         {"inspect -m /nonexistent.gguf", "cannot open"},
         {"run --cache-type bf16", "expects f16, f32 or q8_0"},
+        {"run -c 4 -p 'Once upon a time there was a'", "more than the context"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         int rc = run(bad[i].args, out, sizeof out, 1);

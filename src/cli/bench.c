@@ -1,24 +1,60 @@
 // bench.c — `frink bench`: prefill and decode speed, effective weight
-// bandwidth, and thread barriers per decoded token; `--bandwidth` measures the
-// machine's read bandwidth the same way, so figures can be read as fractions.
+// bandwidth, and thread barriers per decoded token, on the public API alone.
 //
-// Token ids follow the reference oracle's bench (prefill (i*7919+13) % V,
-// decode (i*31+7) % V) so the two engines do the same work.
-#include <immintrin.h>
-#include <math.h>
+//   frink bench -m MODEL [-p 128] [-n 32] [-d DEPTH] [-r 5] [-t T] [--json]
+//       one sequence: a P-token prefill, then N tokens decoded one at a time
+//       (after a DEPTH-token prompt)
+//   frink bench -m MODEL --parallel S [-p 32] [-n 16] [-r 5] [-t T] [--json]
+//       S sequences, as llama-batched-bench: the S prompts of P tokens in one batch,
+//       then N steps, each one batch of S tokens (one per sequence, all with logits);
+//       aggregate tok/s (S*P / time, S*N / time)
+//   frink bench --bandwidth [-t T] [-r R]   the machine's read bandwidth
+//   frink bench --kernels [-t T]            matrix-vector GB/s per weight type
+//
+// Token ids follow the reference oracle's `bench` (prefill (i*7919+13) % V,
+// decode (i*31+7) % V) and `batched` (sequence s: prefill (i*7919+13+s*101) % V,
+// step g (g*31+7+s*13) % V), so the two engines do the same work. Figures are the
+// median over -r repetitions, with half the max-min spread; --json adds the best
+// repetition (prefill_best_tok_s, decode_best_tok_s), the figure the oracle reports.
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "cli/cli.h"
-#include "quant/quant.h"
-#include "quant/types.h"
+#include "frink.h"
+
+int cmd_bench(int argc, char **argv);
 
 static double now_s(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int die(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("frink: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return 2;
+}
+
+static bool parse_long(const char *flag, const char *s, long lo, long hi, long *out) {
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end || end == s || v < lo || v > hi) {
+        fprintf(stderr, "frink: %s expects an integer in [%ld, %ld], got '%s'\n", flag, lo, hi, s);
+        return false;
+    }
+    *out = v;
+    return true;
 }
 
 static int cmp_d(const void *a, const void *b) {
@@ -33,240 +69,165 @@ static void stats(double *v, int n, double *med, double *spread) {
     *spread = 0.5 * (v[n - 1] - v[0]);
 }
 
-// ---- memory bandwidth ------------------------------------------------------------
+// s as a JSON string body (quotes and backslashes escaped, control bytes dropped).
+static void json_str(const char *s) {
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\') putchar('\\');
+        if ((unsigned char)*s >= 0x20) putchar(*s);
+    }
+}
 
-struct bw_job {
-    const uint8_t *buf;
-    size_t bytes;
-    uint64_t sink[64];
+static void usage(void) {
+    fputs("usage: frink bench [-m MODEL] [-p P] [-n N] [-d DEPTH] [-r REPS] [-t THREADS] [--json]\n"
+          "       frink bench [-m MODEL] --parallel S [-p 32] [-n 16] [-r REPS] [-t THREADS] [--json]\n"
+          "       frink bench --bandwidth [-t THREADS] [-r REPS] [--json]\n"
+          "       frink bench --kernels [-t THREADS] [--json]\n"
+          "  model flags: -c CTX, -b BATCH, --cache-type f16|f32|q8_0, --gdn-chunk N, --reference,\n"
+          "  --allow-unread. Defaults: -p 128 -n 32 (-p 32 -n 16 with --parallel), -r 5.\n"
+          "example: frink bench -m model.gguf -t 2 --parallel 8 --json\n",
+          stdout);
+}
+
+struct bench_opts {
+    const char *path; // NULL: the embedded model
+    long P, N, depth, reps, S, threads, ctx, batch, gdn_chunk;
+    frink_kv_type kv_type;
+    bool json, reference, allow_unread;
 };
 
-__attribute__((target("avx2"))) static uint64_t read_avx2(const uint8_t *p, size_t n) {
-    __m256i a0 = _mm256_setzero_si256(), a1 = a0, a2 = a0, a3 = a0;
-    for (size_t i = 0; i + 128 <= n; i += 128) {
-        a0 = _mm256_xor_si256(a0, _mm256_load_si256((const __m256i *)(p + i)));
-        a1 = _mm256_xor_si256(a1, _mm256_load_si256((const __m256i *)(p + i + 32)));
-        a2 = _mm256_xor_si256(a2, _mm256_load_si256((const __m256i *)(p + i + 64)));
-        a3 = _mm256_xor_si256(a3, _mm256_load_si256((const __m256i *)(p + i + 96)));
-    }
-    a0 = _mm256_xor_si256(_mm256_xor_si256(a0, a1), _mm256_xor_si256(a2, a3));
-    return (uint64_t)_mm256_extract_epi64(a0, 0) ^ (uint64_t)_mm256_extract_epi64(a0, 3);
-}
+// ---- what is below the engine ------------------------------------------------------
 
-static uint64_t read_scalar(const uint8_t *p, size_t n) {
-    uint64_t x = 0;
-    for (size_t i = 0; i + 8 <= n; i += 8) {
-        uint64_t v;
-        memcpy(&v, p + i, 8);
-        x ^= v;
-    }
-    return x;
-}
-
-static void bw_task(void *p, int ith, int nth) {
-    struct bw_job *j = p;
-    int64_t r0, r1;
-    pool_range((int64_t)(j->bytes / 4096), ith, nth, 1, &r0, &r1);
-    const uint8_t *b = j->buf + (size_t)r0 * 4096;
-    size_t n = (size_t)(r1 - r0) * 4096;
-    j->sink[ith % 64] ^= __builtin_cpu_supports("avx2") ? read_avx2(b, n) : read_scalar(b, n);
-}
-
-// Best-of-reps read bandwidth over a buffer much larger than the caches, GB/s.
-static double measure_bandwidth(struct pool *pool, int reps) {
-    size_t bytes = (size_t)1 << 30;
-    uint8_t *buf = aligned_alloc(4096, bytes);
-    if (!buf) return 0;
-    memset(buf, 1, bytes); // touch every page so reads hit memory, not the zero page
-    struct bw_job j = {buf, bytes, {0}};
-    double best = 0;
-    for (int r = 0; r < reps; r++) {
-        double t0 = now_s();
-        pool_run(pool, bw_task, &j);
-        double gbps = bytes / (now_s() - t0) / 1e9;
-        if (gbps > best) best = gbps;
-    }
-    free(buf);
-    return best;
-}
-
-// ---- kernels ----------------------------------------------------------------------
-
-struct kern_job {
-    uint32_t type;
-    const uint8_t *w;
-    const void *packed; // NULL: the file layout
-    size_t row_bytes;
-    const void *xq;
-    int64_t n, rows;
-    float *y;
-};
-
-static void kern_task(void *p, int ith, int nth) {
-    struct kern_job *j = p;
-    int64_t r0, r1;
-    pool_range(j->rows, ith, nth, 16, &r0, &r1);
-    if (r0 >= r1) return;
-    if (j->packed) quant_matmul_packed(j->type, j->packed, j->w, j->row_bytes, j->xq, j->n, 1, j->y + r0, j->rows, r0, r1);
-    else quant_matvec(j->type, j->w, j->row_bytes, j->xq, j->n, j->y + r0, r0, r1);
-}
-
-// Matrix-vector throughput per weight type (GB/s of weights), fast kernels vs
-// the scalar reference, on a 4096 x 4096 matrix of arbitrary bytes; and the fast kernels on the
-// layout repacked at load where the type has one on this CPU (GB/s of the file's bytes).
-static int bench_kernels(struct pool *pool, bool json) {
-    const int64_t n = 4096, rows = 4096;
-    static const uint32_t types[] = {GGML_TYPE_F32,  GGML_TYPE_F16,  GGML_TYPE_BF16, GGML_TYPE_Q8_0, GGML_TYPE_Q4_0,
-                                     GGML_TYPE_Q4_1, GGML_TYPE_Q5_0, GGML_TYPE_Q5_1, GGML_TYPE_Q2_K, GGML_TYPE_Q3_K,
-                                     GGML_TYPE_Q4_K, GGML_TYPE_Q5_K, GGML_TYPE_Q6_K, GGML_TYPE_IQ4_NL, GGML_TYPE_IQ4_XS,
-                                     GGML_TYPE_MXFP4, GGML_TYPE_TQ1_0, GGML_TYPE_TQ2_0, GGML_TYPE_Q1_0, GGML_TYPE_Q2_0};
-    float *x = malloc((size_t)n * sizeof(float)), *y = malloc((size_t)rows * sizeof(float));
-    void *xq = malloc(quant_act_size(GGML_TYPE_F32, n) + 4096);
-    if (!x || !y || !xq) return cli_die("out of memory");
-    for (int64_t i = 0; i < n; i++) x[i] = sinf((float)i * 0.37f);
-    if (json) printf("[");
-    else printf("%-8s %10s %10s %8s %12s   (%d threads, 4096 x 4096)\n", "type", "fast GB/s", "ref GB/s", "speedup",
-                "packed GB/s", pool_threads(pool));
-    for (size_t k = 0; k < sizeof types / sizeof *types; k++) {
-        uint32_t t = types[k];
-        size_t rb = ggml_row_size(t, n), bytes = rb * (size_t)rows;
-        uint8_t *w = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
-        if (!w) return cli_die("out of memory");
-        // Arbitrary bytes, but finite scales: every 16-bit word becomes a small half.
-        for (size_t i = 0; i < bytes; i++) w[i] = (uint8_t)(i * 2654435761u >> 24);
-        if (t == GGML_TYPE_F16 || t == GGML_TYPE_BF16)
-            for (size_t i = 1; i < bytes; i += 2) w[i] &= 0x3b;
-        quant_act_from_float(t, x, xq, n);
-        double gb[2];
-        for (int ref = 0; ref < 2; ref++) {
-            quant_set_reference(ref == 1);
-            struct kern_job j = {t, w, NULL, rb, xq, n, rows, y};
-            double best = 1e9;
-            for (int r = 0; r < (ref ? 2 : 8); r++) {
-                double t0 = now_s();
-                pool_run(pool, kern_task, &j);
-                double dt = now_s() - t0;
-                if (dt < best) best = dt;
-            }
-            gb[ref] = bytes / best / 1e9;
-        }
-        quant_set_reference(false);
-        double pgb = 0;
-        const size_t psz = quant_packed_size(t, n, rows);
-        void *P = psz ? aligned_alloc(64, (psz + 63) & ~(size_t)63) : NULL;
-        if (P) {
-            quant_pack(t, w, rb, n, rows, P);
-            struct kern_job j = {t, w, P, rb, xq, n, rows, y};
-            double best = 1e9;
-            for (int r = 0; r < 8; r++) {
-                double t0 = now_s();
-                pool_run(pool, kern_task, &j);
-                double dt = now_s() - t0;
-                if (dt < best) best = dt;
-            }
-            pgb = bytes / best / 1e9;
-            free(P);
-        }
-        if (json) printf("%s{\"type\":\"%s\",\"fast_gbps\":%.2f,\"ref_gbps\":%.2f,\"packed_gbps\":%.2f}", k ? "," : "",
-                         ggml_type_name(t), gb[0], gb[1], pgb);
-        else if (P) printf("%-8s %10.2f %10.2f %7.1fx %12.2f\n", ggml_type_name(t), gb[0], gb[1], gb[0] / gb[1], pgb);
-        else printf("%-8s %10.2f %10.2f %7.1fx %12s\n", ggml_type_name(t), gb[0], gb[1], gb[0] / gb[1], "-");
-        free(w);
-    }
-    if (json) printf("]\n");
-    free(x);
-    free(y);
-    free(xq);
+static int bench_bandwidth(const struct bench_opts *o) {
+    frink_bandwidth bw;
+    if (frink_measure_bandwidth((int)o->threads, (int)o->reps, &bw)) return die("%s", frink_errmsg()), 1;
+    if (o->json) printf("{\"threads\":%d,\"read_gbps\":%.2f}\n", bw.threads, bw.read_gbps);
+    else printf("memory read bandwidth: %.2f GB/s (%d threads, best of %ld)\n", bw.read_gbps, bw.threads, o->reps);
     return 0;
 }
 
-int cmd_bench(int argc, char **argv) {
-    struct cli_model_opts mo;
-    cli_model_opts_init(&mo);
-    mo.no_tokenizer = true;
-    long P = 128, N = 32, depth = 0, reps = 5;
-    bool json = false, bandwidth = false, kernels = false;
-    for (int i = 0; i < argc; i++) {
-        int used = cli_model_flag(&mo, argc, argv, i);
-        if (used < 0) return 2;
-        if (used > 0) { i += used - 1; continue; }
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        long *dst = !strcmp(a, "-p") ? &P : !strcmp(a, "-n") ? &N : !strcmp(a, "-d") ? &depth : !strcmp(a, "-r") ? &reps : NULL;
-        if (dst) {
-            if (!v) return cli_die("%s needs a value", a);
-            if (!cli_int(a, v, dst == &reps ? 1 : 0, 1 << 20, dst)) return 2;
-            i++;
-        } else if (!strcmp(a, "--json")) json = true;
-        else if (!strcmp(a, "--bandwidth")) bandwidth = true;
-        else if (!strcmp(a, "--kernels")) kernels = true;
-        else return cli_die("bench: unknown flag '%s'", a);
+// Matrix-vector throughput per weight type (GB/s of weights), fast kernels vs the scalar
+// reference, and the fast kernels on the layout repacked at load where the type has one.
+static int bench_kernels(const struct bench_opts *o) {
+    if (o->json) printf("[");
+    for (int k = 0; frink_kernel_type(k); k++) {
+        frink_kernel_speed ks;
+        if (frink_measure_kernel(k, (int)o->threads, &ks)) {
+            if (o->json) printf("]\n");
+            return die("%s", frink_errmsg()), 1;
+        }
+        if (o->json) {
+            printf("%s{\"type\":\"%s\",\"fast_gbps\":%.2f,\"ref_gbps\":%.2f,\"packed_gbps\":%.2f}", k ? "," : "", ks.type,
+                   ks.fast_gbps, ks.ref_gbps, ks.packed_gbps);
+            continue;
+        }
+        if (k == 0)
+            printf("%-8s %10s %10s %8s %12s   (%d threads, 4096 x 4096)\n", "type", "fast GB/s", "ref GB/s", "speedup",
+                   "packed GB/s", ks.threads);
+        printf("%-8s %10.2f %10.2f %7.1fx ", ks.type, ks.fast_gbps, ks.ref_gbps, ks.fast_gbps / ks.ref_gbps);
+        if (ks.packed_gbps > 0) printf("%12.2f\n", ks.packed_gbps);
+        else printf("%12s\n", "-");
+        fflush(stdout);
     }
-    if (kernels) {
-        struct pool *pool = pool_create(mo.threads ? (int)mo.threads : pool_default_threads());
-        if (!pool) return cli_die("cannot start threads");
-        int rc = bench_kernels(pool, json);
-        pool_free(pool);
-        return rc;
+    if (o->json) printf("]\n");
+    return 0;
+}
+
+// ---- the engine -----------------------------------------------------------------------
+
+struct bench_engine {
+    frink_model *m;
+    frink_context *c;
+};
+
+static int engine_open(const struct bench_opts *o, int n_ctx, int n_batch, int n_seq_max, struct bench_engine *e) {
+    *e = (struct bench_engine){0};
+    frink_model_params mp = frink_model_default_params();
+    mp.path = o->path;
+    mp.allow_unread = o->allow_unread;
+    mp.no_tokenizer = true; // ids only
+    if (frink_model_open(&mp, &e->m)) return die("%s: %s", o->path ? o->path : "embedded model", frink_errmsg()), 1;
+    frink_context_params cp = frink_context_default_params();
+    cp.n_threads = (int)o->threads;
+    cp.n_ctx = n_ctx > o->ctx ? n_ctx : (int)o->ctx;
+    cp.n_batch = n_batch;
+    cp.n_seq_max = n_seq_max;
+    cp.kv_type = o->kv_type;
+    cp.gdn_chunk = (int)o->gdn_chunk;
+    cp.reference_kernels = o->reference;
+    if (frink_context_create(e->m, &cp, &e->c)) {
+        die("%s", frink_errmsg());
+        frink_model_free(e->m);
+        return 1;
     }
-    if (bandwidth) {
-        struct pool *pool = pool_create(mo.threads ? (int)mo.threads : pool_default_threads());
-        if (!pool) return cli_die("cannot start threads");
-        double gbps = measure_bandwidth(pool, (int)reps);
-        if (json) printf("{\"threads\":%d,\"read_gbps\":%.2f}\n", pool_threads(pool), gbps);
-        else printf("memory read bandwidth: %.2f GB/s (%d threads, best of %ld)\n", gbps, pool_threads(pool), reps);
-        pool_free(pool);
-        return 0;
-    }
-    if (P < 1 && N < 1) return cli_die("bench: nothing to measure (-p and -n are both 0)");
-    mo.ctx = P > depth + N ? P : depth + N;
-    if (mo.batch < P) mo.batch = P > 0 ? P : 1;
-    struct cli_engine e;
-    if (cli_engine_open(&mo, &e)) return 1;
-    int V = e.m->hp.n_vocab;
-    int32_t *ids = malloc((size_t)(P + depth + N + 1) * sizeof *ids);
+    return 0;
+}
+
+static void engine_close(struct bench_engine *e) {
+    frink_context_free(e->c);
+    frink_model_free(e->m);
+    *e = (struct bench_engine){0};
+}
+
+// One sequence: the P-token prefill, then N tokens one at a time after DEPTH tokens.
+static int bench_single(const struct bench_opts *o) {
+    const long P = o->P, N = o->N, depth = o->depth, reps = o->reps;
+    if (P < 1 && N < 1) return die("bench: nothing to measure (-p and -n are both 0)");
+    struct bench_engine e;
+    long batch = o->batch < P ? P : o->batch;
+    if (engine_open(o, (int)(P > depth + N ? P : depth + N), (int)(batch > 0 ? batch : 1), 1, &e)) return 1;
+    const int V = frink_model_n_vocab(e.m);
+    frink_token *ids = malloc((size_t)(P + depth + N + 1) * sizeof *ids);
     float *lg = malloc((size_t)V * sizeof(float));
     double *pf = calloc((size_t)reps, sizeof(double)), *dc = calloc((size_t)reps, sizeof(double));
     double barriers = 0;
+    frink_seq *s = NULL;
     int rc = 1;
-    if (!ids || !lg || !pf || !dc) { cli_die("out of memory"); goto done; }
+    if (!ids || !lg || !pf || !dc) { die("out of memory"); goto done; }
+    if (frink_seq_create(e.c, &s)) { die("%s", frink_errmsg()); goto done; }
     for (long r = 0; r < reps; r++) {
         if (P > 0) {
-            for (long i = 0; i < P; i++) ids[i] = (int32_t)((i * 7919 + 13) % V);
-            seq_reset(e.seq);
+            for (long i = 0; i < P; i++) ids[i] = (frink_token)((i * 7919 + 13) % V);
+            frink_seq_reset(s);
             double t0 = now_s();
-            if (exec_forward(e.ex, e.seq, ids, (int)P, lg, false)) { cli_die("%s", frink_errmsg()); goto done; }
+            if (frink_seq_eval(s, ids, (int)P, lg, 0)) { die("%s", frink_errmsg()); goto done; }
             pf[r] = P / (now_s() - t0);
         }
         if (N > 0) {
-            seq_reset(e.seq);
+            frink_seq_reset(s);
             if (depth > 0) {
-                for (long i = 0; i < depth; i++) ids[i] = (int32_t)((i * 7919 + 13) % V);
-                if (exec_forward(e.ex, e.seq, ids, (int)depth, lg, false)) { cli_die("%s", frink_errmsg()); goto done; }
+                for (long i = 0; i < depth; i++) ids[i] = (frink_token)((i * 7919 + 13) % V);
+                if (frink_seq_eval(s, ids, (int)depth, lg, 0)) { die("%s", frink_errmsg()); goto done; }
             }
-            uint64_t b0 = pool_barriers(e.pool);
+            uint64_t b0 = frink_context_barriers(e.c);
             double t0 = now_s();
             for (long i = 0; i < N; i++) {
-                int32_t t = (int32_t)((i * 31 + 7) % V);
-                if (exec_forward(e.ex, e.seq, &t, 1, lg, false)) { cli_die("%s", frink_errmsg()); goto done; }
+                frink_token t = (frink_token)((i * 31 + 7) % V);
+                if (frink_seq_eval(s, &t, 1, lg, 0)) { die("%s", frink_errmsg()); goto done; }
             }
             dc[r] = N / (now_s() - t0);
-            barriers = (double)(pool_barriers(e.pool) - b0) / (double)N;
+            barriers = (double)(frink_context_barriers(e.c) - b0) / (double)N;
         }
     }
     double pf_med = 0, pf_sp = 0, dc_med = 0, dc_sp = 0;
     if (P > 0) stats(pf, (int)reps, &pf_med, &pf_sp);
     if (N > 0) stats(dc, (int)reps, &dc_med, &dc_sp);
-    double wbytes = (double)model_weight_bytes(e.m);
-    double gbps = dc_med * wbytes / 1e9;
-    if (json) {
-        printf("{\"model\":\"%s\",\"threads\":%d,\"isa\":\"%s\",\"prefill_tokens\":%ld,\"decode_tokens\":%ld,\"depth\":%ld,\"reps\":%ld,"
+    const double wbytes = (double)frink_model_bytes_per_token(e.m);
+    const double gbps = dc_med * wbytes / 1e9;
+    const char *name = o->path ? o->path : "embedded";
+    const int threads = frink_context_threads(e.c);
+    const char *isa = frink_context_kernels(e.c);
+    if (o->json) {
+        printf("{\"model\":\"");
+        json_str(name);
+        printf("\",\"threads\":%d,\"isa\":\"%s\",\"prefill_tokens\":%ld,\"decode_tokens\":%ld,\"depth\":%ld,\"reps\":%ld,"
                "\"prefill_tok_s\":%.2f,\"prefill_spread\":%.2f,\"decode_tok_s\":%.2f,\"decode_spread\":%.2f,"
-               "\"weight_bytes_per_token\":%.0f,\"decode_gbps\":%.3f,\"barriers_per_token\":%.1f}\n",
-               mo.path ? mo.path : "embedded", pool_threads(e.pool), quant_isa(), P, N, depth, reps, pf_med, pf_sp, dc_med, dc_sp,
-               wbytes, gbps, barriers);
+               "\"weight_bytes_per_token\":%.0f,\"decode_gbps\":%.3f,\"barriers_per_token\":%.1f,"
+               "\"prefill_best_tok_s\":%.2f,\"decode_best_tok_s\":%.2f}\n",
+               threads, isa, P, N, depth, reps, pf_med, pf_sp, dc_med, dc_sp, wbytes, gbps, barriers, pf[reps - 1],
+               dc[reps - 1]);
     } else {
-        printf("model %s, %d threads, %s kernels, %.1f MB of weights read per token\n", mo.path ? mo.path : "(embedded)",
-               pool_threads(e.pool), quant_isa(), wbytes / 1e6);
+        printf("model %s, %d threads, %s kernels, %.1f MB of weights read per token\n", o->path ? o->path : "(embedded)",
+               threads, isa, wbytes / 1e6);
         if (P > 0) printf("prefill %4ld tokens: %10.2f tok/s  (+/- %.2f, median of %ld)\n", P, pf_med, pf_sp, reps);
         if (N > 0)
             printf("decode  %4ld tokens: %10.2f tok/s  (+/- %.2f) at depth %ld, %.2f GB/s of weights, %.1f barriers/token\n", N,
@@ -274,10 +235,155 @@ int cmd_bench(int argc, char **argv) {
     }
     rc = 0;
 done:
+    frink_seq_free(s);
     free(ids);
     free(lg);
     free(pf);
     free(dc);
-    cli_engine_close(&e);
+    engine_close(&e);
     return rc;
+}
+
+// S sequences decoding together, as the oracle's `batched`: the S prompts of P tokens in one
+// batch (logits of each prompt's last token), then G steps of one batch with one token of
+// every sequence, each wanting logits. Sequences are emptied between repetitions.
+static int bench_parallel(const struct bench_opts *o) {
+    const long S = o->S, P = o->P, G = o->N, reps = o->reps;
+    if (P < 1 && G < 1) return die("bench: nothing to measure (-p and -n are both 0)");
+    if (o->depth) return die("bench: -d does not combine with --parallel");
+    struct bench_engine e;
+    // One internal step of at most -b tokens (512, the oracle's micro-batch), never fewer
+    // than one decode step's S tokens.
+    long batch = o->batch < S ? S : o->batch;
+    if (engine_open(o, (int)(P + G), (int)batch, (int)S, &e)) return 1;
+    const int V = frink_model_n_vocab(e.m);
+    const long cap = S * P > S ? S * P : S;
+    frink_seq **seqs = calloc((size_t)S, sizeof *seqs);
+    double *pf = calloc((size_t)reps, sizeof(double)), *dc = calloc((size_t)reps, sizeof(double));
+    double barriers = 0;
+    frink_batch *b = NULL;
+    int rc = 1;
+    if (!seqs || !pf || !dc) { die("out of memory"); goto done; }
+    if (frink_batch_create((int)cap, &b)) { die("%s", frink_errmsg()); goto done; }
+    for (long s = 0; s < S; s++)
+        if (frink_seq_create(e.c, &seqs[s])) { die("%s", frink_errmsg()); goto done; }
+    for (long r = 0; r < reps; r++) {
+        for (long s = 0; s < S; s++) frink_seq_reset(seqs[s]);
+        if (P > 0) {
+            frink_batch_clear(b);
+            for (long s = 0; s < S; s++)
+                for (long i = 0; i < P; i++)
+                    if (frink_batch_add(b, seqs[s], (frink_token)((i * 7919 + 13 + s * 101) % V), i == P - 1) < 0) {
+                        die("%s", frink_errmsg());
+                        goto done;
+                    }
+            double t0 = now_s();
+            if (frink_decode(e.c, b)) { die("%s", frink_errmsg()); goto done; }
+            pf[r] = (double)(S * P) / (now_s() - t0);
+        }
+        if (G > 0) {
+            uint64_t b0 = frink_context_barriers(e.c);
+            double t0 = now_s();
+            for (long g = 0; g < G; g++) {
+                frink_batch_clear(b);
+                for (long s = 0; s < S; s++)
+                    if (frink_batch_add(b, seqs[s], (frink_token)((g * 31 + 7 + s * 13) % V), true) < 0) {
+                        die("%s", frink_errmsg());
+                        goto done;
+                    }
+                if (frink_decode(e.c, b)) { die("%s", frink_errmsg()); goto done; }
+            }
+            dc[r] = (double)(S * G) / (now_s() - t0);
+            barriers = (double)(frink_context_barriers(e.c) - b0) / (double)G;
+        }
+    }
+    double pf_med = 0, pf_sp = 0, dc_med = 0, dc_sp = 0;
+    if (P > 0) stats(pf, (int)reps, &pf_med, &pf_sp);
+    if (G > 0) stats(dc, (int)reps, &dc_med, &dc_sp);
+    // A step reads the weights once for all S tokens.
+    const double wbytes = (double)frink_model_bytes_per_token(e.m);
+    const double gbps = dc_med / (double)S * wbytes / 1e9;
+    const char *name = o->path ? o->path : "embedded";
+    const int threads = frink_context_threads(e.c);
+    const char *isa = frink_context_kernels(e.c);
+    if (o->json) {
+        printf("{\"model\":\"");
+        json_str(name);
+        printf("\",\"threads\":%d,\"isa\":\"%s\",\"parallel\":%ld,\"prefill_tokens\":%ld,\"decode_tokens\":%ld,\"depth\":0,"
+               "\"reps\":%ld,\"prefill_tok_s\":%.2f,\"prefill_spread\":%.2f,\"decode_tok_s\":%.2f,\"decode_spread\":%.2f,"
+               "\"weight_bytes_per_token\":%.0f,\"decode_gbps\":%.3f,\"barriers_per_step\":%.1f,\"barriers_per_token\":%.2f,"
+               "\"prefill_best_tok_s\":%.2f,\"decode_best_tok_s\":%.2f}\n",
+               threads, isa, S, P, G, reps, pf_med, pf_sp, dc_med, dc_sp, wbytes, gbps, barriers, barriers / (double)S,
+               pf[reps - 1], dc[reps - 1]);
+    } else {
+        printf("model %s, %d threads, %s kernels, %ld sequences, %.1f MB of weights read per step\n",
+               o->path ? o->path : "(embedded)", threads, isa, S, wbytes / 1e6);
+        if (P > 0)
+            printf("prefill %3ld x %4ld tokens: %10.2f tok/s  (+/- %.2f, median of %ld)\n", S, P, pf_med, pf_sp, reps);
+        if (G > 0)
+            printf("decode  %3ld x %4ld tokens: %10.2f tok/s  (+/- %.2f), %.2f GB/s of weights, %.1f barriers/step\n", S, G,
+                   dc_med, dc_sp, gbps, barriers);
+    }
+    rc = 0;
+done:
+    frink_batch_free(b);
+    if (seqs)
+        for (long s = 0; s < S; s++) frink_seq_free(seqs[s]);
+    free(seqs);
+    free(pf);
+    free(dc);
+    engine_close(&e);
+    return rc;
+}
+
+int cmd_bench(int argc, char **argv) {
+    struct bench_opts o = {.P = -1, .N = -1, .reps = 5, .batch = 512, .kv_type = FRINK_KV_F16};
+    bool bandwidth = false, kernels = false;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        struct { const char *flag, *alt; long *dst, lo, hi; } nums[] = {
+            {"-p", NULL, &o.P, 0, 1 << 20},          {"-n", NULL, &o.N, 0, 1 << 20},
+            {"-d", NULL, &o.depth, 0, 1 << 20},      {"-r", NULL, &o.reps, 1, 1 << 20},
+            {"-t", "--threads", &o.threads, 1, 1024}, {"-c", "--ctx-size", &o.ctx, 1, 1 << 24},
+            {"-b", "--batch-size", &o.batch, 1, 1 << 16}, {"--gdn-chunk", NULL, &o.gdn_chunk, 1, 1024},
+            {"--parallel", NULL, &o.S, 1, 4096},
+        };
+        bool num = false;
+        for (size_t k = 0; k < sizeof nums / sizeof *nums && !num; k++) {
+            if (strcmp(a, nums[k].flag) && !(nums[k].alt && !strcmp(a, nums[k].alt))) continue;
+            if (!v) return die("%s needs a value", a);
+            if (!parse_long(a, v, nums[k].lo, nums[k].hi, nums[k].dst)) return 2;
+            i++;
+            num = true;
+        }
+        if (num) continue;
+        if (!strcmp(a, "-m") || !strcmp(a, "--model")) {
+            if (!v) return die("%s needs a value", a);
+            o.path = v;
+            i++;
+        } else if (!strcmp(a, "--cache-type") || !strcmp(a, "-ctk")) {
+            if (!v) return die("%s needs a value", a);
+            if (!strcmp(v, "f16")) o.kv_type = FRINK_KV_F16;
+            else if (!strcmp(v, "f32")) o.kv_type = FRINK_KV_F32;
+            else if (!strcmp(v, "q8_0")) o.kv_type = FRINK_KV_Q8_0;
+            else return die("%s expects f16, f32 or q8_0, got '%s'", a, v);
+            i++;
+        } else if (!strcmp(a, "--json")) o.json = true;
+        else if (!strcmp(a, "--bandwidth")) bandwidth = true;
+        else if (!strcmp(a, "--kernels")) kernels = true;
+        else if (!strcmp(a, "--reference")) o.reference = true;
+        else if (!strcmp(a, "--allow-unread")) o.allow_unread = true;
+        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(); return 0; }
+        else return die("bench: unknown flag '%s' (see `frink bench --help`)", a);
+    }
+    if (kernels) return bench_kernels(&o);
+    if (bandwidth) return bench_bandwidth(&o);
+    if (o.S) {
+        if (o.P < 0) o.P = 32;
+        if (o.N < 0) o.N = 16;
+        return bench_parallel(&o);
+    }
+    if (o.P < 0) o.P = 128;
+    if (o.N < 0) o.N = 32;
+    return bench_single(&o);
 }
