@@ -14,7 +14,7 @@
 #include "core/pool.h"
 #include "model/forward.h"
 #include "model/model.h"
-#include "model/seq.h"
+#include "state/seq.h"
 
 static double now_s(void) {
     struct timespec ts;

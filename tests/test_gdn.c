@@ -35,7 +35,7 @@
 #include "core/pool.h"
 #include "model/forward.h"
 #include "model/model.h"
-#include "model/seq.h"
+#include "state/seq.h"
 #include "model_util.h"
 #include "parity.h"
 #include "quant/quant.h"

@@ -9,7 +9,7 @@
 #include "core/pool.h"
 #include "model/forward.h"
 #include "model/path.h"
-#include "model/seq.h"
+#include "state/seq.h"
 #include "model_util.h"
 #include "test.h"
 

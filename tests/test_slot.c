@@ -7,7 +7,7 @@
 // the middle of a save (stopped there by the module's test hook).
 //
 // The refusal tests edit files at offsets of the slot file layout described in
-// src/model/state.h (header of 256 bytes: version at 8, n_tokens at 160).
+// src/state/state.h (header of 256 bytes: version at 8, n_tokens at 160).
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -346,7 +346,7 @@ out:
 // The slot file checksum is the standard XXH64 (state_hash64), and a process
 // SIGKILLed in the middle of a save leaves the previous file intact: the module's
 // test hook (slot_save_hook) stops the saving child at a chosen point.
-#include "model/state.h"
+#include "state/state.h"
 
 static int hook_fd = -1;
 static size_t hook_at;

@@ -8,7 +8,7 @@
 
 #include "frink.h"
 #include "model/forward.h"
-#include "model/seq.h"
+#include "state/seq.h"
 
 struct gguf_file;
 struct model;

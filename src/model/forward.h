@@ -9,7 +9,7 @@
 #include "core/err.h"
 #include "core/pool.h"
 #include "model/model.h"
-#include "model/seq.h"
+#include "state/seq.h"
 
 struct exec;
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/forward.h"
+#include "core/err.h"
 #include "quant/quant.h"
 
 int64_t seq_conv_floats(const struct model *m) {
@@ -293,30 +293,6 @@ frink_status seq_checkpoint(struct seq *s, bool mark) {
     return FRINK_OK;
 }
 
-frink_status seq_append(struct exec *ex, struct seq *s, const int32_t *tokens, int n, float *logits, bool all_logits,
-                        bool mark) {
-    if (n <= 0) return frink_fail(FRINK_ERR_ARG, "no tokens to append");
-    bool hybrid = seq_is_hybrid(s);
-    int every = hybrid ? s->ckpt_every : 0;
-    size_t V = (size_t)s->m->hp.n_vocab;
-    frink_status st;
-    for (int i = 0; i < n;) {
-        int piece = n - i;
-        if (every) {
-            int next = (s->n_past / every + 1) * every; // next boundary after n_past
-            if (next - s->n_past < piece) piece = next - s->n_past;
-        }
-        bool last = i + piece == n;
-        float *lg = NULL;
-        if (logits && all_logits) lg = logits + (size_t)i * V;
-        else if (logits && last) lg = logits;
-        if ((st = exec_forward(ex, s, tokens + i, piece, lg, all_logits))) return st;
-        i += piece;
-        if (every && s->n_past % every == 0 && (st = seq_checkpoint(s, false))) return st;
-    }
-    return mark ? seq_checkpoint(s, true) : FRINK_OK;
-}
-
 int seq_restore_point(const struct seq *s, int n) {
     if (!seq_is_hybrid(s) || n >= s->n_past) return n;
     for (int i = s->n_ckpt - 1; i >= 0; i--)
@@ -324,14 +300,10 @@ int seq_restore_point(const struct seq *s, int n) {
     return 0;
 }
 
-frink_status seq_truncate(struct exec *ex, struct seq *s, int n, int *replayed) {
-    if (replayed) *replayed = 0;
-    if (n < 0 || n > s->n_past)
-        return frink_fail(FRINK_ERR_ARG, "cannot truncate a sequence of %d tokens to %d", s->n_past, n);
-    if (n == s->n_past) return FRINK_OK;
+int seq_rewind(struct seq *s, int n) {
     if (!seq_is_hybrid(s)) {
         s->n_past = n;
-        return FRINK_OK;
+        return n;
     }
     while (s->n_ckpt && s->ckpt[s->n_ckpt - 1].c->pos > n) seq_ckpt_release(s->ckpt[--s->n_ckpt].c);
     int base = 0;
@@ -342,17 +314,7 @@ frink_status seq_truncate(struct exec *ex, struct seq *s, int n, int *replayed) 
         state_zero(s);
     }
     s->n_past = base;
-    if (base == n) return FRINK_OK;
-    if (!ex) return frink_fail(FRINK_ERR_ARG, "truncating a hybrid sequence to %d needs an executor to replay from %d", n, base);
-    // Replay from a copy: exec_forward writes the history it reads from.
-    int32_t *tmp = malloc((size_t)(n - base) * sizeof *tmp);
-    if (!tmp) return frink_fail(FRINK_ERR_NOMEM, "out of memory replaying %d tokens", n - base);
-    memcpy(tmp, s->tokens + base, (size_t)(n - base) * sizeof *tmp);
-    frink_status st = seq_append(ex, s, tmp, n - base, NULL, false, false);
-    free(tmp);
-    if (st) return st;
-    if (replayed) *replayed = n - base;
-    return FRINK_OK;
+    return base;
 }
 
 frink_status seq_fork(const struct seq *s, struct seq **out) {
@@ -393,8 +355,8 @@ frink_status seq_fork(const struct seq *s, struct seq **out) {
     return FRINK_OK;
 }
 
-frink_status seq_restore_from(struct exec *ex, struct seq *dst, const struct seq *src, int n, int *replayed) {
-    if (replayed) *replayed = 0;
+frink_status seq_copy_prefix(struct seq *dst, const struct seq *src, int n, int *r_out) {
+    *r_out = 0;
     if (dst->m != src->m) return frink_fail(FRINK_ERR_ARG, "restoring a sequence from another model's state");
     if (dst->kv_type != src->kv_type)
         return frink_fail(FRINK_ERR_ARG, "restoring a %s KV cache into a %s one", kv_type_name(src->kv_type),
@@ -404,8 +366,6 @@ frink_status seq_restore_from(struct exec *ex, struct seq *dst, const struct seq
     const struct model *m = src->m;
     bool hybrid = seq_is_hybrid(src);
     int r = seq_restore_point(src, n);
-    if (r < n && !ex)
-        return frink_fail(FRINK_ERR_ARG, "restoring a hybrid sequence to %d needs an executor to replay from %d", n, r);
     seq_reset(dst);
     frink_status st = seq_reserve(dst, n > 0 ? n : 1);
     if (st) return st;
@@ -440,21 +400,6 @@ frink_status seq_restore_from(struct exec *ex, struct seq *dst, const struct seq
         }
     }
     dst->n_past = r;
-    if (r == n) return FRINK_OK;
-    // dst->tokens[r..n) already holds the history; replay from a copy, since
-    // exec_forward writes the history it would read.
-    int32_t *tmp = malloc((size_t)(n - r) * sizeof *tmp);
-    if (!tmp) {
-        seq_reset(dst);
-        return frink_fail(FRINK_ERR_NOMEM, "out of memory replaying %d tokens", n - r);
-    }
-    memcpy(tmp, src->tokens + r, (size_t)(n - r) * sizeof *tmp);
-    st = seq_append(ex, dst, tmp, n - r, NULL, false, false);
-    free(tmp);
-    if (st) {
-        seq_reset(dst);
-        return st;
-    }
-    if (replayed) *replayed = n - r;
+    *r_out = r;
     return FRINK_OK;
 }

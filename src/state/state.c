@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
-#include "model/forward.h"
+#include "state/replay.h"
 
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "slot files are little-endian and written in host order");
 

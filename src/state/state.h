@@ -39,7 +39,7 @@
 
 #include "core/err.h"
 #include "model/model.h"
-#include "model/seq.h"
+#include "state/seq.h"
 
 struct exec;
 

@@ -10,7 +10,7 @@
 //
 // Rewinding. An attention layer rewinds by moving n_past: rows past it are
 // simply overwritten later. A recurrent (GDN) layer cannot: its state has
-// folded every token in. So seq_append takes **checkpoints** — copies of every
+// folded every token in. So seq_append (state/replay.h) takes **checkpoints** — copies of every
 // GDN layer's conv window and delta-rule state — at absolute positions that
 // are multiples of `ckpt_every`, and at the end of each appended prompt
 // (`mark`). seq_truncate restores the nearest checkpoint at or before the
@@ -101,23 +101,9 @@ frink_status seq_reserve(struct seq *s, int n);
 // True when the model has recurrent (GDN) layers: rewinding needs checkpoints.
 bool seq_is_hybrid(const struct seq *s);
 
-// Appends tokens[0..n) (exec_forward), split into pieces at absolute positions
-// that are multiples of ckpt_every, taking a periodic checkpoint at each such
-// boundary; with `mark`, also a marked checkpoint after the last token. Logits
-// as exec_forward. On failure the sequence may hold part of the tokens.
-frink_status seq_append(struct exec *ex, struct seq *s, const int32_t *tokens, int n, float *logits, bool all_logits,
-                        bool mark);
-
 // Takes a checkpoint of the current state (no-op for attention-only models,
 // or when one already exists at n_past; `mark` upgrades an existing one).
 frink_status seq_checkpoint(struct seq *s, bool mark);
-
-// Shortens the sequence to its first n tokens (n <= n_past). Attention-only:
-// moves n_past. Hybrid: restores the nearest checkpoint at or before n (or
-// zeros) and replays the tokens after it through `ex`; *replayed (may be
-// NULL) gets how many. Checkpoints past n are dropped. Logits are not produced:
-// a caller that needs the logits of token n-1 truncates to n-1 and appends it.
-frink_status seq_truncate(struct exec *ex, struct seq *s, int n, int *replayed);
 
 // The position of the checkpoint seq_truncate(n) would restore (0 when none);
 // n itself when no replay is needed.
@@ -127,12 +113,17 @@ int seq_restore_point(const struct seq *s, int n);
 // state); checkpoints are shared, not copied.
 frink_status seq_fork(const struct seq *s, struct seq **out);
 
-// Makes `dst` the state of `src` truncated to n tokens (n <= src->n_past)
-// without changing src: tokens and KV rows are copied; for hybrid models the
-// recurrent state at seq_restore_point(src, n) is copied and the tokens after
-// it replayed through `ex` (*replayed, may be NULL, gets how many). Both must
-// belong to the same model and use the same KV cache type.
-frink_status seq_restore_from(struct exec *ex, struct seq *dst, const struct seq *src, int n, int *replayed);
+// The storage half of truncation (state/replay.h has the whole): n <= n_past.
+// Attention-only: n_past = n. Hybrid: drops the checkpoints past n, restores the
+// nearest one at or before n (or zeros) and sets n_past to its position. Returns
+// the new n_past; the tokens up to n stay in the history, to be replayed.
+int seq_rewind(struct seq *s, int n);
+
+// The storage half of seq_restore_from: resets dst and copies src's tokens
+// [0, n), KV rows and (for hybrid models) the state at r = seq_restore_point(src,
+// n), sharing src's checkpoints up to r; dst->n_past = *r. Validates as
+// seq_restore_from (same model, same KV type, n in range).
+frink_status seq_copy_prefix(struct seq *dst, const struct seq *src, int n, int *r);
 
 // Bytes the sequence holds for n_past tokens plus its recurrent state and
 // checkpoints (for budgets and reports).
