@@ -62,10 +62,16 @@ struct exec {
     int64_t act_n, act_ldx;
 };
 
+// ops.c: products and small ops (the building blocks of every block; they call back into
+// nothing of forward.c or the mixers).
+// exec_act: T rows of x converted to w's activation format, cached until the input changes
+// (exec_act_invalidate after writing to a buffer that was an input).
 const uint8_t *exec_act(struct exec *ex, const struct weight *w, const float *x, int64_t ldx, int T);
 void exec_act_invalidate(struct exec *ex);
-void exec_mm_multi(struct exec *ex, int n, const struct weight *const *w, const float *x, int64_t ldx, int T, float *const *y,
-              int64_t ldy);
+// y_k[t] = (W_k x_t) * scale + bias for n <= 4 weights sharing one input, one pass over the threads.
+void exec_mm_multi(struct exec *ex, int n, const struct weight *const *w, const float *x, int64_t ldx, int T,
+                   float *const *y, int64_t ldy);
+// y[t] = (W[mat] x_t) * scale + bias, for T rows of x.
 void exec_mm(struct exec *ex, const struct weight *w, int mat, const float *x, int64_t ldx, int T, float *y, int64_t ldy);
 void exec_rms_norm(float *y, const float *x, const float *w, int n, float eps);
 void exec_layer_norm(float *y, const float *x, const float *w, const float *b, int n, float eps);
