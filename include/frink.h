@@ -291,6 +291,7 @@ FRINK_API int frink_batch_size(const frink_batch *b);
 // Adds a token that extends sequence s; its position is s's length plus the tokens of s
 // added before it in this batch. want_logits: keep this token's logits. Returns the
 // token's index in the batch, or -1 when the batch is full (FRINK_ERR_ARG in errmsg).
+// Adding to a batch that was decoded clears it first (its logits are then gone).
 FRINK_API int frink_batch_add(frink_batch *b, frink_seq *s, frink_token t, bool want_logits);
 // Evaluates every token of the batch: weight products run over all of them at once,
 // attention and recurrences per sequence, in the order each sequence's tokens were added.
