@@ -388,7 +388,7 @@ int main(void) {
         tm_close(&t);
     }
     enum kv_type kt;
-    CHECK(kv_type_parse("Q8_0", &kt) && kt == KV_Q8_0 && kv_type_parse("f32", &kt) && kt == KV_F32 && !kv_type_parse("q4", &kt),
-          "kv_type_parse");
+    CHECK(seq_kv_type_parse("Q8_0", &kt) && kt == KV_Q8_0 && seq_kv_type_parse("f32", &kt) && kt == KV_F32 && !seq_kv_type_parse("q4", &kt),
+          "seq_kv_type_parse");
     return TEST_DONE();
 }

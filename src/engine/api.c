@@ -204,7 +204,7 @@ const char *frink_model_unread_name(const frink_model *fm, int i) {
     return fm->f->tensors[fm->m->unread[i]].name;
 }
 
-uint64_t frink_model_identity(const frink_model *fm) { return fm->m ? model_identity(fm->m) : 0; }
+uint64_t frink_model_identity(const frink_model *fm) { return fm->m ? state_model_identity(fm->m) : 0; }
 
 // ---- tokens ---------------------------------------------------------------------------
 

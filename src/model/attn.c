@@ -144,8 +144,8 @@ static void attend(const struct attn_job *j, int ith, int t, int h0, int nh) {
             k = K + (size_t)c * kstride + (size_t)kvh * d;
             v = V + (size_t)c * vstride + (size_t)kvh * dv;
         } else {
-            kv_load_row(sq, j->il, KV_K, c, kvh * d, d, kf);
-            kv_load_row(sq, j->il, KV_V, c, kvh * dv, dv, vf);
+            seq_kv_load_row(sq, j->il, KV_K, c, kvh * d, d, kf);
+            seq_kv_load_row(sq, j->il, KV_V, c, kvh * dv, dv, vf);
         }
         for (int g = 0; g < nh; g++) {
             float s;
@@ -294,8 +294,8 @@ void attn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
             if (head_norm) exec_rms_norm(k + (size_t)h * d, k + (size_t)h * d, L->k_norm, d, eps);
             if (rope) rope_head(k + (size_t)h * d, &rp, pos);
         }
-        kv_store_row(s, il, KV_K, pos, k);
-        kv_store_row(s, il, KV_V, pos, vb + (size_t)t * ld);
+        seq_kv_store_row(s, il, KV_K, pos, k);
+        seq_kv_store_row(s, il, KV_V, pos, vb + (size_t)t * ld);
     }
     float *att = gated ? kb : ob; // [T][H*dv]: kb is free once K is cached; ob once q/k/v are split
     attn_run(ex, L, qg, ld, il, T, att);
@@ -341,8 +341,8 @@ void attn_mla_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
         int pos = ex->pos[t];
         rope_head(c + kvl, &rp, pos);
         exec_rms_norm(c, c, L->kv_a_norm, kvl, eps);
-        kv_store_row(s, il, KV_K, pos, c);
-        kv_store_row(s, il, KV_V, pos, c);
+        seq_kv_store_row(s, il, KV_K, pos, c);
+        seq_kv_store_row(s, il, KV_V, pos, c);
         for (int h = 0; h < H; h++) rope_head(qb + (size_t)t * ld + (size_t)h * dqk + dn, &rp, pos);
     }
     // Absorb k_b into q: per head, q_nope [d_nope] -> [kv_lora]; q_pe follows it.

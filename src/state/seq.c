@@ -24,9 +24,9 @@ int64_t seq_ssm_floats(const struct model *m) {
 
 static const char *const kv_names[] = {"f16", "f32", "q8_0"};
 
-const char *kv_type_name(enum kv_type t) { return (unsigned)t < 3 ? kv_names[t] : "?"; }
+const char *seq_kv_type_name(enum kv_type t) { return (unsigned)t < 3 ? kv_names[t] : "?"; }
 
-bool kv_type_parse(const char *s, enum kv_type *out) {
+bool seq_kv_type_parse(const char *s, enum kv_type *out) {
     for (int t = 0; t < 3; t++)
         if (!strcasecmp(s, kv_names[t])) {
             *out = (enum kv_type)t;
@@ -35,7 +35,7 @@ bool kv_type_parse(const char *s, enum kv_type *out) {
     return false;
 }
 
-size_t kv_row_bytes(enum kv_type t, int64_t n) {
+size_t seq_kv_row_bytes(enum kv_type t, int64_t n) {
     switch (t) {
     case KV_F32: return (size_t)n * 4;
     case KV_Q8_0: return (size_t)(n / QK8_0) * sizeof(block_q8_0);
@@ -43,7 +43,7 @@ size_t kv_row_bytes(enum kv_type t, int64_t n) {
     }
 }
 
-void kv_store_row(struct seq *s, int il, int which, int pos, const float *x) {
+void seq_kv_store_row(struct seq *s, int il, int which, int pos, const float *x) {
     const struct layer *L = &s->m->layers[il];
     size_t rb = which == KV_K ? s->k_row[il] : s->v_row[il];
     uint8_t *dst = (which == KV_K ? s->k[il] : s->v[il]) + (size_t)pos * rb;
@@ -59,7 +59,7 @@ void kv_store_row(struct seq *s, int il, int which, int pos, const float *x) {
     }
 }
 
-void kv_load_row(const struct seq *s, int il, int which, int pos, int off, int n, float *dst) {
+void seq_kv_load_row(const struct seq *s, int il, int which, int pos, int off, int n, float *dst) {
     size_t rb = which == KV_K ? s->k_row[il] : s->v_row[il];
     const uint8_t *src = (which == KV_K ? s->k[il] : s->v[il]) + (size_t)pos * rb;
     switch (s->kv_type) {
@@ -130,8 +130,8 @@ frink_status seq_create_opts(const struct model *m, const struct seq_opts *o, st
             s->ssm[il] = calloc((size_t)seq_ssm_floats(m), sizeof(float));
             if (!s->conv[il] || !s->ssm[il]) goto oom;
         } else if (L->feat & LF_ATTN) {
-            s->k_row[il] = kv_row_bytes(s->kv_type, (int64_t)L->n_head_kv * L->head_dim);
-            s->v_row[il] = kv_row_bytes(s->kv_type, (int64_t)L->n_head_kv * L->head_dim_v);
+            s->k_row[il] = seq_kv_row_bytes(s->kv_type, (int64_t)L->n_head_kv * L->head_dim);
+            s->v_row[il] = seq_kv_row_bytes(s->kv_type, (int64_t)L->n_head_kv * L->head_dim_v);
         }
     }
     if (seq_reserve(s, o->cap < 1 ? 1 : o->cap)) goto oom;
@@ -359,8 +359,8 @@ frink_status seq_copy_prefix(struct seq *dst, const struct seq *src, int n, int 
     *r_out = 0;
     if (dst->m != src->m) return frink_fail(FRINK_ERR_ARG, "restoring a sequence from another model's state");
     if (dst->kv_type != src->kv_type)
-        return frink_fail(FRINK_ERR_ARG, "restoring a %s KV cache into a %s one", kv_type_name(src->kv_type),
-                          kv_type_name(dst->kv_type));
+        return frink_fail(FRINK_ERR_ARG, "restoring a %s KV cache into a %s one", seq_kv_type_name(src->kv_type),
+                          seq_kv_type_name(dst->kv_type));
     if (n < 0 || n > src->n_past)
         return frink_fail(FRINK_ERR_ARG, "cannot restore %d tokens from a sequence of %d", n, src->n_past);
     const struct model *m = src->m;

@@ -5,8 +5,8 @@
 // KV rows are stored in the sequence's cache type: F16 (the default, and the
 // reference's: K and V are rounded when written, exactly as the reference
 // rounds them), F32, or Q8_0 (row length must be a multiple of 32). attn.c
-// writes rows through kv_store_row and, for the non-F16 types, reads them
-// through kv_load_row; the F16 path reads the rows in place.
+// writes rows through seq_kv_store_row and, for the non-F16 types, reads them
+// through seq_kv_load_row; the F16 path reads the rows in place.
 //
 // Rewinding. An attention layer rewinds by moving n_past: rows past it are
 // simply overwritten later. A recurrent (GDN) layer cannot: its state has
@@ -41,9 +41,9 @@ struct exec;
 enum kv_type { KV_F16 = 0, KV_F32 = 1, KV_Q8_0 = 2 };
 enum { KV_K = 0, KV_V = 1 };
 
-const char *kv_type_name(enum kv_type t);
+const char *seq_kv_type_name(enum kv_type t);
 // Parses "f16", "f32", "q8_0" (case-insensitive). Returns false when unknown.
-bool kv_type_parse(const char *s, enum kv_type *out);
+bool seq_kv_type_parse(const char *s, enum kv_type *out);
 
 // A snapshot of every GDN layer's recurrent state after `pos` tokens.
 // Immutable once taken; shared between forks and prefix-cache entries.
@@ -134,12 +134,12 @@ int64_t seq_conv_floats(const struct model *m);
 int64_t seq_ssm_floats(const struct model *m);
 
 // Bytes of one row of n elements in cache type t (n % 32 == 0 for Q8_0).
-size_t kv_row_bytes(enum kv_type t, int64_t n);
+size_t seq_kv_row_bytes(enum kv_type t, int64_t n);
 // Writes x[0..row) as the K (which = KV_K) or V row of token `pos` of layer il.
-void kv_store_row(struct seq *s, int il, int which, int pos, const float *x);
+void seq_kv_store_row(struct seq *s, int il, int which, int pos, const float *x);
 // Reads elements [off, off+n) of the K or V row of token `pos` of layer il as
 // floats (any offset: Q8_0 blocks are decoded as needed).
-void kv_load_row(const struct seq *s, int il, int which, int pos, int off, int n, float *dst);
+void seq_kv_load_row(const struct seq *s, int il, int which, int pos, int off, int n, float *dst);
 
 // Checkpoint reference counting (shared with the prefix cache).
 void seq_ckpt_retain(struct seq_ckpt *c);

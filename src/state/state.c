@@ -39,7 +39,7 @@ static size_t vtype_size(enum gguf_vtype t) {
     }
 }
 
-uint64_t model_identity(const struct model *m) {
+uint64_t state_model_identity(const struct model *m) {
     uint64_t h = state_hash64(m->arch->name, strlen(m->arch->name), 0);
     const struct gguf_file *f = m->gguf;
     for (uint64_t i = 0; i < f->n_kv; i++) {
@@ -151,7 +151,7 @@ static void header_fill(struct slot_header *h, const struct seq *s) {
     memcpy(h->magic, SLOT_MAGIC, 8);
     h->version = SLOT_VERSION;
     h->header_bytes = sizeof *h;
-    h->model_id = model_identity(s->m);
+    h->model_id = state_model_identity(s->m);
     copy_str(h->arch, sizeof h->arch, s->m->arch->name);
     copy_str(h->name, sizeof h->name, s->m->name);
     h->kv_type = (uint32_t)s->kv_type;
@@ -285,14 +285,14 @@ static frink_status slot_check(const struct seq *s, const char *path, const uint
         return REFUSE(FRINK_ERR_FORMAT, "corrupted: header checksum mismatch");
     h->arch[sizeof h->arch - 1] = 0;
     h->name[sizeof h->name - 1] = 0;
-    uint64_t id = model_identity(m);
+    uint64_t id = state_model_identity(m);
     if (h->model_id != id || strcmp(h->arch, m->arch->name) || h->n_layer != (uint32_t)m->hp.n_layer)
         return REFUSE(FRINK_ERR_ARG,
                       "saved for another model: '%s' (%s, identity %016llx), this is '%s' (%s, identity %016llx)", h->name,
                       h->arch, (unsigned long long)h->model_id, m->name, m->arch->name, (unsigned long long)id);
     if (h->kv_type != (uint32_t)s->kv_type)
-        return REFUSE(FRINK_ERR_ARG, "saved with a %s KV cache, this sequence uses %s", kv_type_name((enum kv_type)h->kv_type),
-                      kv_type_name(s->kv_type));
+        return REFUSE(FRINK_ERR_ARG, "saved with a %s KV cache, this sequence uses %s", seq_kv_type_name((enum kv_type)h->kv_type),
+                      seq_kv_type_name(s->kv_type));
     if (h->n_tokens > (uint32_t)INT32_MAX / 2 || h->n_ckpt > 1u << 20)
         return REFUSE(FRINK_ERR_FORMAT, "corrupted: %u tokens, %u checkpoints", h->n_tokens, h->n_ckpt);
     uint64_t want = payload_bytes(s, h->n_tokens, h->n_ckpt);

@@ -13,7 +13,7 @@
 //     0  char[8]  magic "FRINKSEQ"
 //     8  u32      version (1)
 //    12  u32      header bytes (256)
-//    16  u64      model identity (model_identity)
+//    16  u64      model identity (state_model_identity)
 //    24  char[32] architecture           56  char[96] model name
 //   152  u32 kv type   156 u32 n_layer   160 u32 n_tokens   164 u32 n_ckpt
 //   168  u64 payload bytes   176 u64 payload checksum   184 u64 header checksum
@@ -46,7 +46,7 @@ struct exec;
 // A 64-bit identity of the model: architecture, every metadata key and value,
 // and the tensor table (names, types, shapes, offsets). Not the weights: two
 // files with equal tables and metadata but different weights look the same.
-uint64_t model_identity(const struct model *m);
+uint64_t state_model_identity(const struct model *m);
 
 // XXH64 of n bytes (the slot file checksum; also chains the model identity).
 uint64_t state_hash64(const void *p, size_t n, uint64_t seed);
