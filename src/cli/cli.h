@@ -44,6 +44,14 @@ void cli_engine_close(struct cli_engine *e);
 // (4096 when the file does not say).
 int cli_ctx_size(const struct cli_model_opts *o, const frink_model *m);
 
+// Consumes a sampling flag (--temp, --top-k, --top-p, --min-p, the penalties, --seed) at
+// argv[i]: as cli_model_flag.
+int cli_sampling_flag(frink_sampler_params *sp, int argc, char **argv, int i);
+// Evaluates ids[0..n) into s in steps of n_batch, an end-of-prompt checkpoint after the
+// last, logits of the last token; on a terminal, progress on stderr (tokens, tok/s, time
+// left). Prints the error and returns non-zero on failure.
+int cli_prefill(frink_seq *s, const frink_token *ids, int n, float *logits, int n_batch);
+
 int cmd_bench(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 

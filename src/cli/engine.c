@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 
@@ -109,4 +111,54 @@ bool cli_wants_help(int argc, char **argv) {
     for (int i = 0; i < argc; i++)
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) return true;
     return false;
+}
+
+int cli_sampling_flag(frink_sampler_params *sp, int argc, char **argv, int i) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    static const char *const names[] = {"--temp", "--top-k", "--top-p", "--min-p", "--repeat-penalty", "--presence-penalty",
+                                        "--frequency-penalty", "--repeat-last-n", "--seed", "-s"};
+    int k = -1;
+    for (int j = 0; j < (int)(sizeof names / sizeof *names); j++)
+        if (!strcmp(a, names[j])) k = j;
+    if (k < 0) return 0;
+    if (!v) return cli_die("%s needs a value", a), -1;
+    double d;
+    long l;
+    bool ok = true;
+    switch (k) {
+    case 0: ok = cli_float(a, v, 0, 100, &d) && ((sp->temp = (float)d), 1); break;
+    case 1: ok = cli_int(a, v, 0, 1 << 30, &l) && ((sp->top_k = (int)l), 1); break;
+    case 2: ok = cli_float(a, v, 1e-9, 1, &d) && ((sp->top_p = (float)d), 1); break;
+    case 3: ok = cli_float(a, v, 0, 1, &d) && ((sp->min_p = (float)d), 1); break;
+    case 4: ok = cli_float(a, v, 1e-6, 100, &d) && ((sp->repeat_penalty = (float)d), 1); break;
+    case 5: ok = cli_float(a, v, -100, 100, &d) && ((sp->presence_penalty = (float)d), 1); break;
+    case 6: ok = cli_float(a, v, -100, 100, &d) && ((sp->frequency_penalty = (float)d), 1); break;
+    case 7: ok = cli_int(a, v, 0, 1 << 20, &l) && ((sp->penalty_last_n = (int)l), 1); break;
+    default: ok = cli_int(a, v, 0, LONG_MAX, &l) && ((sp->seed = (uint64_t)l), 1); break;
+    }
+    return ok ? 2 : -1;
+}
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+int cli_prefill(frink_seq *s, const frink_token *ids, int n, float *logits, int n_batch) {
+    bool show = isatty(2) && n > n_batch;
+    double t0 = now_s();
+    for (int i = 0; i < n;) {
+        // Chunks give the same bits as one call (batch invariance): only the report differs.
+        int k = n - i < n_batch ? n - i : n_batch;
+        bool last = i + k == n;
+        if (frink_seq_eval(s, ids + i, k, last ? logits : NULL, last ? FRINK_EVAL_CHECKPOINT : 0)) return cli_die("%s", frink_errmsg()), 1;
+        i += k;
+        if (show) {
+            double dt = now_s() - t0, tps = i / (dt > 0 ? dt : 1e-9);
+            fprintf(stderr, "\rfrink: prefill %d/%d tokens, %.1f tok/s, %.0f s left   ", i, n, tps, (n - i) / tps);
+        }
+    }
+    if (show) fputs("\r\033[K", stderr);
+    return 0;
 }

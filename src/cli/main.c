@@ -160,21 +160,13 @@ static int cmd_run(int argc, char **argv) {
         int used = cli_model_flag(&mo, argc, argv, i);
         if (used < 0) return 2;
         if (used > 0) { i += used - 1; continue; }
-        double d;
-        long l;
+        used = cli_sampling_flag(&sp, argc, argv, i);
+        if (used < 0) return 2;
+        if (used > 0) { i += used - 1; continue; }
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 #define NEED_VALUE() do { if (!v) return cli_die("%s needs a value", a); i++; } while (0)
         if (!strcmp(a, "-p") || !strcmp(a, "--prompt")) { NEED_VALUE(); prompt = v; }
         else if (!strcmp(a, "-n") || !strcmp(a, "--n-predict")) { NEED_VALUE(); if (!cli_int(a, v, 0, 1 << 24, &n_predict)) return 2; }
-        else if (!strcmp(a, "--temp")) { NEED_VALUE(); if (!cli_float(a, v, 0, 100, &d)) return 2; sp.temp = (float)d; }
-        else if (!strcmp(a, "--top-k")) { NEED_VALUE(); if (!cli_int(a, v, 0, 1 << 30, &l)) return 2; sp.top_k = (int)l; }
-        else if (!strcmp(a, "--top-p")) { NEED_VALUE(); if (!cli_float(a, v, 1e-9, 1, &d)) return 2; sp.top_p = (float)d; }
-        else if (!strcmp(a, "--min-p")) { NEED_VALUE(); if (!cli_float(a, v, 0, 1, &d)) return 2; sp.min_p = (float)d; }
-        else if (!strcmp(a, "--repeat-penalty")) { NEED_VALUE(); if (!cli_float(a, v, 1e-6, 100, &d)) return 2; sp.repeat_penalty = (float)d; }
-        else if (!strcmp(a, "--presence-penalty")) { NEED_VALUE(); if (!cli_float(a, v, -100, 100, &d)) return 2; sp.presence_penalty = (float)d; }
-        else if (!strcmp(a, "--frequency-penalty")) { NEED_VALUE(); if (!cli_float(a, v, -100, 100, &d)) return 2; sp.frequency_penalty = (float)d; }
-        else if (!strcmp(a, "--repeat-last-n")) { NEED_VALUE(); if (!cli_int(a, v, 0, 1 << 20, &l)) return 2; sp.penalty_last_n = (int)l; }
-        else if (!strcmp(a, "--seed") || !strcmp(a, "-s")) { NEED_VALUE(); if (!cli_int(a, v, 0, LONG_MAX, &l)) return 2; sp.seed = (uint64_t)l; }
         else if (!strcmp(a, "--json")) json = true;
         else if (!strcmp(a, "--prompt-cache")) { NEED_VALUE(); pcache = v; }
         else return cli_die("run: unknown flag '%s' (see `frink help`)", a);
@@ -234,10 +226,7 @@ static int cmd_run(int argc, char **argv) {
         n_reused = keep - n_replayed;
     }
     int n_have = frink_seq_len(e.seq);
-    if (frink_seq_eval(e.seq, pids + n_have, (int)np - n_have, logits, FRINK_EVAL_CHECKPOINT)) {
-        cli_die("%s", frink_errmsg());
-        goto done;
-    }
+    if (cli_prefill(e.seq, pids + n_have, (int)np - n_have, logits, (int)mo.batch)) goto done; // printed
     double t1 = now_ms();
     size_t n_out = 0;
     int n_ctx = cli_ctx_size(&mo, m);
