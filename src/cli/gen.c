@@ -8,9 +8,11 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "frink.h"
 
@@ -55,13 +57,14 @@ static void gen_usage(FILE *f) {
           f);
 }
 
-// The writer's reports as lines on stderr: what is written, then every 5%.
+// The writer's reports on stderr: what is written, then, on a terminal, the progress every 5%
+// (one line rewritten in place; a log gets the summary only).
 static void gen_progress(void *ud, const frink_gen_progress *p) {
-    (void)ud;
+    bool *tty = ud;
     if (p->percent < 0)
         fprintf(stderr, "gen: %s (%s), %d layers, vocabulary %d from %s, %d tensors, %.2f GB -> %s\n", p->preset,
                 p->arch, p->n_layers, p->n_vocab, p->vocab_path, p->n_tensors, p->total_bytes / 1e9, p->out_path);
-    else fprintf(stderr, "gen: %3d%%  %s\n", p->percent, p->tensor);
+    else if (*tty) fprintf(stderr, "\rgen: %3d%%  %-40.40s%s", p->percent, p->tensor, p->percent >= 100 ? "\n" : "");
 }
 
 int cmd_gen(int argc, char **argv);
@@ -88,8 +91,9 @@ int cmd_gen(int argc, char **argv) {
     bool known = false;
     for (int i = 0; frink_gen_preset_name(i); i++) known |= !strcmp(frink_gen_preset_name(i), preset);
     if (!known) return gen_die("gen: unknown preset '%s' (see `frink gen --list`)", preset);
+    bool tty = isatty(2);
     frink_gen_params gp = {.preset = preset, .out_path = out, .vocab_path = vocab_path, .n_layers = (int)layers,
-                           .seed = (uint64_t)seed, .progress = gen_progress};
+                           .seed = (uint64_t)seed, .progress = gen_progress, .progress_ud = &tty};
     frink_status st = frink_gen_model(&gp);
     if (st == FRINK_ERR_NOMEM) {
         gen_die("out of memory");
