@@ -8,7 +8,7 @@ CFLAGS  ?= $(OPT) -g
 WERROR  ?=
 SANITIZE ?=
 CFLAGS  += -std=c17 -Wall -Wextra $(WERROR) $(SANITIZE) -Iinclude -Isrc -D_GNU_SOURCE -pthread -fno-math-errno -ffp-contract=off
-LDLIBS  += -lpcre2-8 -lutf8proc -lxxhash -lm -lpthread
+LDLIBS  += -lpcre2-8 -lutf8proc -lxxhash -ljansson -lm -lpthread
 B       ?= build
 
 # The library's objects go into both libfrink.a and libfrink.so: position-independent, and every
@@ -70,8 +70,10 @@ $(B)/frink.pc: frink.pc.in FORCE
 	@sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' \
 	  -e 's|@VERSION@|$(VERSION)|g' -e 's|@LIBS_PRIVATE@|$(strip $(LDLIBS))|g' $< > $@
 
+# The CLI alone needs line editing (frink chat).
+CLI_LDLIBS = -ledit
 $(B)/frink: $(CLI_OBJ) $(B)/libfrink.a
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(CLI_LDLIBS)
 
 $(B)/tests/%: tests/%.c $(wildcard tests/*.h) $(B)/libfrink.a
 	@mkdir -p $(dir $@)
@@ -121,10 +123,13 @@ run: deps
 	@$(MAKE) --no-print-directory $(B)/frink
 	$(B)/frink run -p "Once upon a time" -n 200
 
-# libFuzzer target for the GGUF parser (clang; ASan + UBSan): `make fuzz FUZZ_SECONDS=600`.
-# `make fuzz-smoke` runs it for 30 s, short enough for CI. The seeds are small valid files
+# libFuzzer targets (clang; ASan + UBSan) for the GGUF parser and the Jinja engine:
+# `make fuzz FUZZ_SECONDS=600` runs each that long (`make fuzz-gguf`, `make fuzz-jinja`: one).
+# `make fuzz-smoke` runs each for 30 s, short enough for CI. The GGUF seeds are small valid files
 # written by tests/fuzz/make_seeds.py; new corpus entries go to $(B)/fuzz/corpus, crash
-# reproducers to $(B)/fuzz/crash-*.
+# reproducers to $(B)/fuzz/crash-*. The Jinja seeds are tests/fuzz/jinja_seeds/ and the real chat
+# templates under tests/data/templates; its corpus is $(B)/fuzz/jinja_corpus, its crash
+# reproducers $(B)/fuzz/jinja-crash-*.
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_FLAGS    = -std=c17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
@@ -134,10 +139,24 @@ $(B)/fuzz/fuzz_gguf: $(FUZZ_SRC) src/core/gguf.h src/core/err.h src/quant/types.
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_SRC) -o $@
 
-fuzz: $(B)/fuzz/fuzz_gguf
+FUZZ_JINJA_SRC = tests/fuzz/fuzz_jinja.c $(sort $(wildcard src/text/jinja*.c)) src/core/err.c
+$(B)/fuzz/fuzz_jinja: $(FUZZ_JINJA_SRC) $(wildcard src/text/jinja*.h) src/core/err.h include/frink.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_JINJA_SRC) -o $@ -ljansson -lutf8proc -lm
+
+.PHONY: fuzz-gguf fuzz-jinja
+fuzz: fuzz-gguf fuzz-jinja
+
+fuzz-gguf: $(B)/fuzz/fuzz_gguf
 	@mkdir -p $(B)/fuzz/corpus
 	$(B)/fuzz/fuzz_gguf -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
 	  -dict=tests/fuzz/gguf.dict -artifact_prefix=$(B)/fuzz/ $(B)/fuzz/corpus tests/fuzz/seeds
+
+fuzz-jinja: $(B)/fuzz/fuzz_jinja
+	@mkdir -p $(B)/fuzz/jinja_corpus $(B)/fuzz/jinja_real
+	@cp $(wildcard tests/data/templates/*.jinja) $(B)/fuzz/jinja_real/ 2>/dev/null || true
+	$(B)/fuzz/fuzz_jinja -max_total_time=$(FUZZ_SECONDS) -max_len=32768 -timeout=10 -rss_limit_mb=2048 \
+	  -artifact_prefix=$(B)/fuzz/jinja- $(B)/fuzz/jinja_corpus tests/fuzz/jinja_seeds $(B)/fuzz/jinja_real
 
 fuzz-smoke:
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30

@@ -372,6 +372,89 @@ FRINK_API void frink_sampler_accept(frink_sampler *s, frink_token t);
 // constraint's accept is called with it, and the token is recorded for the penalties.
 FRINK_API frink_status frink_sampler_sample(frink_sampler *s, const float *logits, frink_token *out);
 
+// ---- chat templates --------------------------------------------------------------------
+// A chat template turns a conversation into the prompt the model was trained on. frink's
+// Jinja engine renders templates byte for byte as Python's jinja2 does under Hugging Face
+// transformers' conventions (trim_blocks, lstrip_blocks, loop controls, raise_exception,
+// strftime_now, transformers' tojson). A parsed template is immutable: any number of threads
+// may render it at once.
+
+typedef struct frink_template frink_template;
+
+// Parses a template. m (may be NULL) supplies the defaults of bos_token and eos_token (the
+// text of the model's special tokens). A syntax error is FRINK_ERR_FORMAT, a construct the
+// engine does not implement FRINK_ERR_UNSUPPORTED; both messages name line and column.
+FRINK_API frink_status frink_template_parse(const frink_model *m, const char *src, size_t len, frink_template **out);
+// The model's own template (tokenizer.chat_template). A model without one gets ChatML, and
+// *is_chatml (may be NULL) says so.
+FRINK_API frink_status frink_model_template(const frink_model *m, frink_template **out, bool *is_chatml);
+FRINK_API void frink_template_free(frink_template *t);
+// The template's source (owned by t).
+FRINK_API const char *frink_template_source(const frink_template *t);
+// Renders with the variables of a JSON object (messages, tools, add_generation_prompt,
+// extras such as enable_thinking); bos_token and eos_token default to the model's. *out
+// (freed with frink_free) is the prompt, *out_len its length. A template that calls
+// raise_exception fails with FRINK_ERR_ARG and the message "template error: " + its words;
+// other render-time errors (FRINK_ERR_ARG) name the operation and the line; malformed JSON
+// is FRINK_ERR_FORMAT naming where. now: the time strftime_now formats (0: the current time).
+FRINK_API frink_status frink_template_render(const frink_template *t, const char *vars_json, size_t len, int64_t now,
+                                             char **out, size_t *out_len);
+
+// ---- reading a chat model's output ---------------------------------------------------------
+// A chat model's output mixes the answer with markup in its family's format: reasoning blocks
+// (<think>, harmony's analysis channel, [THINK]) and tool calls (<tool_call> JSON, Qwen3-Coder
+// XML, [TOOL_CALLS], DeepSeek's, GLM's, Kimi K2's, ...). A chat parser is fed the output as it
+// is generated (detokenized with FRINK_DETOK_SPECIAL, so special tokens that are markup show)
+// and calls back with deltas. Text that may be the start of markup is held until the following
+// bytes decide it, so markup never leaks into content; markup that cannot be parsed comes back
+// as content after a warning, never dropped. The same deltas come out however the text is split.
+
+typedef enum frink_chat_delta_kind {
+    FRINK_DELTA_CONTENT,    // text for the user
+    FRINK_DELTA_REASONING,  // the thinking, without its tags
+    FRINK_DELTA_TOOL_NAME,  // a call begins: index, id, name
+    FRINK_DELTA_TOOL_ARGS,  // a fragment of the call's arguments (JSON text)
+    FRINK_DELTA_TOOL_END,   // the call is complete: text = all its arguments, one JSON object
+    FRINK_DELTA_WARNING,    // markup could not be parsed (index: the call it voids, or -1);
+                            // the markup follows as content
+} frink_chat_delta_kind;
+
+typedef struct frink_chat_delta {
+    frink_chat_delta_kind kind;
+    const char *text;  // owned by the parser, valid during the callback
+    size_t len;
+    int index;         // the call, numbered from 0 in each message (-1 when none)
+    const char *id;    // the call's id: the model's own where its format has one, else
+                       // "call_" + 24 alphanumerics from the parser's seed
+    const char *name;  // the function's name
+} frink_chat_delta;
+
+typedef void (*frink_chat_emit)(void *ud, const frink_chat_delta *d);
+typedef struct frink_chat_parser frink_chat_parser;
+
+enum {
+    FRINK_CHAT_STARTS_IN_REASONING = 1u << 0, // the prompt left the reasoning block open
+    FRINK_CHAT_WHOLE_CALLS = 1u << 1,         // announce a call only once it is complete
+};
+
+// A parser for a format by name ("hermes", "qwen3-coder", "llama3", "mistral", "deepseek",
+// "gpt-oss", "glm", "kimi-k2", "think", "none", ...), or, with format NULL, the one t's source
+// calls for (t NULL too: "none"). id_seed seeds generated call ids. An unknown name is
+// FRINK_ERR_ARG.
+FRINK_API frink_status frink_chat_parser_create(const char *format, const frink_template *t, unsigned flags,
+                                                uint64_t id_seed, frink_chat_parser **out);
+FRINK_API void frink_chat_parser_free(frink_chat_parser *p);
+FRINK_API const char *frink_chat_parser_format(const frink_chat_parser *p);
+// Whether a rendered prompt ends inside the format's reasoning block (Qwen3.5's "<think>\n",
+// harmony's analysis channel...): then create the parser with FRINK_CHAT_STARTS_IN_REASONING.
+FRINK_API bool frink_chat_prompt_opens_reasoning(const char *format, const frink_template *t, const char *prompt,
+                                                 size_t len);
+// Feeds generated text (any split); emit is called for each delta now decided.
+FRINK_API frink_status frink_chat_parser_feed(frink_chat_parser *p, const char *text, size_t len, frink_chat_emit emit,
+                                              void *ud);
+// Ends the message: what is held is decided and emitted; the parser is ready for the next.
+FRINK_API frink_status frink_chat_parser_finish(frink_chat_parser *p, frink_chat_emit emit, void *ud);
+
 // ---- generating models ----------------------------------------------------------------------
 // Random-weight GGUF files with the real shapes of named models (F16 matrices, the
 // tokenizer copied from a vocabulary file), for parity and speed checks at sizes no

@@ -5,6 +5,7 @@
 #define FRINK_CLI_H
 
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -49,9 +50,19 @@ int cli_ctx_size(const struct cli_model_opts *o, const frink_model *m);
 int cli_sampling_flag(frink_sampler_params *sp, int argc, char **argv, int i);
 // Evaluates ids[0..n) into s in steps of n_batch, an end-of-prompt checkpoint after the
 // last, logits of the last token; on a terminal, progress on stderr (tokens, tok/s, time
-// left). Prints the error and returns non-zero on failure.
-int cli_prefill(frink_seq *s, const frink_token *ids, int n, float *logits, int n_batch);
+// left). Prints the error and returns 1 on failure; returns 2 when *stop (may be NULL) is
+// set between steps (Ctrl-C): the sequence then holds part of the tokens.
+int cli_prefill(frink_seq *s, const frink_token *ids, int n, float *logits, int n_batch, volatile sig_atomic_t *stop);
 
+// template.c: a whole file in a malloc'ed NUL-terminated buffer (message printed on failure).
+char *cli_read_file(const char *path, size_t *len);
+// The chat template of `file`, or the model's own (ChatML, said on stderr, when it has none).
+int cli_template_open(const frink_model *m, const char *file, frink_template **t);
+// Tokenizes a rendered prompt: BOS added only when the text does not start with it.
+frink_status cli_tokenize_prompt(const frink_model *m, const char *text, size_t len, frink_token **ids, size_t *n);
+
+int cmd_template(int argc, char **argv);
+int cmd_chat(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 

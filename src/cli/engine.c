@@ -145,7 +145,7 @@ static double now_s(void) {
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-int cli_prefill(frink_seq *s, const frink_token *ids, int n, float *logits, int n_batch) {
+int cli_prefill(frink_seq *s, const frink_token *ids, int n, float *logits, int n_batch, volatile sig_atomic_t *stop) {
     bool show = isatty(2) && n > n_batch;
     double t0 = now_s();
     for (int i = 0; i < n;) {
@@ -154,6 +154,10 @@ int cli_prefill(frink_seq *s, const frink_token *ids, int n, float *logits, int 
         bool last = i + k == n;
         if (frink_seq_eval(s, ids + i, k, last ? logits : NULL, last ? FRINK_EVAL_CHECKPOINT : 0)) return cli_die("%s", frink_errmsg()), 1;
         i += k;
+        if (stop && *stop && i < n) {
+            if (show) fputs("\r\033[K", stderr);
+            return 2;
+        }
         if (show) {
             double dt = now_s() - t0, tps = i / (dt > 0 ? dt : 1e-9);
             fprintf(stderr, "\rfrink: prefill %d/%d tokens, %.1f tok/s, %.0f s left   ", i, n, tps, (n - i) / tps);

@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
 
 #include "cli/cli.h"
 
@@ -99,6 +102,8 @@ static const char help_run[] =
     "  -s, --seed S             seed of the draw (default 61740)\n"
     "  --json                   print one JSON object: prompt_ids, ids, text, timings\n"
     "  --prompt-cache FILE      reuse the saved state of an earlier prompt that shares a prefix, and save it\n"
+    "  --chat                   the prompt as one user turn of the model's chat template (and --system TEXT\n"
+    "                           before it; --chat-template-file T for another template); prints the reply\n"
     "example: frink run -p \"Once upon a time\" -n 64 --temp 0\n";
 static const char help_tokenize[] =
     "usage: frink tokenize [-m MODEL] [--no-bos] TEXT\n"
@@ -147,6 +152,31 @@ static void json_ids(FILE *f, const int32_t *ids, size_t n) {
     fputc(']', f);
 }
 
+// --chat: the reply's content on stdout, its reasoning dimmed on a terminal (or left out when
+// stdout is not one), tool calls as the model wrote them would be no answer: shown as a line each.
+static void run_emit(void *ud, const frink_chat_delta *d) {
+    (void)ud;
+    static bool in_reasoning;
+    bool tty = isatty(1);
+    if (d->kind == FRINK_DELTA_REASONING) {
+        if (!tty) return;
+        if (!in_reasoning) fputs("\033[2m", stdout);
+        in_reasoning = true;
+        fwrite(d->text, 1, d->len, stdout);
+        return;
+    }
+    if (in_reasoning) fputs("\033[0m\n", stdout);
+    in_reasoning = false;
+    if (d->kind == FRINK_DELTA_CONTENT) fwrite(d->text, 1, d->len, stdout);
+    else if (d->kind == FRINK_DELTA_TOOL_END) printf("\n[tool call %s: %s %.*s]\n", d->id, d->name, (int)d->len, d->text);
+    else if (d->kind == FRINK_DELTA_WARNING) fprintf(stderr, "frink: %.*s\n", (int)d->len, d->text);
+}
+
+static void run_out(frink_chat_parser *cp, const char *s, size_t n) {
+    if (cp) frink_chat_parser_feed(cp, s, n, run_emit, NULL);
+    else fwrite(s, 1, n, stdout);
+}
+
 static int cmd_run(int argc, char **argv) {
     struct cli_model_opts mo;
     cli_model_opts_init(&mo);
@@ -154,6 +184,8 @@ static int cmd_run(int argc, char **argv) {
     long n_predict = 128;
     bool json = false;
     const char *pcache = NULL; // --prompt-cache FILE
+    bool chat = false;         // --chat: the prompt as one user turn of the chat template
+    const char *system_prompt = NULL, *tfile = NULL;
     frink_sampler_params sp = frink_sampler_default_params();
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
@@ -168,6 +200,9 @@ static int cmd_run(int argc, char **argv) {
         if (!strcmp(a, "-p") || !strcmp(a, "--prompt")) { NEED_VALUE(); prompt = v; }
         else if (!strcmp(a, "-n") || !strcmp(a, "--n-predict")) { NEED_VALUE(); if (!cli_int(a, v, 0, 1 << 24, &n_predict)) return 2; }
         else if (!strcmp(a, "--json")) json = true;
+        else if (!strcmp(a, "--chat")) chat = true;
+        else if (!strcmp(a, "--system")) { NEED_VALUE(); system_prompt = v; }
+        else if (!strcmp(a, "--chat-template-file")) { NEED_VALUE(); tfile = v; }
         else if (!strcmp(a, "--prompt-cache")) { NEED_VALUE(); pcache = v; }
         else return cli_die("run: unknown flag '%s' (see `frink help`)", a);
 #undef NEED_VALUE
@@ -179,11 +214,30 @@ static int cmd_run(int argc, char **argv) {
     size_t np = 0;
     frink_sampler *smp = NULL;
     frink_detok *dt = NULL;
-    char *text = NULL;
+    char *text = NULL, *rendered = NULL;
+    frink_template *tmpl = NULL;
+    frink_chat_parser *cparse = NULL;
+    unsigned cflags = 0;
     const frink_model *m = e.m;
     float *logits = malloc((size_t)frink_model_n_vocab(m) * sizeof(float));
     if (!logits) { cli_die("out of memory"); goto done; }
-    if (frink_tokenize(m, prompt, strlen(prompt), FRINK_TOKENIZE_ADD_SPECIAL | FRINK_TOKENIZE_PARSE_SPECIAL, &pids, &np)) {
+    if (system_prompt && !chat) { cli_die("--system goes with --chat"); goto done; }
+    if (chat) {
+        // One user turn (after the system prompt, if any), rendered with the generation prompt.
+        if (cli_template_open(m, tfile, &tmpl)) goto done;
+        json_t *msgs = json_array();
+        if (system_prompt) json_array_append_new(msgs, json_pack("{s:s, s:s}", "role", "system", "content", system_prompt));
+        json_array_append_new(msgs, json_pack("{s:s, s:s}", "role", "user", "content", prompt));
+        json_t *vars = json_pack("{s:o, s:b}", "messages", msgs, "add_generation_prompt", 1);
+        char *vt = json_dumps(vars, JSON_COMPACT);
+        json_decref(vars);
+        size_t rn = 0;
+        frink_status st = vt ? frink_template_render(tmpl, vt, strlen(vt), 0, &rendered, &rn) : FRINK_ERR_NOMEM;
+        free(vt);
+        if (st || cli_tokenize_prompt(m, rendered, rn, &pids, &np)) { cli_die("%s", frink_errmsg()); goto done; }
+        if (frink_chat_prompt_opens_reasoning(NULL, tmpl, rendered, rn)) cflags |= FRINK_CHAT_STARTS_IN_REASONING;
+        if (frink_chat_parser_create(NULL, tmpl, cflags, sp.seed, &cparse)) { cli_die("%s", frink_errmsg()); goto done; }
+    } else if (frink_tokenize(m, prompt, strlen(prompt), FRINK_TOKENIZE_ADD_SPECIAL | FRINK_TOKENIZE_PARSE_SPECIAL, &pids, &np)) {
         cli_die("%s", frink_errmsg());
         goto done;
     }
@@ -193,10 +247,10 @@ static int cmd_run(int argc, char **argv) {
         goto done;
     }
     if (frink_sampler_create(m, &sp, &smp)) { cli_die("%s", frink_errmsg()); goto done; }
-    if (frink_detok_create(m, FRINK_DETOK_CONTINUE, &dt)) { cli_die("%s", frink_errmsg()); goto done; }
+    if (frink_detok_create(m, chat ? FRINK_DETOK_SPECIAL : FRINK_DETOK_CONTINUE, &dt)) { cli_die("%s", frink_errmsg()); goto done; }
     out = malloc(((size_t)n_predict + 1) * sizeof *out);
     if (!out) { cli_die("out of memory"); goto done; }
-    if (!json) {
+    if (!json && !chat) {
         fputs(prompt, stdout); // the story continues the user's words
         fflush(stdout);
     }
@@ -226,7 +280,7 @@ static int cmd_run(int argc, char **argv) {
         n_reused = keep - n_replayed;
     }
     int n_have = frink_seq_len(e.seq);
-    if (cli_prefill(e.seq, pids + n_have, (int)np - n_have, logits, (int)mo.batch)) goto done; // printed
+    if (cli_prefill(e.seq, pids + n_have, (int)np - n_have, logits, (int)mo.batch, NULL)) goto done; // printed
     double t1 = now_ms();
     size_t n_out = 0;
     int n_ctx = cli_ctx_size(&mo, m);
@@ -239,7 +293,7 @@ static int cmd_run(int argc, char **argv) {
         out[n_out++] = tok;
         if (!json) {
             // Whole UTF-8 characters only: bytes of one split across tokens wait for the rest.
-            if (frink_detok_push(dt, tok, &piece, &plen) == FRINK_OK && plen) fwrite(piece, 1, plen, stdout);
+            if (frink_detok_push(dt, tok, &piece, &plen) == FRINK_OK && plen) run_out(cparse, piece, plen);
             fflush(stdout);
         }
         if (i + 1 == n_predict) break;
@@ -249,7 +303,8 @@ static int cmd_run(int argc, char **argv) {
         }
         if (frink_seq_eval(e.seq, &tok, 1, logits, 0)) { cli_die("%s", frink_errmsg()); goto done; }
     }
-    if (!json && frink_detok_flush(dt, &piece, &plen) == FRINK_OK && plen) fwrite(piece, 1, plen, stdout);
+    if (!json && frink_detok_flush(dt, &piece, &plen) == FRINK_OK && plen) run_out(cparse, piece, plen);
+    if (!json && cparse) frink_chat_parser_finish(cparse, run_emit, NULL);
     double t2 = now_ms();
     if (pcache) {
         if (frink_seq_save(e.seq, pcache)) fprintf(stderr, "frink: --prompt-cache: %s\n", frink_errmsg());
@@ -285,6 +340,9 @@ done:
     free(logits);
     frink_sampler_free(smp);
     frink_detok_free(dt);
+    frink_chat_parser_free(cparse);
+    frink_template_free(tmpl);
+    frink_free(rendered);
     cli_engine_close(&e);
     return rc;
 }
@@ -489,6 +547,9 @@ static void usage(FILE *f) {
           "  run       -m MODEL -p PROMPT -n N [-t THREADS] [--temp T --top-k K --top-p P --min-p M --seed S\n"
           "            --repeat-penalty R --presence-penalty P --frequency-penalty F --repeat-last-n N] [--json]\n"
           "            [--prompt-cache FILE]: reuse and save the prompt's state (KV, recurrent state)\n"
+          "            [--chat [--system TEXT]]: the prompt as one user turn of the model's chat template\n"
+          "  chat      -m MODEL [--system TEXT] [--reasoning on|off] [-n N] [sampling flags]: an interactive chat\n"
+          "  template  -m MODEL (--messages FILE [--tools FILE] [--no-generation-prompt] | --context FILE) [--ids]\n"
           "  tokenize  -m MODEL [--no-bos] TEXT\n"
           "  logits    -m MODEL --ids 1,2,3 -o OUT.f32 [--all] [--decode]\n"
           "  inspect   -m MODEL\n"
@@ -516,6 +577,8 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "logits")) return h ? help(help_logits) : cmd_logits(argc - 2, argv + 2);
     if (!strcmp(cmd, "inspect")) return h ? help(help_inspect) : cmd_inspect(argc - 2, argv + 2);
     if (!strcmp(cmd, "archs")) return h ? help(help_archs) : cmd_archs();
+    if (!strcmp(cmd, "template")) return cmd_template(argc - 2, argv + 2);
+    if (!strcmp(cmd, "chat")) return cmd_chat(argc - 2, argv + 2);
     if (!strcmp(cmd, "bench")) return cmd_bench(argc - 2, argv + 2);
     if (!strcmp(cmd, "gen")) return cmd_gen(argc - 2, argv + 2);
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
