@@ -71,12 +71,30 @@ int main(void) {
               strstr(out, " host ") && strstr(out, "swa") && strstr(out, "model features: emb_sqrt"),
           "inspect prints each layer's path and features: %.300s", out);
     // Every command answers --help with its flags and an example.
-    static const char *const cmds[] = {"run", "tokenize", "logits", "inspect", "archs", "bench", "gen"};
+    static const char *const cmds[] = {"run", "tokenize", "logits", "inspect", "archs", "bench", "gen", "template", "chat"};
     for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
         char a[64];
         snprintf(a, sizeof a, "%s --help", cmds[i]);
         CHECK(run(a, out, sizeof out, 0) == 0 && strstr(out, "usage") && strstr(out, "example"), "'frink %s': %.200s", a, out);
     }
+
+    // frink template: the prompt byte for byte, ChatML for a model without a template (said on
+    // stderr), a template's raise_exception as exit 1 with its message.
+    FILE *mf = fopen("/tmp/frink-cli-msgs.json", "w");
+    if (mf) fputs("[{\"role\":\"system\",\"content\":\"S\"},{\"role\":\"user\",\"content\":\"Hi\"}]", mf), fclose(mf);
+    CHECK(run("template --messages /tmp/frink-cli-msgs.json", out, sizeof out, 0) == 0 &&
+              !strcmp(out, "<|im_start|>system\nS<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n"),
+          "template renders ChatML: '%s'", out);
+    CHECK(run("template --messages /tmp/frink-cli-msgs.json --no-generation-prompt", out, sizeof out, 1) == 0 &&
+              strstr(out, "using ChatML") && !strstr(out, "assistant"),
+          "template says ChatML on stderr: '%s'", out);
+    CHECK(run("template --chat-template-file tests/data/templates/google-gemma-2-2b-it.jinja --messages /tmp/frink-cli-msgs.json", out,
+              sizeof out, 1) == 1 && strstr(out, "System role not supported"),
+          "a template's raise_exception: '%s'", out);
+    CHECK(run("template --messages /tmp/frink-cli-msgs.json --ids", out, sizeof out, 0) == 0 && strchr(out, ','), "template --ids: %s", out);
+    remove("/tmp/frink-cli-msgs.json");
+    CHECK(run("run --chat -p 'Tell me a story' -n 8 --temp 0", out, sizeof out, 0) == 0 && !strstr(out, "Tell me a story"),
+          "run --chat prints the reply only: '%s'", out);
 
     // Errors: one line, non-zero, no crash.
     struct { const char *args, *want; } bad[] = {
@@ -98,6 +116,10 @@ int main(void) {
         {"inspect -m /nonexistent.gguf", "cannot open"},
         {"run --cache-type bf16", "expects f16, f32 or q8_0"},
         {"run -c 4 -p 'Once upon a time there was a'", "more than the context"},
+        {"template", "give --messages FILE or --context FILE"},
+        {"template --messages /nonexistent.json", "cannot open"},
+        {"chat --reasoning maybe", "--reasoning expects on or off"},
+        {"run --system hi -p x", "--system goes with --chat"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         int rc = run(bad[i].args, out, sizeof out, 1);
