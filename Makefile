@@ -125,7 +125,7 @@ run: deps
 
 # libFuzzer targets (clang; ASan + UBSan) for the GGUF parser and the Jinja engine:
 # `make fuzz FUZZ_SECONDS=600` runs each that long (`make fuzz-gguf`, `make fuzz-jinja`: one).
-# `make fuzz-smoke` runs each for 30 s, short enough for CI. The GGUF seeds are small valid files
+# `make fuzz-smoke` runs each for 20 s (GGUF, Jinja, chat output), short enough for CI. The GGUF seeds are small valid files
 # written by tests/fuzz/make_seeds.py; new corpus entries go to $(B)/fuzz/corpus, crash
 # reproducers to $(B)/fuzz/crash-*. The Jinja seeds are tests/fuzz/jinja_seeds/ and the real chat
 # templates under tests/data/templates; its corpus is $(B)/fuzz/jinja_corpus, its crash
@@ -144,8 +144,20 @@ $(B)/fuzz/fuzz_jinja: $(FUZZ_JINJA_SRC) $(wildcard src/text/jinja*.h) src/core/e
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_JINJA_SRC) -o $@ -ljansson -lutf8proc -lm
 
-.PHONY: fuzz-gguf fuzz-jinja
-fuzz: fuzz-gguf fuzz-jinja
+# The chat output parser: arbitrary bytes under every format and split (tests/fuzz/fuzz_chatparse.c
+# checks that the four ways of feeding agree and that every call's arguments are one JSON object).
+FUZZ_CHAT_SRC = tests/fuzz/fuzz_chatparse.c $(sort $(wildcard src/text/chatparse*.c)) src/core/err.c
+$(B)/fuzz/fuzz_chatparse: $(FUZZ_CHAT_SRC) $(wildcard src/text/chatparse*.h) src/core/err.h include/frink.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_CHAT_SRC) -o $@ -ljansson -lm
+
+.PHONY: fuzz-gguf fuzz-jinja fuzz-chatparse
+fuzz: fuzz-gguf fuzz-jinja fuzz-chatparse
+
+fuzz-chatparse: $(B)/fuzz/fuzz_chatparse
+	@mkdir -p $(B)/fuzz/chat_corpus
+	$(B)/fuzz/fuzz_chatparse -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
+	  -artifact_prefix=$(B)/fuzz/chat- $(B)/fuzz/chat_corpus
 
 fuzz-gguf: $(B)/fuzz/fuzz_gguf
 	@mkdir -p $(B)/fuzz/corpus
@@ -159,7 +171,7 @@ fuzz-jinja: $(B)/fuzz/fuzz_jinja
 	  -artifact_prefix=$(B)/fuzz/jinja- $(B)/fuzz/jinja_corpus tests/fuzz/jinja_seeds $(B)/fuzz/jinja_real
 
 fuzz-smoke:
-	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=20
 
 clean:
 	rm -rf $(B) $(SAN_B)

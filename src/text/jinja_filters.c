@@ -755,13 +755,11 @@ static int f_format(struct jrender *r, struct jv *in, struct jargv *a, struct jv
 
 static int f_truncate(struct jrender *r, struct jv *in, struct jargv *a, struct jv *out) {
     BIND("truncate", "length", "killwords", "end", "leeway");
-    if (in->k == JV_UNDEF) { // len(Undefined) is 0: it is returned as it is
-        *out = jv_incref(*in);
-        return 0;
-    }
-    if (in->k != JV_STR) return jr_fail(r, "object of type '%s' has no len()", jv_type_name(*in));
     int64_t length = 255, leeway = 5;
-    if (given(p[0]) && (!is_intlike(p[0]) || (length = as_i(p[0]), false))) return jr_fail(r, "truncate: length must be an integer");
+    if (given(p[0])) {
+        if (!is_intlike(p[0])) return jr_fail(r, "truncate: length must be an integer");
+        length = as_i(p[0]);
+    }
     if (given(p[3]) && p[3].k != JV_NONE) {
         if (!is_intlike(p[3])) return jr_fail(r, "truncate: leeway must be an integer");
         leeway = as_i(p[3]);
@@ -772,12 +770,16 @@ static int f_truncate(struct jrender *r, struct jv *in, struct jargv *a, struct 
     int64_t endcp = (int64_t)ju_ncp(es, el);
     if (length < endcp) return jr_fail(r, "expected length >= %" PRId64 ", got %" PRId64, endcp, length);
     if (leeway < 0) return jr_fail(r, "expected leeway >= 0, got %" PRId64, leeway);
-    struct jstr *s = JSTR(*in);
-    int64_t n = (int64_t)jstr_ncp(s);
-    if (n <= length + leeway) {
+    int64_t n;
+    if (jr_len(r, *in, &n)) return -1;
+    if (n <= length + leeway) { // anything that fits comes back as it is (an undefined value too)
         *out = jv_incref(*in);
         return 0;
     }
+    if (in->k != JV_STR)
+        return jr_fail(r, given(p[1]) && jv_truthy(p[1]) ? "can only concatenate %s (not \"str\") to %s" : "'%s' object has no attribute 'rsplit'",
+                       jv_type_name(*in), jv_type_name(*in));
+    struct jstr *s = JSTR(*in);
     size_t cut = ju_cp_offset(s->s, s->len, (size_t)(length - endcp));
     struct jbuf b = {.r = r};
     if (given(p[1]) && jv_truthy(p[1])) {
@@ -1098,7 +1100,7 @@ static int select_fill(struct jrender *r, struct jv *in, struct jargv *a, bool w
         }
         test = JSTR(a->pos[off])->s;
     }
-    struct jargv ta = {a->pos + off + 1, a->npos > off ? a->npos - off - 1 : 0, a->kwn, a->kwv, a->nkw};
+    struct jargv ta = {a->npos > off + 1 ? a->pos + off + 1 : NULL, a->npos > off + 1 ? a->npos - off - 1 : 0, a->kwn, a->kwv, a->nkw};
     struct jlist *items;
     if (jr_iterate(r, *in, &items)) {
         attr_path_free(&path);
@@ -1268,10 +1270,13 @@ const struct jfilter_def *jinja_filter_find(const char *name) {
     return NULL;
 }
 
-bool jinja_filter_known_unimplemented(const char *name) {
-    const struct jfilter_def *f = jinja_filter_find(name);
-    return f && !f->fn;
+bool jinja_filter_takes_context(const char *name) {
+    static const char *const ctx[] = {"map", "select", "reject", "selectattr", "rejectattr"};
+    for (size_t i = 0; i < sizeof ctx / sizeof *ctx; i++)
+        if (!strcmp(ctx[i], name)) return true;
+    return false;
 }
+
 
 // ---- tests ------------------------------------------------------------------------------------
 

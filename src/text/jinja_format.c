@@ -172,7 +172,10 @@ int jr_percent_format(struct jrender *r, struct jv fmtv, struct jv args, struct 
             continue;
         }
         if (!named) {
-            if (map) val = args; // "%s" % {"a": 1} formats the dict itself
+            if (map) { // "%s" % {"a": 1} formats the dict itself, once
+                if (next++) goto few;
+                val = args;
+            }
             else {
                 if (next >= argc) goto few;
                 val = argv[next++];
@@ -189,6 +192,18 @@ int jr_percent_format(struct jrender *r, struct jv fmtv, struct jv args, struct 
             struct jbuf t = {.r = r};
             if (type == 's') jv_str_to(&t, val);
             else jv_repr_to(&t, val);
+            if (fmtv.safe && !(type == 's' && val.k == JV_STR && val.safe)) { // Markup % args escapes them
+                struct jv raw = jv_str(t.p ? t.p : "", t.n), esc;
+                jbuf_free(&t);
+                int rc = jr_escape(r, raw, &esc);
+                jv_decref(raw);
+                if (rc) {
+                    jbuf_free(&b);
+                    return -1;
+                }
+                jbuf_put(&t, JSTR(esc)->s, JSTR(esc)->len);
+                jv_decref(esc);
+            }
             size_t len = t.n;
             if (prec >= 0) len = ju_cp_offset(t.p ? t.p : "", t.n, (size_t)prec);
             pad_put(&b, t.p ? t.p : "", len, width, strchr(flags, '-'));
@@ -258,7 +273,9 @@ int jr_percent_format(struct jrender *r, struct jv fmtv, struct jv args, struct 
         jbuf_free(&b);
         return jr_fail(r, "not all arguments converted during string formatting");
     }
-    return jr_str_from_buf(r, &b, out);
+    if (jr_str_from_buf(r, &b, out)) return -1;
+    out->safe = fmtv.safe;
+    return 0;
 few:
     jbuf_free(&b);
     return jr_fail(r, "not enough arguments for format string");

@@ -5,6 +5,7 @@
 //   jinja_parse.c    tokens → syntax tree (jinja2's grammar and its parse-time refusals)
 //   jinja_value.c    values: refcounts, strings, lists, dicts, str()/repr(), json.dumps, ==, <
 //   jinja_eval.c     statements and expressions: scopes, loops, macros, attribute lookup, calls
+//   jinja_ops.c      operators: arithmetic, "in", len(), escape()
 //   jinja_filters.c  filters and tests
 //   jinja_methods.c  str/list/dict methods, globals (range, dict, namespace, ...)
 //   jinja_format.c   Python's "fmt" % args and str.format()
@@ -264,6 +265,7 @@ enum {
     JNF_CALLER = 4,     // JN_MACRO: the body reads `caller`
     JNF_FOLD = 16,     // an expression of constants with a slice in it: jinja2 may fold it (jinja_parse.c)
     JNF_OUT_ROOT = 32, // ... and it is what a {{ }} prints, which jinja2 folds whatever the value
+    JNF_NEGPOW = 64,   // JN_BINOP **: constant left, variable right (see jinja_parse.c)
 };
 
 struct jarena_blk;
@@ -324,8 +326,8 @@ struct jtest_def {
 };
 const struct jfilter_def *jinja_filter_find(const char *name);
 const struct jtest_def *jinja_test_find(const char *name);
-// Names jinja2 knows but frink does not implement (refused at parse time by name).
-bool jinja_filter_known_unimplemented(const char *name);
+// The filters jinja2 gives the render context (pass_context): never folded at compile time.
+bool jinja_filter_takes_context(const char *name);
 
 // ---- render context (jinja_eval.c) ------------------------------------------------------------
 struct jframe_var {
@@ -339,7 +341,6 @@ struct jframe {
     int n, cap;
     bool pinned;              // a macro or recursive loop refers to it: freed at the render's end
     struct jframe *next_pinned;
-    const json_t *json_vars;  // the top frame: the caller's variables, looked up after vars
 };
 
 struct jrender {
@@ -355,7 +356,6 @@ struct jrender {
     frink_status err_st;
     struct jns *live_ns;
     struct jframe *pinned;
-    struct jloop *cur_loop_dummy;
 };
 
 // Evaluated call arguments: positional and keyword values (borrowed references).
@@ -450,8 +450,6 @@ int jr_to_str(struct jrender *r, struct jv v, struct jv *out); // str(v) as a ne
 bool jv_eq(struct jv a, struct jv b);
 // Python <, <=, >, >= : *res; -1 (error set) when the types do not order.
 int jr_compare(struct jrender *r, int cmp, struct jv a, struct jv b, bool *res);
-// Sorting helper: a < b as Python; -1 on error. `fold`: compare strings lowercased.
-int jr_less(struct jrender *r, struct jv a, struct jv b, bool fold, bool *res);
 
 // transformers' tojson: json.dumps(x, ensure_ascii, indent, separators, sort_keys).
 struct jdump_opts {
@@ -497,14 +495,13 @@ int jr_percent_format(struct jrender *r, struct jv fmt, struct jv args, struct j
 int jr_str_format(struct jrender *r, struct jstr *fmt, struct jargv *a, struct jv *out);
 // Python str.split/strip/lower/upper/... shared with the filters.
 int jr_str_lower(struct jrender *r, const char *s, size_t n, struct jbuf *b);
-int jr_str_upper(struct jrender *r, const char *s, size_t n, struct jbuf *b);
 void ju_title_cp(struct jbuf *b, uint32_t cp);  // titlecase of one code point (may be several)
 void ju_upper_cp(struct jbuf *b, uint32_t cp);
 void ju_lower_cp(struct jbuf *b, uint32_t cp, const char *s, size_t n, size_t at);
 int jr_str_strip(struct jrender *r, struct jv s, struct jv chars, int which, struct jv *out); // 1 l, 2 r, 3 both
 struct jv jr_splitlines(const char *s, size_t n, bool keepends);
 
-// ---- arithmetic (jinja_eval.c) -------------------------------------------------------------
+// ---- operators (jinja_ops.c) ------------------------------------------------------------------
 int jr_binop(struct jrender *r, int op, struct jv a, struct jv b, struct jv *out);
 int jr_contains(struct jrender *r, struct jv container, struct jv item, bool *res);
 int jr_len(struct jrender *r, struct jv v, int64_t *n);

@@ -499,7 +499,7 @@ struct jtok *jinja_lex(struct jinja_tmpl *t, size_t *ntok) {
         }
         char kind = s[p + 1];
         char sign = p + 2 < lx.n && (s[p + 2] == '-' || s[p + 2] == '+') ? s[p + 2] : 0;
-        bool ls_after;
+        bool ls_after = false;
         size_t raw_body = kind == '%' ? match_raw_begin(&lx, p, &ls_after) : 0;
         emit_data(&lx, i, p, sign, kind != '{', line_starting);
         size_t after = p + 2 + (sign ? 1 : 0);

@@ -273,17 +273,6 @@ int jr_str_lower(struct jrender *r, const char *s, size_t n, struct jbuf *b) {
     return b->fail ? -1 : 0;
 }
 
-int jr_str_upper(struct jrender *r, const char *s, size_t n, struct jbuf *b) {
-    (void)r;
-    for (size_t i = 0; i < n;) {
-        size_t adv;
-        uint32_t cp = ju_decode(s + i, n - i, &adv);
-        ju_upper_cp(b, cp);
-        i += adv;
-    }
-    return b->fail ? -1 : 0;
-}
-
 // ---- string helpers ---------------------------------------------------------------------------
 
 static bool is_intlike(struct jv v) { return v.k == JV_INT || v.k == JV_BOOL; }
@@ -1037,7 +1026,7 @@ static int build_dict(struct jrender *r, const char *fn, struct jargv *a, struct
 static int g_range(struct jrender *r, struct jargv *a, struct jv *out) {
     if (a->nkw) return jr_fail(r, "range() takes no keyword arguments");
     if (a->npos < 1 || a->npos > 3) return jr_fail(r, "range expected at most 3 arguments, got %d", a->npos);
-    int64_t x[3];
+    int64_t x[3] = {0, 0, 0};
     for (int i = 0; i < a->npos; i++)
         if (need_int(r, a->pos[i], &x[i])) return -1;
     int64_t start = a->npos == 1 ? 0 : x[0], stop = a->npos == 1 ? x[0] : x[1], step = a->npos == 3 ? x[2] : 1;
@@ -1094,6 +1083,86 @@ static int g_strftime(struct jrender *r, struct jargv *a, struct jv *out) {
     return jr_str_from_buf(r, &b, out);
 }
 
+// Marks a method's result Markup: a string, or the strings of a list or tuple.
+static void mark_safe(struct jv *v) {
+    if (v->k == JV_STR) v->safe = 1;
+    else if (v->k == JV_LIST)
+        for (size_t i = 0; i < JLIST(*v)->n; i++)
+            if (JLIST(*v)->v[i].k == JV_STR) JLIST(*v)->v[i].safe = 1;
+}
+
+// markupsafe's Markup methods: those that return text return Markup, and most of them escape
+// their string arguments first (Markup('a').replace('a', '<') is '&lt;'); split() and friends
+// return lists of Markup; join() escapes the items; find(), count(), startswith() and the is*()
+// tests are str's own.
+static int markup_method(struct jrender *r, struct jfunc *f, struct jargv *a, struct jv *out) {
+    bool keeps = true, escapes = true;
+    switch (f->id) {
+    case M_SPLIT:
+    case M_RSPLIT:
+    case M_SPLITLINES: escapes = false; break;
+    case M_STARTSWITH:
+    case M_ENDSWITH:
+    case M_FIND:
+    case M_RFIND:
+    case M_INDEX:
+    case M_RINDEX:
+    case M_COUNT:
+    case M_ISDIGIT:
+    case M_ISALPHA:
+    case M_ISALNUM:
+    case M_ISSPACE:
+    case M_ISUPPER:
+    case M_ISLOWER:
+    case M_ISTITLE:
+    case M_ISDECIMAL:
+    case M_ISNUMERIC:
+    case M_ISASCII: keeps = escapes = false; break;
+    case M_JOIN: { // the items escaped
+        if (a->npos != 1 || a->nkw) return jr_fail(r, "join() takes exactly one argument");
+        struct jlist *items;
+        if (jr_iterate(r, a->pos[0], &items)) return -1;
+        for (size_t i = 0; i < items->n; i++) {
+            struct jv e;
+            if (jr_escape(r, items->v[i], &e)) {
+                jv_decref((struct jv){.k = JV_LIST, .o = &items->h});
+                return -1;
+            }
+            jv_decref(items->v[i]);
+            items->v[i] = e;
+        }
+        struct jv lv = {.k = JV_LIST, .o = &items->h};
+        struct jargv one = {.pos = &lv, .npos = 1};
+        int rc = str_method(r, f, &one, out);
+        jv_decref(lv);
+        if (!rc) mark_safe(out);
+        return rc;
+    }
+    default: break;
+    }
+    if (!escapes) {
+        int rc = str_method(r, f, a, out);
+        if (!rc && keeps) mark_safe(out);
+        return rc;
+    }
+    struct jv *pos = jx_alloc((size_t)(a->npos + 1) * sizeof *pos), *kwv = jx_alloc((size_t)(a->nkw + 1) * sizeof *kwv);
+    int rc = 0, np = 0, nk = 0;
+    for (; np < a->npos && !rc; np++) rc = a->pos[np].k == JV_STR ? jr_escape(r, a->pos[np], &pos[np]) : (pos[np] = jv_incref(a->pos[np]), 0);
+    if (rc) np--;
+    for (; nk < a->nkw && !rc; nk++) rc = a->kwv[nk].k == JV_STR ? jr_escape(r, a->kwv[nk], &kwv[nk]) : (kwv[nk] = jv_incref(a->kwv[nk]), 0);
+    if (rc) nk--;
+    if (!rc) {
+        struct jargv e = {pos, np, a->kwn, kwv, nk};
+        rc = str_method(r, f, &e, out);
+        if (!rc) mark_safe(out);
+    }
+    jv_decref_n(pos, (size_t)np);
+    jv_decref_n(kwv, (size_t)nk);
+    free(pos);
+    free(kwv);
+    return rc;
+}
+
 int jr_call_func(struct jrender *r, struct jfunc *f, struct jargv *a, struct jv *out) {
     if (f->id == M_UNSUPPORTED)
         return jr_fail_st(r, FRINK_ERR_UNSUPPORTED, "%s.%s() is not supported", jv_type_name(f->self), f->name);
@@ -1109,7 +1178,7 @@ int jr_call_func(struct jrender *r, struct jfunc *f, struct jargv *a, struct jv 
         *out = jv_bool(isfinite(f->self.f) && f->self.f == floor(f->self.f));
         return 0;
     }
-    if (f->self.k == JV_STR) return str_method(r, f, a, out);
+    if (f->self.k == JV_STR) return f->self.safe ? markup_method(r, f, a, out) : str_method(r, f, a, out);
     if (f->self.k != JV_UNDEF) return other_method(r, f, a, out);
     switch (f->id) {
     case G_RANGE: return g_range(r, a, out);

@@ -146,11 +146,15 @@ static struct jnode **nv_finish(struct parser *p, struct nvec *v, int *n) {
     return out;
 }
 
+// An immortal string constant. Its ASCII flag is set now: threads rendering the template at once
+// share it, so nothing may write to it later.
 static struct jv const_str(struct parser *p, const char *s, size_t n) {
     struct jstr *js = jarena_alloc(p->t, sizeof *js + n + 1);
     js->h.rc = -1;
     js->h.kind = JV_STR;
-    js->ascii = -1;
+    js->ascii = 1;
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)s[i] >= 0x80) js->ascii = 0;
     js->len = n;
     if (n) memcpy(js->s, s, n);
     js->s[n] = 0;
@@ -1182,7 +1186,10 @@ static void check(struct checker *c, struct jnode *x);
 // at render time jinja2 slices with Python's own [] and raises (x[:2] with x = 7). jinja2 keeps
 // a folded value only when it has a "safe repr" (not an undefined value), except for what a
 // {{ }} prints, which it evaluates at compile time whatever the value (jinja_eval.c's eval).
-static bool is_const(const struct jnode *x) {
+// strict: every part constant. Otherwise and/or/inline if count when their first operand is
+// (jinja2 folds `false and x` to false); evaluating the fold then fails on a variable part, and
+// the expression is left to render time (jinja_eval.c).
+static bool is_const_m(const struct jnode *x, bool strict) {
     if (!x) return true;
     switch (x->kind) {
     case JN_CONST: return true;
@@ -1191,38 +1198,37 @@ static bool is_const(const struct jnode *x) {
     case JN_DICT:
     case JN_CONCAT:
         for (int i = 0; i < x->nkids; i++)
-            if (!is_const(x->kids[i])) return false;
+            if (!is_const_m(x->kids[i], strict)) return false;
         return true;
     case JN_COMPARE:
         for (int i = 0; i < x->nkids; i++)
-            if (!is_const(x->kids[i])) return false;
-        return is_const(x->a);
+            if (!is_const_m(x->kids[i], strict)) return false;
+        return is_const_m(x->a, strict);
     case JN_NOT:
     case JN_NEG:
     case JN_POS:
-    case JN_GETATTR: return is_const(x->a);
-    case JN_BINOP:
+    case JN_GETATTR: return is_const_m(x->a, strict);
     case JN_AND:
-    case JN_OR:
-    case JN_GETITEM: return is_const(x->a) && is_const(x->b);
-    case JN_SLICE:
-    case JN_COND: return is_const(x->a) && is_const(x->b) && is_const(x->c);
+    case JN_OR: return is_const_m(x->a, strict) && (!strict || is_const_m(x->b, strict));
+    case JN_COND: return is_const_m(x->a, strict) && (!strict || (is_const_m(x->b, strict) && is_const_m(x->c, strict)));
+    case JN_BINOP:
+    case JN_GETITEM: return is_const_m(x->a, strict) && is_const_m(x->b, strict);
+    case JN_SLICE: return is_const_m(x->a, strict) && is_const_m(x->b, strict) && is_const_m(x->c, strict);
     case JN_FILTER:
     case JN_TEST: {
-        if (!x->a || !is_const(x->a) || !is_const(x->args.star) || !is_const(x->args.starstar)) return false;
-        static const char *const ctx_filters[] = {"map", "select", "reject", "selectattr", "rejectattr"};
-        if (x->kind == JN_FILTER)
-            for (size_t i = 0; i < sizeof ctx_filters / sizeof *ctx_filters; i++)
-                if (!strcmp(x->s, ctx_filters[i])) return false;
+        if (!x->a || !is_const_m(x->a, strict) || x->args.star || x->args.starstar) return false;
+        if (x->kind == JN_FILTER && jinja_filter_takes_context(x->s)) return false;
         for (int i = 0; i < x->args.npos; i++)
-            if (!is_const(x->args.pos[i])) return false;
+            if (!is_const_m(x->args.pos[i], strict)) return false;
         for (int i = 0; i < x->args.nkw; i++)
-            if (!is_const(x->args.kw[i].value)) return false;
+            if (!is_const_m(x->args.kw[i].value, strict)) return false;
         return true;
     }
     default: return false;
     }
 }
+
+static bool is_const(const struct jnode *x) { return is_const_m(x, false); }
 
 static void check_args(struct checker *c, struct jargs *a) {
     check_nodes(c, a->pos, a->npos);
@@ -1232,6 +1238,12 @@ static void check_args(struct checker *c, struct jargs *a) {
 }
 
 static void check_macro_body(struct checker *c, struct jnode *x) {
+    for (int i = 0; i < x->nparams; i++)
+        if (!strcmp(x->params[i], "caller") && !x->defaults[i]) {
+            pfail(c->p, x->pos, FRINK_ERR_FORMAT,
+                  "When defining macros or call blocks the special \"caller\" argument must be omitted or be given a default.");
+            return;
+        }
     struct checker in = {c->p, false, false, 0};
     for (int i = 0; i < x->nparams; i++) check(&in, x->defaults[i]);
     in.seen = 0;
@@ -1257,6 +1269,9 @@ static void check(struct checker *c, struct jnode *x) {
     if (!x || c->p->failed) return;
     struct parser *p = c->p;
     if (x->kind < JN_DATA && x->kind != JN_CONST && has_slice(x) && is_const(x)) x->flags |= JNF_FOLD;
+    // jinja2 writes a folded negative number without parentheses into the Python it compiles to:
+    // -2 ** x runs as -(2 ** x). (With both sides constant, ** itself folds: -2 ** 2 is 4.)
+    if (x->kind == JN_BINOP && x->op == JOP_POW && is_const_m(x->a, true) && !is_const_m(x->b, true)) x->flags |= JNF_NEGPOW;
     switch (x->kind) {
     case JN_NAME:
         if (!strcmp(x->s, "varargs")) c->seen |= JNF_VARARGS;

@@ -929,26 +929,6 @@ int jr_compare(struct jrender *r, int cmp, struct jv a, struct jv b, bool *res) 
     return 0;
 }
 
-int jr_less(struct jrender *r, struct jv a, struct jv b, bool fold, bool *res) {
-    if (fold && a.k == JV_STR && b.k == JV_STR) {
-        struct jbuf x = {.r = r}, y = {.r = r};
-        jr_str_lower(r, JSTR(a)->s, JSTR(a)->len, &x);
-        jr_str_lower(r, JSTR(b)->s, JSTR(b)->len, &y);
-        if (x.fail || y.fail) {
-            jbuf_free(&x);
-            jbuf_free(&y);
-            return -1;
-        }
-        size_t n = x.n < y.n ? x.n : y.n;
-        int m = n ? memcmp(x.p, y.p, n) : 0;
-        *res = m < 0 || (m == 0 && x.n < y.n);
-        jbuf_free(&x);
-        jbuf_free(&y);
-        return 0;
-    }
-    return jr_compare(r, JCMP_LT, a, b, res);
-}
-
 // ---- json.dumps -----------------------------------------------------------------------------
 
 static void jdump_string(struct jbuf *b, const char *s, size_t n, bool ensure_ascii) {

@@ -635,6 +635,60 @@ C('{{ 3.0 == 3 }}{{ 3.0|int }}{{ 3|float }}{{ "3.0"|float|int }}{{ 1e3|int }}')
 C('{{ 0.1 + 0.7 }}{{ 1 / 7 }}{{ 2 ** 0.5 }}{{ 10 / 4 }}{{ 3 * 1.1 }}')
 C('{{ 1e-7 }}|{{ 123e-10 }}|{{ 1.23456789e-5 }}|{{ 9.999999999999999e15 }}|{{ 1e15 + 0.5 }}|{{ 100000000000000000.0 }}')
 
+# ---- found by differential testing against jinja2 ----------------------------------------------------
+# jinja2 folds constant expressions at compile time through the sandbox's getitem: a constant
+# slice of a non-sequence is undefined there, an error at render time; a fold is kept only for a
+# safe repr (not an undefined value), except what {{ }} prints
+C('{{ 7[:2] }}|{{ none[1:] }}|{{ {"k": 1}[:2] }}|{{ (7[:2]) is defined }}|{{ (1 if true)[1:] }}|{{ "abc"["a":] }}|')
+C('{% if 7[:2] is defined %}d{% else %}u{% endif %}{% set q = 7[:2] is defined %}{{ q }}')
+C('{% set q = 7[:2] %}', err="'int' object is not subscriptable")
+C('{% set q = [7[:2] is defined] %}{{ q }}')
+C('{% set q = [1, 7[:2]] %}', err="'int' object is not subscriptable")
+C('{{ y[1:] }}', {"y": 5}, err="'int' object is not subscriptable")
+C('{{ (false and x)[1:] }}|{{ (-1 if {"k": 1} else d)[::-1]|first|string }}|')
+C('{{ (7[:2]).x }}', err="'int' object is not subscriptable")
+# a folded negative number is written without parentheses: -2 ** x runs as -(2 ** x)
+C('{{ -2 ** 2 }}|{{ -2 ** x }}|{{ (-2) ** x }}|{{ -1.25 ** f }}|{{ (1 - 3) ** x }}|{{ x ** -1 }}|{{ -x ** 2 }}', {"x": 2, "f": 2.5})
+# macro defaults see the macro's own parameters; one still waiting for its default is undefined
+C('{% macro m(a, b=b) %}[{{ a }}|{{ b }}]{% endmacro %}{{ m(1) }}{{ m(1, 2) }}', {"b": "outer"})
+C('{% macro m(a, b=[a, b]) %}{{ b }}{% endmacro %}{{ m(1) }}', {"b": "outer"})
+C('{% macro m(a, b=(x >= b)) %}{{ b }}{% endmacro %}{{ m(1) }}', {"x": 1, "b": 2}, err="'b' is undefined")
+C('{% macro m(a=1, b=a + 1, c=b * 2) %}{{ a }}{{ b }}{{ c }}{% endmacro %}{{ m() }}{{ m(5) }}{{ m(c=0) }}')
+# truncate returns whatever has a len() that fits
+C('{{ l|truncate(5) }}|{{ x|truncate(3) }}|{{ "ab"|truncate(3) }}', {"l": [1, 2]})
+C('{{ l|truncate(3, leeway=0) }}', {"l": [1, 2, 3, 4, 5]}, err="'list' object has no attribute 'rsplit'")
+# "%" takes anything with __getitem__ but a tuple or str as a mapping
+C('{{ "%s|" % [1, 2] }}{{ "a" % [1] }}{{ "a" % {"k": 1} }}{{ "a" % x }}{{ "%s" % x }}|{{ "a" % range(2) }}')
+C('{{ "%(a)s" % [1] }}', err='list indices must be integers or slices, not str')
+C('{{ "%(a)s" % x }}', err="'x' is undefined")
+C('{{ "%s %s" % [1, 2] }}', err='not enough arguments for format string')
+C('{{ "a" % "b" }}', err='not all arguments converted during string formatting')
+# Markup's methods keep it Markup and escape their string arguments
+C('{{ ("<a>"|safe).replace("a", "<") }}|{{ [("a b"|safe).split()] }}|{{ ("<a>"|safe).upper() }}|{{ [("<a>"|safe)[0]] }}')
+C('{{ ("x"|safe).join(["<", "&"]) }}|{{ [("a=b"|safe).partition("=")] }}|{{ ("<"|safe).startswith("<") }}|{{ [("ab"|safe)[1:]] }}')
+C('{{ ("%s<"|safe) % "<" }}|{{ ("%s|%r|%d"|safe) % ("<"|safe, "<", 3) }}|{{ ("%(a)s"|safe) % {"a": "&"} }}|{{ [("a"|safe) * 2] }}')
+C('{{ ("a"|safe).center(5, "<") }}', err='The fill character must be exactly one character long')
+# attributes of numbers, undefined is callable (it raises when called), Python's str methods
+C('{{ 5.real }}{{ 5.imag }}{{ 5.numerator }}{{ 5.denominator }}{{ true.real }}{{ 2.5.real }}{{ 2.5.imag }}{{ 5.bit_length() }}{{ 2.0.is_integer() }}')
+C('{{ x is callable }}{{ "a".encode is defined }}{{ "a".isascii() }}{{ "é".isascii() }}{{ {}.fromkeys is defined }}')
+C('{{ "a".encode() }}', refuse=('render', 'str.encode() is not supported'))
+C('{{ l|indent }}', {"l": [1]}, err='')
+C('{{ 5|items is defined }}|{{ 5|items|list }}', err="Can only get item pairs from a mapping.")
+C('{{ [[1], 5]|map("length")|first }}|{{ [1, "a"]|map("upper")|list }}')
+C('{{ [[1], 5]|map("length")|list }}', err="object of type 'int' has no len()")
+C('{% set g = [[1], 5]|map("length") %}{{ g|first }}{{ g|first }}', err="object of type 'int' has no len()")
+C('{% set g = [[1], [1, 2], 5]|map("length") %}{{ g|first }}{{ g|first }}')
+C('{{ [1, 2]|batch(0)|list }}|{{ [1, 2]|batch(-1)|list }}|{{ [1, 2, 3]|slice(-2)|list }}|{{ []|slice(2)|list }}')
+C('{{ "{}".format() }}', err='tuple index out of range')
+C('{{ "{0".format(1) }}', err="expected '}' before end of string")
+C('{% for x in [1, 2] %}{{ loop.revindex }}{{ loop|length }}{% endfor %}')
+C('{% macro m(caller) %}{{ caller }}{% endmacro %}{{ m(1) }}')
+C('{% macro m(caller=none) %}{{ caller }}{% endmacro %}{{ m(1) }}{{ m() }}')
+C('{% set ns = namespace(a=namespace(b=1)) %}{% set ns.a.b = 2 %}')
+C('{% for x in [1, 2, 3] if loop is defined %}{{ x }}{% endfor %}|{% set l = [1, 2] %}{% for x in l %}{% set l = [9] %}{{ l }}{% endfor %}{{ l }}')
+C('{% macro outer() %}[{{ caller() }}]{% endmacro %}{% macro inner() %}({{ caller() }}){% endmacro %}{% call outer() %}{% call inner() %}x{% endcall %}{% endcall %}')
+C('{% macro a() %}A{% endmacro %}{% macro a() %}B{% endmacro %}{{ a() }}{% set n = a %}{{ n() }}{% set range = 5 %}{{ range }}')
+
 
 # ---- rendering and the C table ------------------------------------------------------------------
 
