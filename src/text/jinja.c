@@ -50,8 +50,22 @@ void jinja_linecol(const struct jinja_tmpl *t, uint32_t pos, int *line, int *col
 
 // ---- parse --------------------------------------------------------------------------------------
 
+static frink_status parse(const char *src, size_t len, struct jinja_tmpl **out);
+
 frink_status jinja_parse(const char *src, size_t len, struct jinja_tmpl **out) {
     *out = NULL;
+    jmp_buf j;
+    jmp_buf *prev = jx_oom_escape(&j);
+    if (setjmp(j)) {
+        jx_oom_escape(prev);
+        return frink_fail(FRINK_ERR_NOMEM, "out of memory parsing a template");
+    }
+    frink_status st = parse(src, len, out);
+    jx_oom_escape(prev);
+    return st;
+}
+
+static frink_status parse(const char *src, size_t len, struct jinja_tmpl **out) {
     if (!src && len) return frink_fail(FRINK_ERR_ARG, "jinja_parse: no source");
     if (len >= (size_t)1 << 31) return frink_fail(FRINK_ERR_UNSUPPORTED, "jinja_parse: a template of %zu bytes is too large", len);
     struct jinja_tmpl *t = jx_alloc(sizeof *t);

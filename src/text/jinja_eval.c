@@ -1197,7 +1197,25 @@ static int exec_body(struct jrender *r, struct jframe *f, struct jnode *const *b
 
 // ---- the render ------------------------------------------------------------------------------------
 
+static frink_status render(const struct jinja_tmpl *t, const json_t *vars, const struct jinja_opts *opts, char **out,
+                           size_t *len);
+
 frink_status jinja_render(const struct jinja_tmpl *t, const json_t *vars, const struct jinja_opts *opts, char **out, size_t *len) {
+    *out = NULL;
+    if (len) *len = 0;
+    jmp_buf j;
+    jmp_buf *prev = jx_oom_escape(&j);
+    if (setjmp(j)) {
+        jx_oom_escape(prev);
+        return frink_fail(FRINK_ERR_NOMEM, "out of memory rendering a template");
+    }
+    frink_status st = render(t, vars, opts, out, len);
+    jx_oom_escape(prev);
+    return st;
+}
+
+static frink_status render(const struct jinja_tmpl *t, const json_t *vars, const struct jinja_opts *opts, char **out,
+                           size_t *len) {
     *out = NULL;
     if (len) *len = 0;
     if (!t) return frink_fail(FRINK_ERR_ARG, "jinja_render: no template");

@@ -14,6 +14,7 @@
 #define FRINK_JINJA_INT_H
 
 #include <stdbool.h>
+#include <setjmp.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -391,6 +392,8 @@ int jr_filter_by_name(struct jrender *r, const char *name, struct jv *in, struct
 int jr_test_by_name(struct jrender *r, const char *name, struct jv *in, struct jargv *a, bool *out);
 
 // ---- values (jinja_value.c) ---------------------------------------------------------------------
+// Sets the thread's out-of-memory escape (NULL: none) and returns the previous one.
+jmp_buf *jx_oom_escape(jmp_buf *j);
 void *jx_alloc(size_t n);           // zeroed; aborts on no memory
 void *jx_realloc(void *p, size_t n);
 char *jx_strndup(const char *s, size_t n);

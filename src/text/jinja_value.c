@@ -3,6 +3,7 @@
 // insertion-ordered dicts, str() and repr() exactly as Python prints them, == and < with
 // Python's rules, and json.dumps as transformers' tojson calls it.
 #include <inttypes.h>
+#include <setjmp.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,12 +15,22 @@
 #include "text/jinja_int.h"
 
 // ---- memory -----------------------------------------------------------------------------------
-// Allocation failure aborts (a known wart): the render's byte budget keeps every template far
-// below what a machine can give, so running out means the process is out of memory anyway.
+// An allocation that fails unwinds to the public entry point (jinja_parse, jinja_render), which
+// returns FRINK_ERR_NOMEM: the values in flight are leaked rather than traced back, which is the
+// price of not threading a failure through every operation for a case the render's byte budget
+// keeps far from real. Outside those entry points there is nothing to unwind to.
+
+static _Thread_local jmp_buf *oom_escape;
+
+jmp_buf *jx_oom_escape(jmp_buf *j) {
+    jmp_buf *old = oom_escape;
+    oom_escape = j;
+    return old;
+}
 
 static void oom(void) {
-    fputs("frink: jinja: out of memory\n", stderr);
-    abort();
+    if (oom_escape) longjmp(*oom_escape, 1);
+    abort(); // unreachable: every allocation happens under an entry point's escape
 }
 
 void *jx_alloc(size_t n) {
