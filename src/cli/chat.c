@@ -69,7 +69,6 @@ struct chat {
     json_t *msgs;          // the conversation: [{role, content, ...}]
     char *system;          // NULL: none
     bool reasoning, tty;
-    bool splice;           // the vocabulary tokenizes text the same alone as after other text
     char *hist;            // the text whose tokens the sequence holds (last prompt + reply), or NULL
     size_t nhist, hist_tokens;
     long n_predict;
@@ -139,9 +138,26 @@ static void emit(void *ud, const frink_chat_delta *d) {
 // the reply as generated: templates that re-render history as it was), the tokens are the
 // sequence's own followed by the new text's. Tokenizing the whole text again would split the
 // reply as the tokenizer would, not as the model generated it, and from the first such
-// difference on every token would be evaluated again. Byte-level BPE vocabularies tokenize a
-// piece of text the same alone as after other text, so the splice changes nothing else; for
-// vocabularies that prefix a space to text (SPM) the whole prompt is tokenized.
+// difference on every token would be evaluated again. The splice is taken only when the new
+// text's tokens spell exactly that text (a vocabulary that prefixes a space to text, as SPM
+// ones do after a special token, would otherwise insert one): then the model sees the same
+// text as a fresh tokenization would give it, split as it was generated.
+static bool spells(const frink_model *m, const frink_token *t, size_t n, const char *text, size_t len) {
+    frink_detok *d;
+    if (frink_detok_create(m, FRINK_DETOK_SPECIAL | FRINK_DETOK_CONTINUE, &d)) return false;
+    size_t at = 0;
+    bool same = true;
+    const char *p;
+    size_t k;
+    for (size_t i = 0; i <= n && same; i++) {
+        if ((i < n ? frink_detok_push(d, t[i], &p, &k) : frink_detok_flush(d, &p, &k)) != FRINK_OK) same = false;
+        else if (at + k > len || memcmp(text + at, p, k)) same = false;
+        else at += k;
+    }
+    frink_detok_free(d);
+    return same && at == len;
+}
+
 static int render_prompt(struct chat *ch, char **text, size_t *tn, frink_token **ids, size_t *n) {
     json_t *vars = json_pack("{s:O, s:b, s:b}", "messages", ch->msgs, "add_generation_prompt", 1, "enable_thinking",
                              ch->reasoning);
@@ -151,12 +167,17 @@ static int render_prompt(struct chat *ch, char **text, size_t *tn, frink_token *
     *text = NULL;
     if (!v) cli_die("out of memory");
     else if (frink_template_render(ch->tmpl, v, strlen(v), 0, text, tn)) cli_die("%s", frink_errmsg());
-    else if (ch->hist && ch->splice && (size_t)frink_seq_len(ch->seq) == ch->hist_tokens && *tn > ch->nhist &&
+    else if (ch->hist && (size_t)frink_seq_len(ch->seq) == ch->hist_tokens && *tn > ch->nhist &&
              !memcmp(*text, ch->hist, ch->nhist)) {
         frink_token *rest = NULL;
         size_t nr = 0;
         if (frink_tokenize(ch->m, *text + ch->nhist, *tn - ch->nhist, FRINK_TOKENIZE_PARSE_SPECIAL, &rest, &nr)) {
             cli_die("%s", frink_errmsg());
+        } else if (!spells(ch->m, rest, nr, *text + ch->nhist, *tn - ch->nhist)) {
+            frink_free(rest);
+            rest = NULL;
+            if (cli_tokenize_prompt(ch->m, *text, *tn, ids, n)) cli_die("%s", frink_errmsg());
+            else rc = 0;
         } else if (!(*ids = malloc((ch->hist_tokens + nr) * sizeof **ids))) {
             cli_die("out of memory");
         } else {
@@ -411,8 +432,6 @@ int cmd_chat(int argc, char **argv) {
     ch.n_batch = (int)mo.batch;
     ch.n_ctx = cli_ctx_size(&mo, e.m);
     ch.tty = isatty(0) && isatty(1);
-    const char *tm = frink_model_meta(e.m, "tokenizer.ggml.model");
-    ch.splice = tm && !strcmp(tm, "gpt2");
     ch.msgs = json_array();
     ch.logits = malloc((size_t)frink_model_n_vocab(e.m) * sizeof(float));
     int rc = 1;
