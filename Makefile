@@ -125,7 +125,7 @@ run: deps
 
 # libFuzzer targets (clang; ASan + UBSan) for the GGUF parser and the Jinja engine:
 # `make fuzz FUZZ_SECONDS=600` runs each that long (`make fuzz-gguf`, `make fuzz-jinja`: one).
-# `make fuzz-smoke` runs each for 20 s (GGUF, Jinja, chat output), short enough for CI. The GGUF seeds are small valid files
+# `make fuzz-smoke` runs each for 15 s (GGUF, Jinja, chat output, GBNF), short enough for CI. The GGUF seeds are small valid files
 # written by tests/fuzz/make_seeds.py; new corpus entries go to $(B)/fuzz/corpus, crash
 # reproducers to $(B)/fuzz/crash-*. The Jinja seeds are tests/fuzz/jinja_seeds/ and the real chat
 # templates under tests/data/templates; its corpus is $(B)/fuzz/jinja_corpus, its crash
@@ -151,8 +151,19 @@ $(B)/fuzz/fuzz_chatparse: $(FUZZ_CHAT_SRC) $(wildcard src/text/chatparse*.h) src
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_CHAT_SRC) -o $@ -ljansson -lm
 
-.PHONY: fuzz-gguf fuzz-jinja fuzz-chatparse
-fuzz: fuzz-gguf fuzz-jinja fuzz-chatparse
+# GBNF grammars: the bytes before a NUL are a grammar, the bytes after it a text to match.
+FUZZ_GRAMMAR_SRC = tests/fuzz/fuzz_grammar.c src/text/grammar.c src/core/err.c
+$(B)/fuzz/fuzz_grammar: $(FUZZ_GRAMMAR_SRC) src/text/grammar.h src/core/err.h include/frink.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_GRAMMAR_SRC) -o $@ -lm
+
+.PHONY: fuzz-gguf fuzz-jinja fuzz-chatparse fuzz-grammar
+fuzz: fuzz-gguf fuzz-jinja fuzz-chatparse fuzz-grammar
+
+fuzz-grammar: $(B)/fuzz/fuzz_grammar
+	@mkdir -p $(B)/fuzz/grammar_corpus
+	$(B)/fuzz/fuzz_grammar -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+	  -artifact_prefix=$(B)/fuzz/grammar- $(B)/fuzz/grammar_corpus tests/data/grammars
 
 fuzz-chatparse: $(B)/fuzz/fuzz_chatparse
 	@mkdir -p $(B)/fuzz/chat_corpus
@@ -171,7 +182,7 @@ fuzz-jinja: $(B)/fuzz/fuzz_jinja
 	  -artifact_prefix=$(B)/fuzz/jinja- $(B)/fuzz/jinja_corpus tests/fuzz/jinja_seeds $(B)/fuzz/jinja_real
 
 fuzz-smoke:
-	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=20
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=15
 
 clean:
 	rm -rf $(B) $(SAN_B)
