@@ -455,6 +455,35 @@ FRINK_API frink_status frink_chat_parser_feed(frink_chat_parser *p, const char *
 // Ends the message: what is held is decided and emitted; the parser is ready for the next.
 FRINK_API frink_status frink_chat_parser_finish(frink_chat_parser *p, frink_chat_emit emit, void *ud);
 
+// ---- grammars: constrained output ------------------------------------------------------------
+// A grammar (llama.cpp's GBNF, or compiled from a JSON Schema) constrains what a sampler may
+// pick: installed as the sampler's constraint (frink_grammar_constraint), it allows a token only
+// when the token's bytes can continue the grammar, and the end of generation only where the
+// grammar may end. A grammar holds its position in the text so far; one sampler at a time.
+
+typedef struct frink_grammar frink_grammar;
+
+// Compiles GBNF source (root: the start rule, NULL for "root") for m's vocabulary. A syntax
+// error, an undefined rule, left recursion or a repeated element that can match nothing is
+// FRINK_ERR_FORMAT naming it (with line and column).
+FRINK_API frink_status frink_grammar_create(const frink_model *m, const char *gbnf, size_t len, const char *root,
+                                            frink_grammar **out);
+// Compiles a JSON Schema (JSON text) to a grammar of exactly the JSON texts valid under it. A
+// keyword the compiler cannot enforce is FRINK_ERR_UNSUPPORTED naming it and its JSON pointer
+// (never silently dropped); malformed JSON is FRINK_ERR_FORMAT.
+FRINK_API frink_status frink_grammar_from_json_schema(const frink_model *m, const char *schema, size_t len,
+                                                      frink_grammar **out);
+FRINK_API void frink_grammar_free(frink_grammar *g);
+// The GBNF the grammar was compiled from (for a JSON Schema, the generated one; owned by g).
+FRINK_API const char *frink_grammar_source(const frink_grammar *g);
+// Back to the start of the text.
+FRINK_API frink_status frink_grammar_reset(frink_grammar *g);
+// Whether the text so far is complete (the grammar may end here).
+FRINK_API bool frink_grammar_complete(const frink_grammar *g);
+// The constraint to install with frink_sampler_set_constraint (it points at g: g must outlive
+// the sampler's use of it).
+FRINK_API frink_constraint frink_grammar_constraint(frink_grammar *g);
+
 // ---- generating models ----------------------------------------------------------------------
 // Random-weight GGUF files with the real shapes of named models (F16 matrices, the
 // tokenizer copied from a vocabulary file), for parity and speed checks at sizes no

@@ -2,6 +2,7 @@
 // facts, tokens and detokenizing, sequences, the sampler chain with logit bias
 // and a constraint, the prefix cache, and errors as values for bad input.
 #include <errno.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -255,11 +256,107 @@ static void check_sequences(void) {
     frink_model_free(m);
 }
 
+// Generates up to n tokens after `prompt` under grammar g (sampler sp); the text in out.
+static int constrained(frink_model *m, frink_context *c, frink_grammar *g, const frink_sampler_params *sp, const char *prompt,
+                       int n, char *out, size_t cap) {
+    frink_seq *s;
+    frink_sampler *smp;
+    frink_detok *d;
+    float *lg = malloc((size_t)frink_model_n_vocab(m) * sizeof(float));
+    frink_token *ids;
+    size_t np, at = 0;
+    int rc = -1;
+    out[0] = 0;
+    if (frink_seq_create(c, &s) || frink_sampler_create(m, sp, &smp) || frink_detok_create(m, FRINK_DETOK_CONTINUE, &d)) return -1;
+    frink_constraint con = frink_grammar_constraint(g);
+    frink_sampler_set_constraint(smp, &con);
+    frink_tokenize(m, prompt, strlen(prompt), FRINK_TOKENIZE_ADD_SPECIAL, &ids, &np);
+    if (frink_seq_eval(s, ids, (int)np, lg, 0) == FRINK_OK) {
+        rc = 0;
+        for (int i = 0; i < n; i++) {
+            frink_token t;
+            if (frink_sampler_sample(smp, lg, &t)) { rc = -1; break; }
+            if (frink_token_is_eog(m, t)) break;
+            const char *p;
+            size_t k;
+            frink_detok_push(d, t, &p, &k);
+            if (at + k < cap) memcpy(out + at, p, k), at += k;
+            if (frink_seq_eval(s, &t, 1, lg, 0)) { rc = -1; break; }
+        }
+        const char *p;
+        size_t k;
+        frink_detok_flush(d, &p, &k);
+        if (at + k < cap) memcpy(out + at, p, k), at += k;
+        out[at] = 0;
+    }
+    frink_free(ids);
+    free(lg);
+    frink_detok_free(d);
+    frink_sampler_free(smp);
+    frink_seq_free(s);
+    return rc;
+}
+
+static void check_grammars(void) {
+    frink_model *m = open_default();
+    frink_context_params cp = frink_context_default_params();
+    cp.n_threads = 1;
+    cp.n_ctx = 512;
+    frink_context *c;
+    frink_context_create(m, &cp, &c);
+    frink_grammar *g;
+    const char *gb = "root ::= \" there was a \" [a-z]+ \" named \" [A-Z] [a-z]+ \".\"";
+    CHECK(frink_grammar_create(m, gb, strlen(gb), NULL, &g) == FRINK_OK, "grammar: %s", frink_errmsg());
+    frink_sampler_params sp = frink_sampler_default_params();
+    char out[4096];
+    int bad = 0;
+    for (int k = 0; k < 10; k++) {
+        sp.seed = (uint64_t)k;
+        sp.temp = k ? 1.0f : 0;
+        frink_grammar_reset(g);
+        bad += constrained(m, c, g, &sp, "Once upon a time", 120, out, sizeof out) != 0 || !frink_grammar_complete(g) ||
+               strncmp(out, " there was a ", 13) || out[strlen(out) - 1] != '.' || !strstr(out, " named ");
+    }
+    CHECK(bad == 0, "GBNF-constrained outputs follow the grammar: %d of 10 do not (last: '%s')", bad, out);
+    frink_grammar_free(g);
+    const char *schema = "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\"},\"n\":{\"type\":\"integer\","
+                         "\"minimum\":0,\"maximum\":99},\"tag\":{\"enum\":[\"a\",\"b\",\"c\"]}},\"required\":[\"ok\",\"n\",\"tag\"],"
+                         "\"additionalProperties\":false}";
+    CHECK(frink_grammar_from_json_schema(m, schema, strlen(schema), &g) == FRINK_OK && frink_grammar_source(g)[0], "schema: %s",
+          frink_errmsg());
+    bad = 0;
+    for (int k = 0; k < 10; k++) {
+        sp.seed = 100u + (uint64_t)k;
+        sp.temp = 1.0f;
+        frink_grammar_reset(g);
+        int rc = constrained(m, c, g, &sp, "Once upon a time", 200, out, sizeof out);
+        json_error_t e;
+        json_t *v = rc == 0 && frink_grammar_complete(g) ? json_loads(out, 0, &e) : NULL;
+        json_t *n = json_object_get(v, "n"), *tag = json_object_get(v, "tag");
+        bool ok = v && json_object_size(v) == 3 && json_is_boolean(json_object_get(v, "ok")) && json_is_integer(n) &&
+                  json_integer_value(n) >= 0 && json_integer_value(n) <= 99 && json_is_string(tag) &&
+                  strchr("abc", json_string_value(tag)[0]) && strlen(json_string_value(tag)) == 1;
+        bad += !ok;
+        json_decref(v);
+    }
+    CHECK(bad == 0, "schema-constrained outputs validate: %d of 10 do not (last: '%s')", bad, out);
+    frink_grammar_free(g);
+    const char *broken = "root ::= (\"a\" | \"b\"\n";
+    CHECK(frink_grammar_create(m, broken, strlen(broken), NULL, &g) == FRINK_ERR_FORMAT && strstr(frink_errmsg(), "line"),
+          "a broken grammar names the place: %s", frink_errmsg());
+    const char *unsup = "{\"type\":\"integer\",\"multipleOf\":3}";
+    CHECK(frink_grammar_from_json_schema(m, unsup, strlen(unsup), &g) == FRINK_ERR_UNSUPPORTED && strstr(frink_errmsg(), "multipleOf"),
+          "a keyword nothing enforces is refused by name: %s", frink_errmsg());
+    frink_context_free(c);
+    frink_model_free(m);
+}
+
 int main(void) {
     CHECK(frink_version()[0] != 0 && strcmp(frink_status_name(FRINK_ERR_IO), "i/o error") == 0, "version, status names");
     check_models();
     check_text();
     check_sampler();
     check_sequences();
+    check_grammars();
     return TEST_DONE();
 }

@@ -96,6 +96,13 @@ int main(void) {
     CHECK(run("run --chat -p 'Tell me a story' -n 8 --temp 0", out, sizeof out, 0) == 0 && !strstr(out, "Tell me a story"),
           "run --chat prints the reply only: '%s'", out);
 
+    CHECK(run("run -p 'Once upon a time' -n 20 --temp 0 --json --grammar 'root ::= \" there was a cat.\"'", out, sizeof out, 0) == 0 &&
+              strstr(out, "there was a cat.\","),
+          "run --grammar: %s", out);
+    CHECK(run("run -p 'Once upon a time' -n 60 --temp 0 --json --json-schema '{\"enum\":[\"yes\",\"no\"]}'", out, sizeof out, 0) == 0 &&
+              (strstr(out, "\"text\":\"\\\"yes\\\"") || strstr(out, "\"text\":\"\\\"no\\\"")),
+          "run --json-schema: %s", out);
+
     // Errors: one line, non-zero, no crash.
     struct { const char *args, *want; } bad[] = {
         {"", "usage"},
@@ -120,6 +127,9 @@ int main(void) {
         {"template --messages /nonexistent.json", "cannot open"},
         {"chat --reasoning maybe", "--reasoning expects on or off"},
         {"run --system hi -p x", "--system goes with --chat"},
+        {"run -p x --grammar 'root ::= (\"a\"'", "line 1"},
+        {"run -p x --json-schema '{\"type\":\"number\",\"multipleOf\":2}'", "multipleOf"},
+        {"run -p x --grammar 'root ::= \"a\"' --json-schema '{}'", "give one"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         int rc = run(bad[i].args, out, sizeof out, 1);

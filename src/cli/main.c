@@ -102,6 +102,8 @@ static const char help_run[] =
     "  -s, --seed S             seed of the draw (default 61740)\n"
     "  --json                   print one JSON object: prompt_ids, ids, text, timings\n"
     "  --prompt-cache FILE      reuse the saved state of an earlier prompt that shares a prefix, and save it\n"
+    "  --grammar GBNF           constrain the output to a GBNF grammar (llama.cpp's syntax; --grammar-file F)\n"
+    "  --json-schema S          constrain the output to JSON valid under a JSON Schema (a file, or inline '{...}')\n"
     "  --chat                   the prompt as one user turn of the model's chat template (and --system TEXT\n"
     "                           before it; --chat-template-file T for another template); prints the reply\n"
     "example: frink run -p \"Once upon a time\" -n 64 --temp 0\n";
@@ -185,6 +187,7 @@ static int cmd_run(int argc, char **argv) {
     bool json = false;
     const char *pcache = NULL; // --prompt-cache FILE
     bool chat = false;         // --chat: the prompt as one user turn of the chat template
+    const char *grammar_text = NULL, *grammar_file = NULL, *schema = NULL; // constrained output
     const char *system_prompt = NULL, *tfile = NULL;
     frink_sampler_params sp = frink_sampler_default_params();
     for (int i = 0; i < argc; i++) {
@@ -201,6 +204,9 @@ static int cmd_run(int argc, char **argv) {
         else if (!strcmp(a, "-n") || !strcmp(a, "--n-predict")) { NEED_VALUE(); if (!cli_int(a, v, 0, 1 << 24, &n_predict)) return 2; }
         else if (!strcmp(a, "--json")) json = true;
         else if (!strcmp(a, "--chat")) chat = true;
+        else if (!strcmp(a, "--grammar")) { NEED_VALUE(); grammar_text = v; }
+        else if (!strcmp(a, "--grammar-file")) { NEED_VALUE(); grammar_file = v; }
+        else if (!strcmp(a, "--json-schema")) { NEED_VALUE(); schema = v; }
         else if (!strcmp(a, "--system")) { NEED_VALUE(); system_prompt = v; }
         else if (!strcmp(a, "--chat-template-file")) { NEED_VALUE(); tfile = v; }
         else if (!strcmp(a, "--prompt-cache")) { NEED_VALUE(); pcache = v; }
@@ -217,6 +223,7 @@ static int cmd_run(int argc, char **argv) {
     char *text = NULL, *rendered = NULL;
     frink_template *tmpl = NULL;
     frink_chat_parser *cparse = NULL;
+    frink_grammar *grammar = NULL;
     unsigned cflags = 0;
     const frink_model *m = e.m;
     float *logits = malloc((size_t)frink_model_n_vocab(m) * sizeof(float));
@@ -247,6 +254,24 @@ static int cmd_run(int argc, char **argv) {
         goto done;
     }
     if (frink_sampler_create(m, &sp, &smp)) { cli_die("%s", frink_errmsg()); goto done; }
+    if ((grammar_text != NULL) + (grammar_file != NULL) + (schema != NULL) > 1) {
+        cli_die("--grammar, --grammar-file and --json-schema constrain the output one way each: give one");
+        goto done;
+    }
+    if (grammar_text || grammar_file || schema) {
+        // --json-schema takes a file, or the schema itself when it starts with '{'.
+        size_t gl = 0;
+        char *gsrc = NULL;
+        const char *file = grammar_file ? grammar_file : schema && schema[0] != '{' ? schema : NULL;
+        if (file && !(gsrc = cli_read_file(file, &gl))) goto done;
+        const char *txt = gsrc ? gsrc : grammar_text ? grammar_text : schema;
+        if (!gsrc) gl = strlen(txt);
+        frink_status gs = schema ? frink_grammar_from_json_schema(m, txt, gl, &grammar) : frink_grammar_create(m, txt, gl, NULL, &grammar);
+        free(gsrc);
+        if (gs) { cli_die("%s", frink_errmsg()); goto done; }
+        frink_constraint con = frink_grammar_constraint(grammar);
+        frink_sampler_set_constraint(smp, &con);
+    }
     if (frink_detok_create(m, chat ? FRINK_DETOK_SPECIAL : FRINK_DETOK_CONTINUE, &dt)) { cli_die("%s", frink_errmsg()); goto done; }
     out = malloc(((size_t)n_predict + 1) * sizeof *out);
     if (!out) { cli_die("out of memory"); goto done; }
@@ -306,6 +331,8 @@ static int cmd_run(int argc, char **argv) {
     if (!json && frink_detok_flush(dt, &piece, &plen) == FRINK_OK && plen) run_out(cparse, piece, plen);
     if (!json && cparse) frink_chat_parser_finish(cparse, run_emit, NULL);
     double t2 = now_ms();
+    if (grammar && !frink_grammar_complete(grammar))
+        fprintf(stderr, "\nfrink: the output is incomplete: the grammar had not ended when -n ran out\n");
     if (pcache) {
         if (frink_seq_save(e.seq, pcache)) fprintf(stderr, "frink: --prompt-cache: %s\n", frink_errmsg());
         cache_save_ms = now_ms() - t2;
@@ -342,6 +369,7 @@ done:
     frink_detok_free(dt);
     frink_chat_parser_free(cparse);
     frink_template_free(tmpl);
+    frink_grammar_free(grammar);
     frink_free(rendered);
     cli_engine_close(&e);
     return rc;
