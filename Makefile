@@ -39,7 +39,7 @@ TESTS    := $(TEST_SRC:tests/%.c=$(B)/tests/%)
 
 EXAMPLES := $(sort $(wildcard examples/*.c))
 
-.PHONY: all deps test sanitize run install example-check clean fuzz fuzz-smoke format check-shared FORCE
+.PHONY: all deps fixtures test sanitize run install example-check clean fuzz fuzz-smoke format check-shared FORCE
 all: $(B)/frink $(B)/libfrink.so $(B)/frink.pc
 
 deps:
@@ -79,7 +79,11 @@ $(B)/tests/%: tests/%.c $(wildcard tests/*.h) $(B)/libfrink.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests -o $@ $< $(B)/libfrink.a $(LDLIBS)
 
-test: deps
+# The fixtures the tree does not carry (links into ../shared, quantized variants): scripts/fixtures.sh.
+fixtures:
+	@bash scripts/fixtures.sh
+
+test: deps fixtures
 	@$(MAKE) --no-print-directory all $(TESTS)
 	@bash tests/run.sh $(B)
 
@@ -87,7 +91,7 @@ test: deps
 # build directory. Any report fails the program that made it (the CLI's too, run by test_cli).
 SAN_B     ?= build-san
 SAN_FLAGS  = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
-sanitize: deps
+sanitize: deps fixtures
 	@$(MAKE) --no-print-directory B=$(SAN_B) SANITIZE="$(SAN_FLAGS)" $(SAN_B)/frink $(TEST_SRC:tests/%.c=$(SAN_B)/tests/%)
 	@ASAN_OPTIONS=detect_leaks=1:$(ASAN_OPTIONS) UBSAN_OPTIONS=print_stacktrace=1:$(UBSAN_OPTIONS) bash tests/run.sh $(SAN_B)
 

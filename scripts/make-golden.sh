@@ -5,7 +5,8 @@
 #   ORACLE=/tmp/frink-peer/oracle scripts/make-golden.sh [names...]
 #
 # Writes tests/data/golden/<model>.{ids,batch.f32,decode.f32} and, for the
-# quantized variants, tests/data/archs/q/<model>-<FMT>.gguf first.
+# quantized variants, tests/data/archs/q/<model>-<FMT>.gguf first (run scripts/fixtures.sh
+# before; a new variant's checksum goes into tests/data/archs-q.sha256).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ORACLE=${ORACLE:-/tmp/frink-peer/oracle}
