@@ -24,7 +24,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "frink.h"
+#include "cli/cli.h"
 
 int cmd_bench(int argc, char **argv);
 
@@ -32,29 +32,6 @@ static double now_s(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int die(const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("frink: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    return 2;
-}
-
-static bool parse_long(const char *flag, const char *s, long lo, long hi, long *out) {
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || *end || end == s || v < lo || v > hi) {
-        fprintf(stderr, "frink: %s expects an integer in [%ld, %ld], got '%s'\n", flag, lo, hi, s);
-        return false;
-    }
-    *out = v;
-    return true;
 }
 
 static int cmp_d(const void *a, const void *b) {
@@ -99,7 +76,7 @@ struct bench_opts {
 
 static int bench_bandwidth(const struct bench_opts *o) {
     frink_bandwidth bw;
-    if (frink_measure_bandwidth((int)o->threads, (int)o->reps, &bw)) return die("%s", frink_errmsg()), 1;
+    if (frink_measure_bandwidth((int)o->threads, (int)o->reps, &bw)) return cli_die("%s", frink_errmsg()), 1;
     if (o->json) printf("{\"threads\":%d,\"read_gbps\":%.2f}\n", bw.threads, bw.read_gbps);
     else printf("memory read bandwidth: %.2f GB/s (%d threads, best of %ld)\n", bw.read_gbps, bw.threads, o->reps);
     return 0;
@@ -113,7 +90,7 @@ static int bench_kernels(const struct bench_opts *o) {
         frink_kernel_speed ks;
         if (frink_measure_kernel(k, (int)o->threads, &ks)) {
             if (o->json) printf("]\n");
-            return die("%s", frink_errmsg()), 1;
+            return cli_die("%s", frink_errmsg()), 1;
         }
         if (o->json) {
             printf("%s{\"type\":\"%s\",\"fast_gbps\":%.2f,\"ref_gbps\":%.2f,\"packed_gbps\":%.2f}", k ? "," : "", ks.type,
@@ -145,7 +122,7 @@ static int engine_open(const struct bench_opts *o, int n_ctx, int n_batch, int n
     mp.path = o->path;
     mp.allow_unread = o->allow_unread;
     mp.no_tokenizer = true; // ids only
-    if (frink_model_open(&mp, &e->m)) return die("%s: %s", o->path ? o->path : "embedded model", frink_errmsg()), 1;
+    if (frink_model_open(&mp, &e->m)) return cli_die("%s: %s", o->path ? o->path : "embedded model", frink_errmsg()), 1;
     frink_context_params cp = frink_context_default_params();
     cp.n_threads = (int)o->threads;
     cp.n_ctx = n_ctx > o->ctx ? n_ctx : (int)o->ctx;
@@ -155,7 +132,7 @@ static int engine_open(const struct bench_opts *o, int n_ctx, int n_batch, int n
     cp.gdn_chunk = (int)o->gdn_chunk;
     cp.reference_kernels = o->reference;
     if (frink_context_create(e->m, &cp, &e->c)) {
-        die("%s", frink_errmsg());
+        cli_die("%s", frink_errmsg());
         frink_model_free(e->m);
         return 1;
     }
@@ -171,7 +148,7 @@ static void engine_close(struct bench_engine *e) {
 // One sequence: the P-token prefill, then N tokens one at a time after DEPTH tokens.
 static int bench_single(const struct bench_opts *o) {
     const long P = o->P, N = o->N, depth = o->depth, reps = o->reps;
-    if (P < 1 && N < 1) return die("bench: nothing to measure (-p and -n are both 0)");
+    if (P < 1 && N < 1) return cli_die("bench: nothing to measure (-p and -n are both 0)");
     struct bench_engine e;
     long batch = o->batch < P ? P : o->batch;
     if (engine_open(o, (int)(P > depth + N ? P : depth + N), (int)(batch > 0 ? batch : 1), 1, &e)) return 1;
@@ -182,27 +159,27 @@ static int bench_single(const struct bench_opts *o) {
     double barriers = 0;
     frink_seq *s = NULL;
     int rc = 1;
-    if (!ids || !lg || !pf || !dc) { die("out of memory"); goto done; }
-    if (frink_seq_create(e.c, &s)) { die("%s", frink_errmsg()); goto done; }
+    if (!ids || !lg || !pf || !dc) { cli_die("out of memory"); goto done; }
+    if (frink_seq_create(e.c, &s)) { cli_die("%s", frink_errmsg()); goto done; }
     for (long r = 0; r < reps; r++) {
         if (P > 0) {
             for (long i = 0; i < P; i++) ids[i] = (frink_token)((i * 7919 + 13) % V);
             frink_seq_reset(s);
             double t0 = now_s();
-            if (frink_seq_eval(s, ids, (int)P, lg, 0)) { die("%s", frink_errmsg()); goto done; }
+            if (frink_seq_eval(s, ids, (int)P, lg, 0)) { cli_die("%s", frink_errmsg()); goto done; }
             pf[r] = P / (now_s() - t0);
         }
         if (N > 0) {
             frink_seq_reset(s);
             if (depth > 0) {
                 for (long i = 0; i < depth; i++) ids[i] = (frink_token)((i * 7919 + 13) % V);
-                if (frink_seq_eval(s, ids, (int)depth, lg, 0)) { die("%s", frink_errmsg()); goto done; }
+                if (frink_seq_eval(s, ids, (int)depth, lg, 0)) { cli_die("%s", frink_errmsg()); goto done; }
             }
             uint64_t b0 = frink_context_barriers(e.c);
             double t0 = now_s();
             for (long i = 0; i < N; i++) {
                 frink_token t = (frink_token)((i * 31 + 7) % V);
-                if (frink_seq_eval(s, &t, 1, lg, 0)) { die("%s", frink_errmsg()); goto done; }
+                if (frink_seq_eval(s, &t, 1, lg, 0)) { cli_die("%s", frink_errmsg()); goto done; }
             }
             dc[r] = N / (now_s() - t0);
             barriers = (double)(frink_context_barriers(e.c) - b0) / (double)N;
@@ -249,8 +226,8 @@ done:
 // every sequence, each wanting logits. Sequences are emptied between repetitions.
 static int bench_parallel(const struct bench_opts *o) {
     const long S = o->S, P = o->P, G = o->N, reps = o->reps;
-    if (P < 1 && G < 1) return die("bench: nothing to measure (-p and -n are both 0)");
-    if (o->depth) return die("bench: -d does not combine with --parallel");
+    if (P < 1 && G < 1) return cli_die("bench: nothing to measure (-p and -n are both 0)");
+    if (o->depth) return cli_die("bench: -d does not combine with --parallel");
     struct bench_engine e;
     // One internal step of at most -b tokens (512, the oracle's micro-batch), never fewer
     // than one decode step's S tokens.
@@ -263,10 +240,10 @@ static int bench_parallel(const struct bench_opts *o) {
     double barriers = 0;
     frink_batch *b = NULL;
     int rc = 1;
-    if (!seqs || !pf || !dc) { die("out of memory"); goto done; }
-    if (frink_batch_create((int)cap, &b)) { die("%s", frink_errmsg()); goto done; }
+    if (!seqs || !pf || !dc) { cli_die("out of memory"); goto done; }
+    if (frink_batch_create((int)cap, &b)) { cli_die("%s", frink_errmsg()); goto done; }
     for (long s = 0; s < S; s++)
-        if (frink_seq_create(e.c, &seqs[s])) { die("%s", frink_errmsg()); goto done; }
+        if (frink_seq_create(e.c, &seqs[s])) { cli_die("%s", frink_errmsg()); goto done; }
     for (long r = 0; r < reps; r++) {
         for (long s = 0; s < S; s++) frink_seq_reset(seqs[s]);
         if (P > 0) {
@@ -274,11 +251,11 @@ static int bench_parallel(const struct bench_opts *o) {
             for (long s = 0; s < S; s++)
                 for (long i = 0; i < P; i++)
                     if (frink_batch_add(b, seqs[s], (frink_token)((i * 7919 + 13 + s * 101) % V), i == P - 1) < 0) {
-                        die("%s", frink_errmsg());
+                        cli_die("%s", frink_errmsg());
                         goto done;
                     }
             double t0 = now_s();
-            if (frink_decode(e.c, b)) { die("%s", frink_errmsg()); goto done; }
+            if (frink_decode(e.c, b)) { cli_die("%s", frink_errmsg()); goto done; }
             pf[r] = (double)(S * P) / (now_s() - t0);
         }
         if (G > 0) {
@@ -288,10 +265,10 @@ static int bench_parallel(const struct bench_opts *o) {
                 frink_batch_clear(b);
                 for (long s = 0; s < S; s++)
                     if (frink_batch_add(b, seqs[s], (frink_token)((g * 31 + 7 + s * 13) % V), true) < 0) {
-                        die("%s", frink_errmsg());
+                        cli_die("%s", frink_errmsg());
                         goto done;
                     }
-                if (frink_decode(e.c, b)) { die("%s", frink_errmsg()); goto done; }
+                if (frink_decode(e.c, b)) { cli_die("%s", frink_errmsg()); goto done; }
             }
             dc[r] = (double)(S * G) / (now_s() - t0);
             barriers = (double)(frink_context_barriers(e.c) - b0) / (double)G;
@@ -351,22 +328,22 @@ int cmd_bench(int argc, char **argv) {
         bool num = false;
         for (size_t k = 0; k < sizeof nums / sizeof *nums && !num; k++) {
             if (strcmp(a, nums[k].flag) && !(nums[k].alt && !strcmp(a, nums[k].alt))) continue;
-            if (!v) return die("%s needs a value", a);
-            if (!parse_long(a, v, nums[k].lo, nums[k].hi, nums[k].dst)) return 2;
+            if (!v) return cli_die("%s needs a value", a);
+            if (!cli_int(a, v, nums[k].lo, nums[k].hi, nums[k].dst)) return 2;
             i++;
             num = true;
         }
         if (num) continue;
         if (!strcmp(a, "-m") || !strcmp(a, "--model")) {
-            if (!v) return die("%s needs a value", a);
+            if (!v) return cli_die("%s needs a value", a);
             o.path = v;
             i++;
         } else if (!strcmp(a, "--cache-type") || !strcmp(a, "-ctk")) {
-            if (!v) return die("%s needs a value", a);
+            if (!v) return cli_die("%s needs a value", a);
             if (!strcmp(v, "f16")) o.kv_type = FRINK_KV_F16;
             else if (!strcmp(v, "f32")) o.kv_type = FRINK_KV_F32;
             else if (!strcmp(v, "q8_0")) o.kv_type = FRINK_KV_Q8_0;
-            else return die("%s expects f16, f32 or q8_0, got '%s'", a, v);
+            else return cli_die("%s expects f16, f32 or q8_0, got '%s'", a, v);
             i++;
         } else if (!strcmp(a, "--json")) o.json = true;
         else if (!strcmp(a, "--bandwidth")) bandwidth = true;
@@ -374,7 +351,7 @@ int cmd_bench(int argc, char **argv) {
         else if (!strcmp(a, "--reference")) o.reference = true;
         else if (!strcmp(a, "--allow-unread")) o.allow_unread = true;
         else if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(); return 0; }
-        else return die("bench: unknown flag '%s' (see `frink bench --help`)", a);
+        else return cli_die("bench: unknown flag '%s' (see `frink bench --help`)", a);
     }
     if (kernels) return bench_kernels(&o);
     if (bandwidth) return bench_bandwidth(&o);

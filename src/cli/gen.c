@@ -14,33 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "frink.h"
-
-// Prints "frink: " and the message to stderr; returns 2, the exit status for bad usage.
-static int gen_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int gen_die(const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("frink: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    return 2;
-}
-
-// Parses a decimal integer in [lo, hi] into *out; on failure names the flag on stderr
-// and returns false.
-static bool gen_int(const char *flag, const char *s, long lo, long hi, long *out) {
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || *end || end == s || v < lo || v > hi) {
-        fprintf(stderr, "frink: %s expects an integer in [%ld, %ld], got '%s'\n", flag, lo, hi, s);
-        return false;
-    }
-    *out = v;
-    return true;
-}
+#include "cli/cli.h"
 
 static void gen_usage(FILE *f) {
     fputs("usage: frink gen --preset NAME -o OUT.gguf [--vocab FILE] [--layers N] [--seed S]\n"
@@ -75,13 +49,13 @@ int cmd_gen(int argc, char **argv) {
     for (int i = 0; i < argc; i += 2) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--list") || !strcmp(a, "-h") || !strcmp(a, "--help")) { gen_usage(stdout); return 0; }
-        if (!v) return gen_die("gen: %s needs a value (or is unknown; see `frink gen --help`)", a);
+        if (!v) return cli_die("gen: %s needs a value (or is unknown; see `frink gen --help`)", a);
         if (!strcmp(a, "--preset")) preset = v;
         else if (!strcmp(a, "-o")) out = v;
         else if (!strcmp(a, "--vocab")) vocab_path = v;
-        else if (!strcmp(a, "--layers")) { if (!gen_int(a, v, 1, 512, &layers)) return 2; }
-        else if (!strcmp(a, "--seed")) { if (!gen_int(a, v, 0, LONG_MAX, &seed)) return 2; }
-        else return gen_die("gen: unknown flag '%s' (see `frink gen --help`)", a);
+        else if (!strcmp(a, "--layers")) { if (!cli_int(a, v, 1, 512, &layers)) return 2; }
+        else if (!strcmp(a, "--seed")) { if (!cli_int(a, v, 0, LONG_MAX, &seed)) return 2; }
+        else return cli_die("gen: unknown flag '%s' (see `frink gen --help`)", a);
     }
     if (!preset || !out) {
         gen_usage(stderr);
@@ -90,13 +64,13 @@ int cmd_gen(int argc, char **argv) {
     // Checked here as well as in the library, for the message that points at --list.
     bool known = false;
     for (int i = 0; frink_gen_preset_name(i); i++) known |= !strcmp(frink_gen_preset_name(i), preset);
-    if (!known) return gen_die("gen: unknown preset '%s' (see `frink gen --list`)", preset);
+    if (!known) return cli_die("gen: unknown preset '%s' (see `frink gen --list`)", preset);
     bool tty = isatty(2);
     frink_gen_params gp = {.preset = preset, .out_path = out, .vocab_path = vocab_path, .n_layers = (int)layers,
                            .seed = (uint64_t)seed, .progress = gen_progress, .progress_ud = &tty};
     frink_status st = frink_gen_model(&gp);
     if (st == FRINK_ERR_NOMEM) {
-        gen_die("out of memory");
+        cli_die("out of memory");
         return 1;
     }
     if (st != FRINK_OK) {
@@ -105,7 +79,7 @@ int cmd_gen(int argc, char **argv) {
         // inputs exit 2, failing to write the output 1.
         const char *msg = frink_errmsg();
         bool vocab = !strncmp(msg, "vocabulary: ", 12);
-        gen_die("gen: %s%s", msg, vocab ? " (pass --vocab FILE)" : "");
+        cli_die("gen: %s%s", msg, vocab ? " (pass --vocab FILE)" : "");
         return st == FRINK_ERR_IO && !vocab ? 1 : 2;
     }
     fprintf(stderr, "gen: wrote %s\n", out);
