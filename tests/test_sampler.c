@@ -8,7 +8,7 @@
 
 #define V 8
 
-static int draw_hist(struct sampler_params p, const float *base, int n, int *hist) {
+static int draw_hist(frink_sampler_params p, const float *base, int n, int *hist) {
     struct sampler *s;
     if (sampler_create(&p, V, &s)) return -1;
     memset(hist, 0, V * sizeof *hist);
@@ -23,7 +23,7 @@ static int draw_hist(struct sampler_params p, const float *base, int n, int *his
 
 int main(void) {
     const float base[V] = {1.0f, 3.0f, 2.5f, 0.0f, -1.0f, 2.9f, -5.0f, 0.5f};
-    struct sampler_params p;
+    frink_sampler_params p;
     int h[V];
 
     sampler_defaults(&p);

@@ -548,12 +548,9 @@ struct frink_sampler {
 };
 
 frink_sampler_params frink_sampler_default_params(void) {
-    struct sampler_params sp;
+    frink_sampler_params sp;
     sampler_defaults(&sp);
-    return (frink_sampler_params){.temp = sp.temp, .top_k = sp.top_k, .top_p = sp.top_p, .min_p = sp.min_p,
-                                  .repeat_penalty = sp.repeat_penalty, .presence_penalty = sp.presence_penalty,
-                                  .frequency_penalty = sp.frequency_penalty, .penalty_last_n = sp.penalty_last_n,
-                                  .seed = sp.seed};
+    return sp;
 }
 
 frink_status frink_sampler_create(const frink_model *fm, const frink_sampler_params *p, frink_sampler **out) {
@@ -570,14 +567,10 @@ frink_status frink_sampler_create(const frink_model *fm, const frink_sampler_par
             return frink_fail(FRINK_ERR_ARG, "logit bias for token %d is %g (must be a number or -inf)", p->logit_bias[i].token,
                               p->logit_bias[i].bias);
     }
-    struct sampler_params sp = {.temp = p->temp, .top_k = p->top_k, .top_p = p->top_p, .min_p = p->min_p,
-                                .repeat_penalty = p->repeat_penalty, .presence_penalty = p->presence_penalty,
-                                .frequency_penalty = p->frequency_penalty, .penalty_last_n = p->penalty_last_n,
-                                .seed = p->seed};
     if (isnan(p->presence_penalty) || isnan(p->frequency_penalty)) return frink_fail(FRINK_ERR_ARG, "a penalty is not a number");
     frink_sampler *s = calloc(1, sizeof *s);
     if (!s) return frink_fail(FRINK_ERR_NOMEM, "out of memory");
-    frink_status st = sampler_create(&sp, V, &s->s);
+    frink_status st = sampler_create(p, V, &s->s);
     if (st) {
         free(s);
         return st;

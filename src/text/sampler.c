@@ -11,7 +11,7 @@ struct cand {
 };
 
 struct sampler {
-    struct sampler_params p;
+    frink_sampler_params p;
     int n_vocab;
     int32_t *recent; // ring of the last penalty_last_n tokens
     int n_recent, head;
@@ -20,8 +20,8 @@ struct sampler {
     uint64_t rng[4];
 };
 
-void sampler_defaults(struct sampler_params *p) {
-    *p = (struct sampler_params){.temp = 0.8f, .top_k = 40, .top_p = 0.95f, .min_p = 0.05f,
+void sampler_defaults(frink_sampler_params *p) {
+    *p = (frink_sampler_params){.temp = 0.8f, .top_k = 40, .top_p = 0.95f, .min_p = 0.05f,
                                  .repeat_penalty = 1.0f, .penalty_last_n = 64, .seed = 0xF12C};
 }
 
@@ -45,7 +45,7 @@ static uint64_t next_u64(uint64_t *s) {
 }
 static double next_unit(uint64_t *s) { return (double)(next_u64(s) >> 11) * (1.0 / 9007199254740992.0); }
 
-frink_status sampler_create(const struct sampler_params *p, int n_vocab, struct sampler **out) {
+frink_status sampler_create(const frink_sampler_params *p, int n_vocab, struct sampler **out) {
     *out = NULL;
     if (!(p->temp >= 0 || p->temp < 0) || isnan(p->temp)) return frink_fail(FRINK_ERR_ARG, "temperature is not a number");
     if (isnan(p->top_p) || p->top_p <= 0) return frink_fail(FRINK_ERR_ARG, "top-p must be in (0, 1], got %g", p->top_p);
@@ -91,7 +91,7 @@ static int cmp_desc(const void *a, const void *b) {
 }
 
 static void apply_penalties(struct sampler *s, float *logits) {
-    const struct sampler_params *p = &s->p;
+    const frink_sampler_params *p = &s->p;
     if (s->n_recent == 0 || (p->repeat_penalty == 1.0f && p->presence_penalty == 0 && p->frequency_penalty == 0)) return;
     for (int i = 0; i < s->n_recent; i++) {
         int32_t t = s->recent[i];
@@ -116,7 +116,7 @@ int32_t sampler_sample(struct sampler *s, float *logits) {
 }
 
 int32_t sampler_pick(struct sampler *s, const float *logits) {
-    const struct sampler_params *p = &s->p;
+    const frink_sampler_params *p = &s->p;
     if (p->temp <= 0) {
         int32_t best = 0;
         for (int i = 1; i < s->n_vocab; i++)

@@ -9,24 +9,15 @@
 #include <stdint.h>
 
 #include "core/err.h"
+#include "frink.h"
 
-struct sampler_params {
-    float temp;             // <= 0: greedy
-    int top_k;              // <= 0: off
-    float top_p;            // >= 1: off
-    float min_p;            // <= 0: off
-    float repeat_penalty;   // 1: off
-    float presence_penalty; // 0: off
-    float frequency_penalty;// 0: off
-    int penalty_last_n;     // window of recent tokens the penalties look at
-    uint64_t seed;
-};
-
+// The parameters are the public frink_sampler_params (frink.h documents each). The logit bias
+// in them is the caller's to apply (the API does, before the penalties); the sampler ignores it.
 struct sampler;
 
-void sampler_defaults(struct sampler_params *p);
+void sampler_defaults(frink_sampler_params *p);
 // Validates the parameters (names the bad one) and creates a sampler.
-frink_status sampler_create(const struct sampler_params *p, int n_vocab, struct sampler **out);
+frink_status sampler_create(const frink_sampler_params *p, int n_vocab, struct sampler **out);
 void sampler_free(struct sampler *s);
 // Records a token the model saw (prompt or generated) for the penalties.
 void sampler_accept(struct sampler *s, int32_t tok);
