@@ -59,7 +59,7 @@ CDIR = os.path.join(TDIR, 'conversations')
 EDIR = os.path.join(TDIR, 'expected')
 VOCAB_GLOB = os.path.join(ROOT, 'tests', 'data', 'vocab', '*.gguf')
 
-FIXED_NOW = datetime.datetime(2026, 1, 15, 12, 0, 0)  # = time_t 1768478400 at TZ=UTC
+FIXED_NOW_T = 1768478400  # 2026-01-15 12:00:00 UTC, the time strftime_now formats
 DEFAULT_BOS, DEFAULT_EOS = '<s>', '</s>'
 
 
@@ -128,41 +128,13 @@ def import_gguf_templates():
         print('%s: chat template added as %s' % (os.path.basename(p), name))
 
 
-# ---- the environment transformers renders with ---------------------------------------------------
-class GenerationBlock(jinja2.ext.Extension):
-    """{% generation %}body{% endgeneration %} renders body, as transformers' AssistantTracker does
-    when no assistant mask is requested."""
-    tags = {'generation'}
-
-    def parse(self, parser):
-        lineno = next(parser.stream).lineno
-        body = parser.parse_statements(['name:endgeneration'], drop_needle=True)
-        return jinja2.nodes.CallBlock(self.call_method('_generation_support'), [], [], body).set_lineno(lineno)
-
-    @jinja2.pass_eval_context
-    def _generation_support(self, context, caller):
-        return caller()
-
-
-def raise_exception(message):
-    raise jinja2.exceptions.TemplateError(message)
-
-
-def tojson(x, ensure_ascii=False, indent=None, separators=None, sort_keys=False):
-    return json.dumps(x, ensure_ascii=ensure_ascii, indent=indent, separators=separators, sort_keys=sort_keys)
-
-
-def strftime_now(fmt):
-    return FIXED_NOW.strftime(fmt)
+# ---- the environment transformers renders with: scripts/hf_jinja.py ----------------------------
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hf_jinja  # noqa: E402
 
 
 def make_env():
-    env = jinja2.sandbox.ImmutableSandboxedEnvironment(
-        trim_blocks=True, lstrip_blocks=True, extensions=[GenerationBlock, jinja2.ext.loopcontrols])
-    env.filters['tojson'] = tojson
-    env.globals['raise_exception'] = raise_exception
-    env.globals['strftime_now'] = strftime_now
-    return env
+    return hf_jinja.make_env(FIXED_NOW_T)
 
 
 def variables(conv):
@@ -191,7 +163,7 @@ def main(argv):
     with open(os.path.join(EDIR, 'VERSION'), 'w') as f:
         f.write('python %s\njinja2 %s (%s)\nstrftime_now: %s\n' % (
             sys.version.split()[0], jinja2.__version__, os.path.dirname(jinja2.__file__),
-            FIXED_NOW.strftime('%Y-%m-%d %H:%M:%S')))
+            datetime.datetime.fromtimestamp(FIXED_NOW_T, datetime.timezone.utc).strftime('%Y-%m-%d %H:%M:%S')))
 
     pairs = renders = errors = nbytes = 0
     kinds = {}

@@ -18,39 +18,12 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 NOW = 1741356309  # 2025-03-07 14:05:09 UTC; the C test renders with TZ=UTC
 
 
-class AssistantTracker(Extension):
-    # transformers' {% generation %} tag: renders its body (the index tracking is not rendered)
-    tags = {"generation"}
-
-    def parse(self, parser):
-        lineno = next(parser.stream).lineno
-        body = parser.parse_statements(["name:endgeneration"], drop_needle=True)
-        return jinja2.nodes.CallBlock(self.call_method("_generation_support"), [], [], body).set_lineno(lineno)
-
-    @jinja2.pass_eval_context
-    def _generation_support(self, context, caller):
-        return caller()
-
-
-def raise_exception(message):
-    raise jinja2.exceptions.TemplateError(message)
-
-
-def tojson(x, ensure_ascii=False, indent=None, separators=None, sort_keys=False):
-    return json.dumps(x, ensure_ascii=ensure_ascii, indent=indent, separators=separators, sort_keys=sort_keys)
-
-
-def strftime_now(format):
-    return datetime.datetime.fromtimestamp(NOW, datetime.timezone.utc).replace(tzinfo=None).strftime(format)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+import hf_jinja  # noqa: E402  the environment transformers renders with
 
 
 def make_env():
-    env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True,
-                                        extensions=[AssistantTracker, jinja2.ext.loopcontrols])
-    env.filters["tojson"] = tojson
-    env.globals["raise_exception"] = raise_exception
-    env.globals["strftime_now"] = strftime_now
-    return env
+    return hf_jinja.make_env(NOW)
 
 
 CASES = []  # (template, vars, err_substring or None, refusal or None)
