@@ -479,19 +479,21 @@ frink_status frink_decode(frink_context *c, frink_batch *b) {
     // Every token's sequence must be of this context, and have room.
     for (int i = 0; i < b->n; i++)
         if (b->seq[i]->c != c) return frink_fail(FRINK_ERR_ARG, "token %d of the batch extends a sequence of another context", i);
+    // Tokens per sequence in one pass (the mark says a sequence's count is this call's), then
+    // the room of each sequence once.
+    uint64_t now = ++c->decode_clock;
     for (int i = 0; i < b->n; i++) {
         frink_seq *s = b->seq[i];
-        if (s->mark == c->decode_clock + 1) continue; // counted already
-        s->mark = c->decode_clock + 1;
-        int k = 0;
-        for (int j = i; j < b->n; j++) k += b->seq[j] == s;
-        frink_status st = room(s, k);
-        if (st) {
-            c->decode_clock++;
-            return frink_fail_ctx(st, "token %d of the batch: ", i);
-        }
+        if (s->mark != now) s->mark = now, s->pending = 0;
+        s->pending++;
     }
-    c->decode_clock++;
+    for (int i = 0; i < b->n; i++) {
+        frink_seq *s = b->seq[i];
+        if (s->pending < 0) continue; // checked
+        frink_status st = room(s, s->pending);
+        if (st) return frink_fail_ctx(st, "token %d of the batch: ", i);
+        s->pending = -1;
+    }
     if ((size_t)b->n_logits > b->logits_rows) {
         float *l = realloc(b->logits, (size_t)b->n_logits * (size_t)V * sizeof(float));
         if (!l) return frink_fail(FRINK_ERR_NOMEM, "out of memory for %d rows of logits", b->n_logits);

@@ -37,14 +37,15 @@ struct frink_context {
     struct seq_opts so;        // for every sequence of the context
     frink_seq *seqs;           // the live sequences (freed with the context)
     int n_seqs;
-    uint64_t decode_clock;     // frink_decode's count, marks sequences it has checked
+    uint64_t decode_clock;     // frink_decode's calls so far (marks the sequences a call counted)
 };
 
 struct frink_seq {
     frink_context *c;
     struct seq *s;
     frink_seq *prev, *next;
-    uint64_t mark;
+    uint64_t mark;             // frink_decode's call that counted pending
+    int pending;               // tokens of that batch extending this sequence (-1: room checked)
 };
 
 struct frink_batch {
