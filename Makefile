@@ -28,14 +28,15 @@ AVX2_FLAGS   = -mavx2 -mfma -mf16c
 AVX512_FLAGS = -mavx512f -mavx512bw -mavx512vl -mavx512dq -mavx512vnni -mavx2 -mfma -mf16c
 isa_flags = $(if $(findstring _avx512,$(1)),$(AVX512_FLAGS),$(if $(findstring _avx2,$(1)),$(AVX2_FLAGS)))
 
-LIB_SRC  := $(shell find src -name '*.c' -not -path 'src/cli/*' | sort)
-LIB_ASM  := $(shell find src -name '*.S' -not -path 'src/cli/*' | sort)
-CLI_SRC  := $(shell find src/cli -name '*.c' | sort)
+LIB_SRC  := $(shell find src -name '*.c' -not -path 'src/cli/*' -not -path 'src/server/*' | sort)
+LIB_ASM  := $(shell find src -name '*.S' -not -path 'src/cli/*' -not -path 'src/server/*' | sort)
+# The CLI and the server (`frink serve`) are clients of the library: one binary.
+CLI_SRC  := $(shell find src/cli src/server -name '*.c' | sort)
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 LIB_COBJ := $(LIB_SRC:%.c=$(B)/%.o)
 LIB_OBJ  := $(LIB_COBJ) $(LIB_ASM:%.S=$(B)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(B)/%.o)
-TESTS    := $(TEST_SRC:tests/%.c=$(B)/tests/%)
+TESTS    := $(TEST_SRC:tests/%.c=$(B)/tests/%) $(B)/tests/test_server
 
 EXAMPLES := $(sort $(wildcard examples/*.c))
 
@@ -70,14 +71,21 @@ $(B)/frink.pc: frink.pc.in FORCE
 	@sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' \
 	  -e 's|@VERSION@|$(VERSION)|g' -e 's|@LIBS_PRIVATE@|$(strip $(LDLIBS))|g' $< > $@
 
-# The CLI alone needs line editing (frink chat).
-CLI_LDLIBS = -ledit
+# The CLI alone needs line editing (frink chat) and HTTP (frink serve).
+CLI_LDLIBS = -ledit -lmicrohttpd
 $(B)/frink: $(CLI_OBJ) $(B)/libfrink.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(CLI_LDLIBS)
 
 $(B)/tests/%: tests/%.c $(wildcard tests/*.h) $(B)/libfrink.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests -o $@ $< $(B)/libfrink.a $(LDLIBS)
+
+# The server's suite (tests/server/run.sh: the official OpenAI and Anthropic SDKs, curl, raw HTTP)
+# runs from the test runner like the C tests, against $(B)/frink.
+$(B)/tests/test_server: tests/server/run.sh
+	@mkdir -p $(dir $@)
+	@printf '#!/bin/sh\nexec bash tests/server/run.sh "$$@"\n' > $@
+	@chmod +x $@
 
 # The fixtures the tree does not carry (links into ../shared, quantized variants): scripts/fixtures.sh.
 fixtures:
@@ -92,7 +100,7 @@ test: deps fixtures
 SAN_B     ?= build-san
 SAN_FLAGS  = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 sanitize: deps fixtures
-	@$(MAKE) --no-print-directory B=$(SAN_B) SANITIZE="$(SAN_FLAGS)" $(SAN_B)/frink $(TEST_SRC:tests/%.c=$(SAN_B)/tests/%)
+	@$(MAKE) --no-print-directory B=$(SAN_B) SANITIZE="$(SAN_FLAGS)" $(SAN_B)/frink $(TEST_SRC:tests/%.c=$(SAN_B)/tests/%) $(SAN_B)/tests/test_server
 	@ASAN_OPTIONS=detect_leaks=1:$(ASAN_OPTIONS) UBSAN_OPTIONS=print_stacktrace=1:$(UBSAN_OPTIONS) bash tests/run.sh $(SAN_B)
 
 install: $(B)/frink $(B)/libfrink.a $(B)/libfrink.so $(B)/frink.pc
@@ -129,7 +137,7 @@ run: deps
 
 # libFuzzer targets (clang; ASan + UBSan) for the GGUF parser and the Jinja engine:
 # `make fuzz FUZZ_SECONDS=600` runs each that long (`make fuzz-gguf`, `make fuzz-jinja`: one).
-# `make fuzz-smoke` runs each for 15 s (GGUF, Jinja, chat output, GBNF), short enough for CI. The GGUF seeds are small valid files
+# `make fuzz-smoke` runs each for 15 s (GGUF, Jinja, chat output, GBNF, requests), short enough for CI. The GGUF seeds are small valid files
 # written by tests/fuzz/make_seeds.py; new corpus entries go to $(B)/fuzz/corpus, crash
 # reproducers to $(B)/fuzz/crash-*. The Jinja seeds are tests/fuzz/jinja_seeds/ and the real chat
 # templates under tests/data/templates; its corpus is $(B)/fuzz/jinja_corpus, its crash
@@ -161,8 +169,21 @@ $(B)/fuzz/fuzz_grammar: $(FUZZ_GRAMMAR_SRC) src/text/grammar.h src/core/err.h in
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_GRAMMAR_SRC) -o $@ -lm
 
-.PHONY: fuzz-gguf fuzz-jinja fuzz-chatparse fuzz-grammar
-fuzz: fuzz-gguf fuzz-jinja fuzz-chatparse fuzz-grammar
+# Requests: arbitrary bytes as the body of every POST route's handler, the embedded model and no
+# scheduler (tests/fuzz/fuzz_request.c): no crash, leak or 500, every answer one JSON object. The
+# server's files are instrumented; the library is the normal build's $(B)/libfrink.a.
+FUZZ_REQUEST_SRC = tests/fuzz/fuzz_request.c $(sort $(wildcard src/server/api_*.c)) src/server/run.c src/server/sched.c
+$(B)/fuzz/fuzz_request: $(FUZZ_REQUEST_SRC) $(wildcard src/server/*.h) include/frink.h $(B)/libfrink.a
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -pthread $(FUZZ_REQUEST_SRC) $(B)/libfrink.a -o $@ $(LDLIBS)
+
+.PHONY: fuzz-gguf fuzz-jinja fuzz-chatparse fuzz-grammar fuzz-request
+fuzz: fuzz-gguf fuzz-jinja fuzz-chatparse fuzz-grammar fuzz-request
+
+fuzz-request: $(B)/fuzz/fuzz_request
+	@mkdir -p $(B)/fuzz/request_corpus
+	$(B)/fuzz/fuzz_request -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 -rss_limit_mb=2048 \
+	  -dict=tests/fuzz/request.dict -artifact_prefix=$(B)/fuzz/request- $(B)/fuzz/request_corpus tests/fuzz/request_seeds
 
 fuzz-grammar: $(B)/fuzz/fuzz_grammar
 	@mkdir -p $(B)/fuzz/grammar_corpus

@@ -65,6 +65,7 @@ int cmd_template(int argc, char **argv);
 int cmd_chat(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
+int cmd_serve(int argc, char **argv); // src/server/serve.c
 
 int cli_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 bool cli_int(const char *flag, const char *s, long lo, long hi, long *out);

@@ -1,0 +1,798 @@
+// sched.c — the scheduler thread: slots, continuous batching, prefix reuse.
+//
+// One thread owns the context. Each step it
+//   1. finishes cancelled tasks (the client went away: its socket hung up, or the
+//      connection released it) and runs pending slot operations (save/restore/erase);
+//   2. moves queued tasks into idle slots, restoring the longest prefix of each prompt that
+//      an idle slot (same cache salt) or the prefix cache holds;
+//   3. builds one batch: the last sampled token of every decoding slot, then prompt chunks
+//      of the prefilling slots, oldest first, up to the step budget (cfg.n_batch tokens), so
+//      a long prompt never stalls the others for more than one step;
+//   4. decodes it, samples each slot that produced logits, and publishes the text.
+//
+// Exactness: every sequence's logits are independent of what shares its steps (the
+// library's batch invariance), each task's sampler is seeded by the request, and a prefix
+// restored from a slot or the cache continues bit-identically — so with a seed a request's
+// output does not depend on the load or on what the caches held.
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "server/sched.h"
+
+static double mono(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+// ---- tasks -------------------------------------------------------------------------------
+
+struct gen_task *gen_task_new(void) {
+    struct gen_task *t = calloc(1, sizeof *t);
+    if (!t) return NULL;
+    pthread_mutex_init(&t->mu, NULL);
+    pthread_cond_init(&t->cv, NULL);
+    t->n_predict = -1;
+    t->stop_index = -1;
+    t->fd = -1;
+    t->slot = -1;
+    t->sp = frink_sampler_default_params();
+    atomic_init(&t->refs, 1);
+    atomic_init(&t->cancel, false);
+    return t;
+}
+
+void gen_task_release(struct gen_task *t) {
+    if (!t || atomic_fetch_sub(&t->refs, 1) != 1) return;
+    free(t->prompt);
+    free(t->bias);
+    for (int i = 0; i < t->n_stop; i++) free(t->stop[i]);
+    free(t->stop);
+    frink_grammar_free(t->grammar);
+    free(t->text);
+    free(t->toks);
+    pthread_mutex_destroy(&t->mu);
+    pthread_cond_destroy(&t->cv);
+    free(t);
+}
+
+void gen_task_cancel(struct gen_task *t) { atomic_store(&t->cancel, true); }
+
+bool gen_task_wait(struct gen_task *t, size_t n_text, int n_toks, int timeout_ms) {
+    struct timespec dl;
+    clock_gettime(CLOCK_REALTIME, &dl);
+    dl.tv_sec += timeout_ms / 1000;
+    dl.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+    if (dl.tv_nsec >= 1000000000L) {
+        dl.tv_sec++;
+        dl.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&t->mu);
+    while (t->finish == GEN_RUNNING && t->n_text == n_text && t->n_toks == n_toks) {
+        if (pthread_cond_timedwait(&t->cv, &t->mu, &dl) == ETIMEDOUT) break;
+    }
+    bool news = t->finish != GEN_RUNNING || t->n_text != n_text || t->n_toks != n_toks;
+    pthread_mutex_unlock(&t->mu);
+    return news;
+}
+
+// Output, published under the task's lock.
+static bool grow(void **p, size_t want, size_t *cap, size_t elem) {
+    if (want <= *cap) return true;
+    size_t nc = *cap ? *cap * 2 : 64;
+    while (nc < want) nc *= 2;
+    void *np = realloc(*p, nc * elem);
+    if (!np) return false;
+    *p = np;
+    *cap = nc;
+    return true;
+}
+
+static void task_publish(struct gen_task *t, const char *text, size_t len, const struct gen_tok *tok) {
+    pthread_mutex_lock(&t->mu);
+    if (len && grow((void **)&t->text, t->n_text + len + 1, &t->cap_text, 1)) {
+        memcpy(t->text + t->n_text, text, len);
+        t->n_text += len;
+        t->text[t->n_text] = 0;
+    }
+    if (tok) {
+        size_t cap = (size_t)t->cap_toks;
+        if (grow((void **)&t->toks, (size_t)t->n_toks + 1, &cap, sizeof *t->toks)) {
+            t->cap_toks = (int)cap;
+            t->toks[t->n_toks++] = *tok;
+        }
+    }
+    pthread_cond_broadcast(&t->cv);
+    pthread_mutex_unlock(&t->mu);
+}
+
+static void task_finish(struct gen_task *t, enum gen_finish f, const char *err) {
+    pthread_mutex_lock(&t->mu);
+    if (t->finish == GEN_RUNNING) {
+        t->finish = f;
+        t->t_end = mono();
+        if (err) snprintf(t->err, sizeof t->err, "%s", err);
+    }
+    pthread_cond_broadcast(&t->cv);
+    pthread_mutex_unlock(&t->mu);
+}
+
+// ---- the scheduler -------------------------------------------------------------------------
+
+// A state the prefix cache holds, as the server knows it: the cache is keyed by tokens only,
+// so the salt that stored it is kept here, and a salted task only looks for prefixes its own
+// salt stored (the lookup is bounded by that length).
+#define SCHED_RECORDS 64
+struct cache_record {
+    uint64_t salt;
+    frink_token *toks;
+    int n;
+    double used;
+};
+
+struct slot {
+    int id;
+    frink_seq *seq;
+    struct gen_task *task;         // NULL: idle
+    uint64_t salt;                 // of the task that last used it
+    double used;                   // when it was last used (LRU choice)
+    bool in_cache;                 // its state (as it is now) is stored in the prefix cache
+    int n_fed;                     // prompt tokens evaluated so far
+    bool decoding;                 // the prompt is done: one token per step
+    frink_token last;              // decoding: the token to evaluate next
+    int n_gen;                     // tokens sampled
+    int n_prompt;
+    frink_sampler *smp;
+    frink_detok *dt;
+    char *hold;                    // decoded text withheld (it may be the start of a stop string)
+    size_t n_hold, cap_hold;
+    int batch_index;               // the index of its logits in this step's batch (-1: none)
+    bool ckpt_after;               // take a checkpoint after this step (the prompt's end)
+};
+
+enum slot_op_kind { OP_SAVE, OP_RESTORE, OP_ERASE };
+struct slot_op {
+    enum slot_op_kind kind;
+    int slot;
+    const char *path;
+    frink_status st;
+    int n_tokens;
+    char msg[256];
+    bool done;
+    struct slot_op *next;
+};
+
+struct sched {
+    struct srv *s;
+    frink_context *c;
+    frink_batch *b;
+    int n_vocab;
+    bool recurrent;                // the model has recurrent (Gated DeltaNet) layers
+    pthread_t th;
+    pthread_mutex_t mu;            // the queue, the ops, the slot table as others see it
+    pthread_cond_t cv;             // work arrived
+    pthread_cond_t op_cv;          // an op is done
+    bool stopping;
+    bool draining;                 // shutting down: every task is cancelled, none accepted
+    struct gen_task **queue;       // FIFO of max_queue
+    int q_head, q_len, q_cap;
+    struct slot_op *ops;
+    struct slot *slots;
+    int n_slots;
+    struct cache_record recs[SCHED_RECORDS];
+    struct sched_stats st;
+};
+
+static int lcp(const frink_token *a, int na, const frink_token *b, int nb) {
+    int n = na < nb ? na : nb, i = 0;
+    while (i < n && a[i] == b[i]) i++;
+    return i;
+}
+
+static void slot_clear_task(struct slot *sl) {
+    frink_sampler_free(sl->smp);
+    sl->smp = NULL;
+    frink_detok_free(sl->dt);
+    sl->dt = NULL;
+    sl->n_hold = 0;
+    sl->task = NULL;
+    sl->decoding = false;
+    sl->batch_index = -1;
+}
+
+// Ends a slot's task: what is withheld is released (unless a stop string matched), the
+// sequence keeps its state for the next task (with a checkpoint at its end, so a follow-up
+// that extends it resumes without replay).
+static void slot_end(struct sched *q, struct slot *sl, enum gen_finish f, const char *err) {
+    struct gen_task *t = sl->task;
+    if (!t) return;
+    if (f != GEN_STOP && f != GEN_CANCELLED && f != GEN_ERROR) {
+        const char *p;
+        size_t k;
+        if (sl->dt && frink_detok_flush(sl->dt, &p, &k) == FRINK_OK && k) {
+            if (grow((void **)&sl->hold, sl->n_hold + k, &sl->cap_hold, 1)) {
+                memcpy(sl->hold + sl->n_hold, p, k);
+                sl->n_hold += k;
+            }
+        }
+        if (sl->n_hold) task_publish(t, sl->hold, sl->n_hold, NULL);
+    }
+    if (f != GEN_ERROR && frink_seq_len(sl->seq) > 0) frink_seq_checkpoint(sl->seq);
+    pthread_mutex_lock(&t->mu);
+    t->n_gen = sl->n_gen;
+    pthread_mutex_unlock(&t->mu);
+    task_finish(t, f, err);
+    pthread_mutex_lock(&q->mu);
+    q->st.tasks_done++;
+    if (f == GEN_CANCELLED) q->st.tasks_cancelled++;
+    pthread_mutex_unlock(&q->mu);
+    slot_clear_task(sl);
+    sl->used = mono();
+    gen_task_release(t);
+}
+
+// Whether the client hung up: the socket reports end of input or an error.
+static bool client_gone(int fd) {
+    if (fd < 0) return false;
+    struct pollfd p = {.fd = fd, .events = POLLRDHUP};
+    if (poll(&p, 1, 0) <= 0) return false;
+    return (p.revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)) != 0;
+}
+
+// Stores an idle slot's state in the prefix cache before the slot is given to another prompt.
+static void slot_store(struct sched *q, struct slot *sl) {
+    int n = frink_seq_len(sl->seq);
+    if (sl->in_cache || n < 16 || !q->s->cfg.cache_bytes) return;
+    if (frink_cache_store(q->c, sl->seq) != FRINK_OK) return;
+    sl->in_cache = true;
+    int victim = 0;
+    for (int i = 0; i < SCHED_RECORDS; i++) {
+        if (!q->recs[i].toks) {
+            victim = i;
+            break;
+        }
+        if (q->recs[i].used < q->recs[victim].used) victim = i;
+    }
+    struct cache_record *r = &q->recs[victim];
+    frink_token *copy = malloc((size_t)n * sizeof *copy);
+    if (!copy) return;
+    free(r->toks);
+    memcpy(copy, frink_seq_tokens(sl->seq), (size_t)n * sizeof *copy);
+    *r = (struct cache_record){.salt = sl->salt, .toks = copy, .n = n, .used = mono()};
+}
+
+// Puts t into an idle slot: the slot that shares the longest prefix (same salt), or the
+// least recently used one; then the prefix cache, when it holds a longer prefix.
+static void slot_assign(struct sched *q, struct gen_task *t) {
+    struct slot *best = NULL;
+    int best_n = -1;
+    for (int i = 0; i < q->n_slots; i++) {
+        struct slot *sl = &q->slots[i];
+        if (sl->task) continue;
+        int n = sl->salt == t->salt ? lcp(frink_seq_tokens(sl->seq), frink_seq_len(sl->seq), t->prompt, t->n_prompt) : 0;
+        if (n > best_n || (n == best_n && sl->used < best->used)) {
+            best = sl;
+            best_n = n;
+        }
+    }
+    struct slot *sl = best;
+    int keep = best_n < t->n_prompt ? best_n : t->n_prompt - 1; // at least one token to evaluate
+    int rec_n = 0;
+    struct cache_record *rec = NULL;
+    for (int i = 0; i < SCHED_RECORDS; i++) {
+        struct cache_record *r = &q->recs[i];
+        if (!r->toks || r->salt != t->salt) continue;
+        int n = lcp(r->toks, r->n, t->prompt, t->n_prompt);
+        if (n > rec_n) {
+            rec_n = n;
+            rec = r;
+        }
+    }
+    if (rec_n > t->n_prompt - 1) rec_n = t->n_prompt - 1;
+    int replayed = 0;
+    if (rec && rec_n > keep) {
+        slot_store(q, sl);
+        int np = 0;
+        if (frink_cache_lookup(q->c, sl->seq, t->prompt, t->n_prompt, rec_n, &np, &replayed) != FRINK_OK) {
+            frink_seq_reset(sl->seq);
+            np = 0;
+        }
+        rec->used = mono();
+    } else {
+        if (keep < frink_seq_len(sl->seq)) {
+            slot_store(q, sl);
+            if (frink_seq_truncate(sl->seq, keep, &replayed) != FRINK_OK) {
+                frink_seq_reset(sl->seq);
+                keep = 0;
+            }
+            sl->in_cache = false;
+        }
+    }
+    sl->salt = t->salt;
+    sl->task = t;
+    sl->n_fed = frink_seq_len(sl->seq);
+    sl->n_prompt = t->n_prompt;
+    sl->n_gen = 0;
+    sl->decoding = false;
+    sl->n_hold = 0;
+    sl->batch_index = -1;
+    sl->in_cache = false;
+    t->slot = sl->id;
+    t->n_cached = sl->n_fed;
+    t->t_start = mono();
+    pthread_mutex_lock(&q->mu);
+    q->st.prompt_tokens += (uint64_t)t->n_prompt;
+    q->st.cached_tokens += (uint64_t)sl->n_fed;
+    if (sl->n_fed > 0) q->st.cache_hits++;
+    else q->st.cache_misses++;
+    pthread_mutex_unlock(&q->mu);
+
+    const char *err = NULL;
+    if (frink_sampler_create(q->s->model, &t->sp, &sl->smp) != FRINK_OK ||
+        frink_detok_create(q->s->model, FRINK_DETOK_SPECIAL | FRINK_DETOK_CONTINUE, &sl->dt) != FRINK_OK) {
+        err = frink_errmsg();
+    }
+    if (err) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "%s", err);
+        slot_end(q, sl, GEN_ERROR, msg);
+        return;
+    }
+    if (t->grammar) {
+        frink_constraint con = frink_grammar_constraint(t->grammar);
+        frink_sampler_set_constraint(sl->smp, &con);
+    }
+    // The penalties look at the recent prompt tokens too, as the reference's server does.
+    int from = t->n_prompt - (t->sp.penalty_last_n > 0 ? t->sp.penalty_last_n : 0);
+    if (from < 0) from = 0;
+    for (int i = from; i < t->n_prompt; i++) frink_sampler_accept(sl->smp, t->prompt[i]);
+}
+
+// Releases the longest prefix of the held text that cannot be the start of a stop string;
+// ends the task when one matches. Returns true when it ended.
+static bool slot_release_text(struct sched *q, struct slot *sl, const struct gen_tok *tok) {
+    struct gen_task *t = sl->task;
+    size_t cut = sl->n_hold;
+    int hit = -1;
+    size_t hit_at = sl->n_hold;
+    for (int i = 0; i < t->n_stop; i++) {
+        size_t sn = strlen(t->stop[i]);
+        if (!sn) continue;
+        const char *m = memmem(sl->hold, sl->n_hold, t->stop[i], sn);
+        if (m && (size_t)(m - sl->hold) < hit_at) {
+            hit_at = (size_t)(m - sl->hold);
+            hit = i;
+        }
+    }
+    if (hit >= 0) {
+        task_publish(t, sl->hold, hit_at, tok);
+        sl->n_hold = 0;
+        pthread_mutex_lock(&t->mu);
+        t->stop_index = hit;
+        pthread_mutex_unlock(&t->mu);
+        slot_end(q, sl, GEN_STOP, NULL);
+        return true;
+    }
+    for (int i = 0; i < t->n_stop; i++) {
+        size_t sn = strlen(t->stop[i]);
+        for (size_t k = sn - 1 < sl->n_hold ? sn - 1 : sl->n_hold; k > 0; k--) {
+            if (!memcmp(sl->hold + sl->n_hold - k, t->stop[i], k)) {
+                if (sl->n_hold - k < cut) cut = sl->n_hold - k;
+                break;
+            }
+        }
+    }
+    task_publish(t, sl->hold, cut, tok);
+    memmove(sl->hold, sl->hold + cut, sl->n_hold - cut);
+    sl->n_hold -= cut;
+    return false;
+}
+
+// The log-probabilities of the raw logits (log-softmax), and the top alternatives.
+static void fill_logprobs(struct sched *q, const float *logits, frink_token id, int top, struct gen_tok *g) {
+    int nv = q->n_vocab;
+    float mx = -INFINITY;
+    for (int i = 0; i < nv; i++) mx = logits[i] > mx ? logits[i] : mx;
+    double sum = 0;
+    for (int i = 0; i < nv; i++) sum += exp((double)logits[i] - mx);
+    float lse = mx + (float)log(sum);
+    g->logprob = logits[id] - lse;
+    g->n_top = 0;
+    if (top > GEN_TOP_MAX) top = GEN_TOP_MAX;
+    for (int i = 0; i < nv && top > 0; i++) {
+        float v = logits[i];
+        if (g->n_top == top && v <= logits[g->top_id[top - 1]]) continue;
+        int j = g->n_top < top ? g->n_top++ : top - 1;
+        while (j > 0 && logits[g->top_id[j - 1]] < v) {
+            g->top_id[j] = g->top_id[j - 1];
+            j--;
+        }
+        g->top_id[j] = i;
+    }
+    for (int i = 0; i < g->n_top; i++) g->top_lp[i] = logits[g->top_id[i]] - lse;
+}
+
+// A slot produced logits: sample, publish, decide whether it goes on.
+static void slot_sample(struct sched *q, struct slot *sl, const float *logits) {
+    struct gen_task *t = sl->task;
+    if (t->n_predict == 0) { // the prompt only (its state is kept for reuse)
+        slot_end(q, sl, GEN_LENGTH, NULL);
+        return;
+    }
+    frink_token id;
+    if (frink_sampler_sample(sl->smp, logits, &id) != FRINK_OK) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "sampling failed: %s", frink_errmsg());
+        slot_end(q, sl, GEN_ERROR, msg);
+        return;
+    }
+    sl->n_gen++;
+    if (!t->t_first) t->t_first = mono();
+    pthread_mutex_lock(&q->mu);
+    q->st.gen_tokens++;
+    pthread_mutex_unlock(&q->mu);
+    bool eog = frink_token_is_eog(q->s->model, id) && !t->ignore_eos;
+    if (eog) {
+        slot_end(q, sl, GEN_EOG, NULL);
+        return;
+    }
+    struct gen_tok g = {.id = id};
+    if (t->logprobs || t->top_logprobs) fill_logprobs(q, logits, id, t->top_logprobs, &g);
+    const char *p;
+    size_t k = 0;
+    if (frink_detok_push(sl->dt, id, &p, &k) == FRINK_OK && k &&
+        grow((void **)&sl->hold, sl->n_hold + k, &sl->cap_hold, 1)) {
+        memcpy(sl->hold + sl->n_hold, p, k);
+        sl->n_hold += k;
+    }
+    if (slot_release_text(q, sl, &g)) return;
+    if (t->grammar && frink_grammar_complete(t->grammar)) {
+        // The grammar may end here; a model that would not end is still held to it: the next
+        // sample allows end-of-generation only where the grammar may end, so nothing to do.
+    }
+    if (t->n_predict >= 0 && sl->n_gen >= t->n_predict) {
+        slot_end(q, sl, GEN_LENGTH, NULL);
+        return;
+    }
+    if (frink_seq_len(sl->seq) + 1 > q->s->n_ctx) {
+        slot_end(q, sl, GEN_CTX, NULL);
+        return;
+    }
+    sl->decoding = true;
+    sl->last = id;
+}
+
+static void run_ops(struct sched *q) {
+    pthread_mutex_lock(&q->mu);
+    struct slot_op *ops = q->ops;
+    q->ops = NULL;
+    pthread_mutex_unlock(&q->mu);
+    for (struct slot_op *op = ops; op; op = op->next) {
+        struct slot *sl = &q->slots[op->slot];
+        if (sl->task) {
+            op->st = FRINK_ERR_STATE;
+            snprintf(op->msg, sizeof op->msg, "slot %d is busy", op->slot);
+        } else if (op->kind == OP_SAVE) {
+            op->st = frink_seq_save(sl->seq, op->path);
+            if (op->st) snprintf(op->msg, sizeof op->msg, "%s", frink_errmsg());
+        } else if (op->kind == OP_RESTORE) {
+            op->st = frink_seq_load(sl->seq, op->path);
+            if (op->st) snprintf(op->msg, sizeof op->msg, "%s", frink_errmsg());
+            sl->salt = 0;
+            sl->in_cache = false;
+        } else {
+            frink_seq_reset(sl->seq);
+            sl->salt = 0;
+            sl->in_cache = false;
+            op->st = FRINK_OK;
+        }
+        op->n_tokens = frink_seq_len(sl->seq);
+    }
+    pthread_mutex_lock(&q->mu);
+    for (struct slot_op *op = ops; op;) {
+        struct slot_op *next = op->next;
+        op->done = true;
+        op = next;
+    }
+    pthread_cond_broadcast(&q->op_cv);
+    pthread_mutex_unlock(&q->mu);
+}
+
+static int n_busy(const struct sched *q) {
+    int n = 0;
+    for (int i = 0; i < q->n_slots; i++) n += q->slots[i].task != NULL;
+    return n;
+}
+
+static void *sched_main(void *arg) {
+    struct sched *q = arg;
+    for (;;) {
+        // Wait for work: a queued task, a running slot, an op.
+        pthread_mutex_lock(&q->mu);
+        while (!q->stopping && !q->ops && !q->q_len && !n_busy(q)) pthread_cond_wait(&q->cv, &q->mu);
+        bool stopping = q->stopping, draining = q->draining;
+        pthread_mutex_unlock(&q->mu);
+        if (stopping) break;
+        run_ops(q);
+
+        // Cancelled or abandoned tasks leave first: their slots are free for this step.
+        for (int i = 0; i < q->n_slots; i++) {
+            struct slot *sl = &q->slots[i];
+            if (sl->task && (draining || atomic_load(&sl->task->cancel) || client_gone(sl->task->fd)))
+                slot_end(q, sl, GEN_CANCELLED, NULL);
+        }
+        pthread_mutex_lock(&q->mu);
+        for (int k = 0; k < q->q_len;) {
+            int at = (q->q_head + k) % q->q_cap;
+            struct gen_task *t = q->queue[at];
+            if (draining || atomic_load(&t->cancel) || client_gone(t->fd)) {
+                for (int j = k; j + 1 < q->q_len; j++)
+                    q->queue[(q->q_head + j) % q->q_cap] = q->queue[(q->q_head + j + 1) % q->q_cap];
+                q->q_len--;
+                q->st.tasks_done++;
+                q->st.tasks_cancelled++;
+                task_finish(t, GEN_CANCELLED, NULL);
+                gen_task_release(t);
+            } else {
+                k++;
+            }
+        }
+        // Queued tasks into idle slots, in arrival order.
+        while (q->q_len && n_busy(q) < q->n_slots) {
+            struct gen_task *t = q->queue[q->q_head];
+            q->q_head = (q->q_head + 1) % q->q_cap;
+            q->q_len--;
+            pthread_mutex_unlock(&q->mu);
+            slot_assign(q, t);
+            pthread_mutex_lock(&q->mu);
+        }
+        pthread_mutex_unlock(&q->mu);
+
+        // One batch: a decode token per decoding slot, then prompt chunks, oldest first.
+        frink_batch_clear(q->b);
+        int budget = q->s->cfg.n_batch, n_prefill = 0, n_decode = 0;
+        for (int i = 0; i < q->n_slots; i++) {
+            struct slot *sl = &q->slots[i];
+            sl->batch_index = -1;
+            if (sl->task && sl->decoding) {
+                sl->batch_index = frink_batch_add(q->b, sl->seq, sl->last, true);
+                budget--;
+                n_decode++;
+            }
+        }
+        for (;;) {
+            struct slot *old = NULL;
+            for (int i = 0; i < q->n_slots; i++) {
+                struct slot *sl = &q->slots[i];
+                if (sl->task && !sl->decoding && sl->batch_index == -1 && (!old || sl->task->t_start < old->task->t_start))
+                    old = sl;
+            }
+            if (!old || budget <= 0) break;
+            int left = old->n_prompt - old->n_fed, k = left < budget ? left : budget;
+            // A recurrent model's state can only be resumed where a checkpoint was taken. The
+            // prompt's chunk stops one token short of its end and takes one there, so that the
+            // same prompt sent again (which must evaluate its last token for logits) resumes
+            // without replay; the last token follows in the next step.
+            if (q->recurrent && k == left && left > 1) {
+                k--;
+                old->ckpt_after = true;
+            }
+            for (int j = 0; j < k; j++) {
+                bool last = old->n_fed + j == old->n_prompt - 1;
+                int at = frink_batch_add(q->b, old->seq, old->task->prompt[old->n_fed + j], last);
+                if (last) old->batch_index = at;
+            }
+            if (k < left) old->batch_index = -2; // fed this step, not done: skip in this loop
+            old->n_fed += k;
+            budget -= k;
+            n_prefill += k;
+        }
+        if (!frink_batch_size(q->b)) continue;
+        double t0 = mono();
+        frink_status st = frink_decode(q->c, q->b);
+        double dt = mono() - t0;
+        pthread_mutex_lock(&q->mu);
+        q->st.steps++;
+        if (n_prefill) q->st.prefill_s += dt;
+        else q->st.decode_s += dt;
+        pthread_mutex_unlock(&q->mu);
+        if (st != FRINK_OK) {
+            // The batch was validated first: nothing was evaluated. Fail every task in it.
+            char msg[256];
+            snprintf(msg, sizeof msg, "decode failed: %s", frink_errmsg());
+            for (int i = 0; i < q->n_slots; i++)
+                if (q->slots[i].task && q->slots[i].batch_index != -1) slot_end(q, &q->slots[i], GEN_ERROR, msg);
+            continue;
+        }
+        for (int i = 0; i < q->n_slots; i++) {
+            struct slot *sl = &q->slots[i];
+            if (sl->task && sl->ckpt_after) frink_seq_checkpoint(sl->seq);
+            sl->ckpt_after = false;
+            if (!sl->task || sl->batch_index < 0) continue;
+            if (!sl->decoding && !q->recurrent) frink_seq_checkpoint(sl->seq); // the prompt's end
+            const float *lg = frink_batch_logits(q->b, sl->batch_index);
+            if (lg) slot_sample(q, sl, lg);
+        }
+    }
+    return NULL;
+}
+
+int sched_start(struct srv *s, char *err, size_t cap) {
+    struct sched *q = calloc(1, sizeof *q);
+    if (!q) {
+        snprintf(err, cap, "out of memory");
+        return -1;
+    }
+    q->s = s;
+    q->n_slots = s->cfg.n_slots;
+    q->n_vocab = frink_model_n_vocab(s->model);
+    for (int i = 0; i < frink_model_n_layer(s->model); i++) {
+        frink_layer_info li;
+        if (frink_model_layer(s->model, i, &li) == FRINK_OK && strcmp(li.kind, "attention") && strcmp(li.kind, "mla"))
+            q->recurrent = true;
+    }
+    frink_context_params cp = frink_context_default_params();
+    cp.n_threads = s->cfg.n_threads;
+    cp.n_ctx = s->n_ctx;
+    cp.n_batch = s->cfg.n_batch;
+    cp.n_seq_max = q->n_slots;
+    cp.kv_type = (frink_kv_type)s->cfg.kv_type;
+    cp.prefix_cache_bytes = s->cfg.cache_bytes;
+    cp.gdn_chunk = s->cfg.gdn_chunk;
+    // The prefix cache holds copies of slot states; it needs sequences of its own beyond the slots.
+    cp.n_seq_max = 0;
+    q->q_cap = s->cfg.max_queue > 0 ? s->cfg.max_queue : 1;
+    q->queue = calloc((size_t)q->q_cap, sizeof *q->queue);
+    q->slots = calloc((size_t)q->n_slots, sizeof *q->slots);
+    if (!q->queue || !q->slots) {
+        snprintf(err, cap, "out of memory");
+        goto fail;
+    }
+    if (frink_context_create(s->model, &cp, &q->c) != FRINK_OK ||
+        frink_batch_create(s->cfg.n_batch + q->n_slots, &q->b) != FRINK_OK) {
+        snprintf(err, cap, "%s", frink_errmsg());
+        goto fail;
+    }
+    for (int i = 0; i < q->n_slots; i++) {
+        q->slots[i].id = i;
+        q->slots[i].batch_index = -1;
+        if (frink_seq_create(q->c, &q->slots[i].seq) != FRINK_OK) {
+            snprintf(err, cap, "%s", frink_errmsg());
+            goto fail;
+        }
+    }
+    pthread_mutex_init(&q->mu, NULL);
+    pthread_cond_init(&q->cv, NULL);
+    pthread_cond_init(&q->op_cv, NULL);
+    q->st.n_slots = q->n_slots;
+    if (pthread_create(&q->th, NULL, sched_main, q)) {
+        snprintf(err, cap, "cannot start the scheduler thread");
+        goto fail;
+    }
+    s->sched = q;
+    return 0;
+fail:
+    if (q->slots)
+        for (int i = 0; i < q->n_slots; i++) frink_seq_free(q->slots[i].seq);
+    frink_batch_free(q->b);
+    frink_context_free(q->c);
+    free(q->queue);
+    free(q->slots);
+    free(q);
+    return -1;
+}
+
+void sched_drain(struct sched *q) {
+    if (!q) return;
+    pthread_mutex_lock(&q->mu);
+    q->draining = true;
+    pthread_cond_broadcast(&q->cv);
+    pthread_mutex_unlock(&q->mu);
+}
+
+void sched_stop(struct sched *q) {
+    if (!q) return;
+    pthread_mutex_lock(&q->mu);
+    q->stopping = true;
+    pthread_cond_broadcast(&q->cv);
+    pthread_mutex_unlock(&q->mu);
+    pthread_join(q->th, NULL);
+    for (int i = 0; i < q->n_slots; i++) {
+        if (q->slots[i].task) slot_end(q, &q->slots[i], GEN_CANCELLED, NULL);
+        free(q->slots[i].hold);
+        frink_seq_free(q->slots[i].seq);
+    }
+    for (int k = 0; k < q->q_len; k++) {
+        struct gen_task *t = q->queue[(q->q_head + k) % q->q_cap];
+        task_finish(t, GEN_CANCELLED, NULL);
+        gen_task_release(t);
+    }
+    for (int i = 0; i < SCHED_RECORDS; i++) free(q->recs[i].toks);
+    frink_batch_free(q->b);
+    frink_context_free(q->c);
+    free(q->queue);
+    free(q->slots);
+    pthread_mutex_destroy(&q->mu);
+    pthread_cond_destroy(&q->cv);
+    pthread_cond_destroy(&q->op_cv);
+    free(q);
+}
+
+enum sched_submit_result sched_submit_many(struct sched *q, struct gen_task **t, int n) {
+    for (int i = 0; i < n; i++)
+        if (t[i]->n_prompt < 1 || t[i]->n_prompt >= q->s->n_ctx) return SCHED_TOO_LONG;
+    pthread_mutex_lock(&q->mu);
+    enum sched_submit_result r = SCHED_OK;
+    if (q->stopping || q->draining) r = SCHED_STOPPING;
+    else if (q->q_len + n > q->q_cap) r = SCHED_FULL;
+    else {
+        for (int i = 0; i < n; i++) {
+            atomic_fetch_add(&t[i]->refs, 1);
+            t[i]->t_submit = mono();
+            q->queue[(q->q_head + q->q_len++) % q->q_cap] = t[i];
+        }
+        pthread_cond_broadcast(&q->cv);
+    }
+    pthread_mutex_unlock(&q->mu);
+    return r;
+}
+
+enum sched_submit_result sched_submit(struct sched *q, struct gen_task *t) { return sched_submit_many(q, &t, 1); }
+
+int sched_slots(struct sched *q, struct sched_slot_info *out, int cap) {
+    // The slot table is the scheduler thread's; the fields read here are plain words that
+    // are only ever replaced whole, so a snapshot may be a step old but never torn.
+    int n = q->n_slots < cap ? q->n_slots : cap;
+    for (int i = 0; i < n; i++) {
+        struct slot *sl = &q->slots[i];
+        out[i] = (struct sched_slot_info){.id = i,
+                                          .busy = sl->task != NULL,
+                                          .n_tokens = frink_seq_len(sl->seq),
+                                          .n_prompt = sl->n_prompt,
+                                          .n_generated = sl->n_gen,
+                                          .salt = sl->salt};
+    }
+    return n;
+}
+
+static frink_status slot_op(struct sched *q, enum slot_op_kind kind, int slot, const char *path, int *n_tokens,
+                            char *msg, size_t cap) {
+    if (slot < 0 || slot >= q->n_slots) {
+        snprintf(msg, cap, "no slot %d (the server has %d)", slot, q->n_slots);
+        return FRINK_ERR_ARG;
+    }
+    struct slot_op op = {.kind = kind, .slot = slot, .path = path};
+    pthread_mutex_lock(&q->mu);
+    op.next = q->ops;
+    q->ops = &op;
+    pthread_cond_broadcast(&q->cv);
+    while (!op.done) pthread_cond_wait(&q->op_cv, &q->mu);
+    pthread_mutex_unlock(&q->mu);
+    if (n_tokens) *n_tokens = op.n_tokens;
+    snprintf(msg, cap, "%s", op.msg);
+    return op.st;
+}
+
+frink_status sched_slot_save(struct sched *q, int slot, const char *path, int *n_tokens, char *msg, size_t cap) {
+    return slot_op(q, OP_SAVE, slot, path, n_tokens, msg, cap);
+}
+frink_status sched_slot_restore(struct sched *q, int slot, const char *path, int *n_tokens, char *msg, size_t cap) {
+    return slot_op(q, OP_RESTORE, slot, path, n_tokens, msg, cap);
+}
+frink_status sched_slot_erase(struct sched *q, int slot, char *msg, size_t cap) {
+    return slot_op(q, OP_ERASE, slot, NULL, NULL, msg, cap);
+}
+
+void sched_stats(struct sched *q, struct sched_stats *out) {
+    pthread_mutex_lock(&q->mu);
+    *out = q->st;
+    out->queue_depth = q->q_len;
+    out->busy_slots = n_busy(q);
+    out->n_slots = q->n_slots;
+    pthread_mutex_unlock(&q->mu);
+}

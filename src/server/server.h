@@ -1,0 +1,158 @@
+// server.h — `frink serve`: what the server's parts share. The server is a client of the
+// public API (frink.h) like the CLI; HTTP comes from libmicrohttpd, JSON from jansson.
+//
+//   http.c      the HTTP layer: the daemon, routing, auth, CORS, limits, timeouts, SSE
+//               responses; a handler gets a whole request and fills a struct http_resp.
+//   sched.c     the scheduler: one thread owns the frink_context; -np slots (sequences)
+//               share it; every step is one frink_decode mixing prefill chunks and one
+//               decode token of each running request; prefix reuse across requests.
+//   run.c       a request's generation as the API layers see it: n tasks, the chat output
+//               parser over their text, events (content, reasoning, tool calls, logprobs).
+//   api_*.c     the wire formats: OpenAI (chat, completions, models), Anthropic (messages,
+//               count_tokens), Responses; api_util.c the validation and error helpers.
+//   serve.c     flags, start-up, /health, /slots, /metrics, /props.
+//
+// Threads: libmicrohttpd runs a thread per connection; handlers run there and may block
+// (waiting for their tasks' output). The scheduler thread is the only one that touches the
+// context and its sequences.
+#ifndef FRINK_SERVER_H
+#define FRINK_SERVER_H
+
+#include <jansson.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "frink.h"
+
+// ---- configuration --------------------------------------------------------------------
+
+struct srv_config {
+    const char *model_path;      // NULL: the embedded default model
+    const char *host;            // "127.0.0.1" by default
+    int port;                    // 8080 by default; 0 picks a free one (printed)
+    int n_slots;                 // -np: sequences decoding at once (default 4)
+    int n_ctx;                   // -c: tokens of context per slot (0: the model's, capped at 8192)
+    int n_batch;                 // -b: the per-step token budget (prefill chunks + decode tokens)
+    int n_threads;               // -t
+    int max_queue;               // requests waiting for a slot before 503 (default 64)
+    size_t cache_bytes;          // --cache-ram: the prefix cache's budget in bytes
+    const char *api_key;         // NULL: no key
+    const char *alias;           // the model's name on the wire (default: the file's basename)
+    const char *slot_save_path;  // NULL: slot save/restore refused
+    bool metrics;                // GET /metrics enabled
+    const char **cors_origins;   // --cors-origin values (exact match; "*" allowed)
+    int n_cors;
+    bool insecure_public;        // allow a non-loopback bind without a key
+    size_t max_body;             // bytes (default 16 MiB)
+    int timeout_s;               // read timeout of an idle or trickling connection (default 30)
+    int n_predict;               // default max tokens when a request gives none (-n; -1: to the context)
+    const char *chat_template_file; // NULL: the model's own
+    bool allow_unread;
+    int kv_type;                 // frink_kv_type
+    int gdn_chunk;
+    int verbose;                 // 1: a line per request on stderr
+};
+
+struct sched;
+
+// The running server. Set up by serve.c before the daemon starts; read-only afterwards
+// except `ready` (set once the model is loaded) and the metrics.
+struct srv {
+    struct srv_config cfg;
+    atomic_bool ready;           // false while loading: /health answers 503
+    frink_model *model;
+    frink_template *tmpl;        // the chat template in use
+    bool tmpl_is_chatml;         // the model had none
+    const char *model_id;        // cfg.alias or the file's basename
+    int64_t created;             // unix time the server started (the model's "created")
+    char fingerprint[32];        // system_fingerprint: "fp_" + hex of the model identity
+    struct sched *sched;
+    int n_ctx;                   // per slot, resolved
+    // metrics (atomics; sched.c owns the token counters)
+    atomic_uint_fast64_t n_requests, n_requests_failed;
+};
+
+// ---- HTTP ------------------------------------------------------------------------------
+
+// The API a route belongs to: it decides the shape of its error bodies.
+enum http_api { HTTP_API_OPENAI, HTTP_API_ANTHROPIC };
+
+struct http_req {
+    const char *method;          // "GET", "POST", ...
+    const char *path;            // without the query string
+    const char *body;            // NUL-terminated (the NUL is not counted in body_len)
+    size_t body_len;
+    int fd;                      // the client's socket: polled for hang-up by the scheduler
+    enum http_api api;
+    void *conn;                  // the libmicrohttpd connection (http.c only)
+    const char *route_arg;       // the {id} of /slots/{id} (NULL otherwise)
+};
+
+// The value of a request header (case-insensitive name) or of a query argument; NULL
+// when absent. Valid while the request is.
+const char *http_header(const struct http_req *r, const char *name);
+const char *http_query(const struct http_req *r, const char *name);
+
+// A response. Either a whole body (body/len, freed with free) or a stream: produce() is
+// called in the connection's thread until it returns -1; it may block (a stream waits for
+// tokens); it returns the bytes it wrote into buf (at most max, > 0) or -1 at the end.
+// release() is called once when the response is done or the client went away; it must
+// cancel what the stream waits for. `aborted` (set by the HTTP layer before release when
+// the client disconnected or a write failed) lets the producer tell the two apart.
+struct http_resp {
+    int status;
+    const char *content_type;    // static; NULL: "application/json"
+    char *body;
+    size_t len;
+    ssize_t (*produce)(void *ud, char *buf, size_t max);
+    void (*release)(void *ud, bool aborted);
+    void *ud;
+    char headers[4][128];        // extra "Name: value" lines (Retry-After, ...); "" unused
+};
+
+typedef void (*http_handler)(struct srv *s, struct http_req *r, struct http_resp *out);
+
+// Starts the daemon on s->cfg.host:port (port 0: any; *bound gets the port). Returns 0, or
+// -1 with a message on stderr.
+int http_start(struct srv *s, int *bound);
+void http_stop(void);
+
+// A whole JSON response; takes the reference to j.
+void http_json(struct http_resp *out, int status, json_t *j);
+// An error in the request's API shape:
+//   OpenAI:    {"error": {"message", "type", "param", "code"}}
+//   Anthropic: {"type": "error", "error": {"type", "message"}}
+// `type` is OpenAI's ("invalid_request_error", "authentication_error", "not_found_error",
+// "server_error", ...); the Anthropic shape maps it ("overloaded_error" for 503/529,
+// "rate_limit_error" for 429, "permission_error"...). param may be NULL.
+void http_error(struct http_resp *out, enum http_api api, int status, const char *type, const char *param,
+                const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+// Adds "Name: value" to the response's headers.
+void http_add_header(struct http_resp *out, const char *name, const char *value);
+
+// ---- routes (implemented by the api_*.c files and serve.c) ---------------------------------
+
+void api_chat_completions(struct srv *s, struct http_req *r, struct http_resp *out); // POST /v1/chat/completions
+void api_completions(struct srv *s, struct http_req *r, struct http_resp *out);      // POST /v1/completions
+void api_models(struct srv *s, struct http_req *r, struct http_resp *out);           // GET /v1/models, /models
+void api_model_get(struct srv *s, struct http_req *r, struct http_resp *out);        // GET /v1/models/{id}
+void api_messages(struct srv *s, struct http_req *r, struct http_resp *out);         // POST /v1/messages
+void api_count_tokens(struct srv *s, struct http_req *r, struct http_resp *out);     // POST /v1/messages/count_tokens
+void api_responses(struct srv *s, struct http_req *r, struct http_resp *out);        // POST /v1/responses
+void api_tokenize(struct srv *s, struct http_req *r, struct http_resp *out);         // POST /tokenize
+void api_detokenize(struct srv *s, struct http_req *r, struct http_resp *out);       // POST /detokenize
+void api_apply_template(struct srv *s, struct http_req *r, struct http_resp *out);   // POST /apply-template
+void api_embeddings(struct srv *s, struct http_req *r, struct http_resp *out);       // POST /v1/embeddings: 501
+void serve_health(struct srv *s, struct http_req *r, struct http_resp *out);         // GET /health
+void serve_slots(struct srv *s, struct http_req *r, struct http_resp *out);          // GET /slots
+void serve_slot_action(struct srv *s, struct http_req *r, struct http_resp *out);    // POST /slots/{id}?action=
+void serve_metrics(struct srv *s, struct http_req *r, struct http_resp *out);        // GET /metrics
+void serve_props(struct srv *s, struct http_req *r, struct http_resp *out);          // GET /props
+
+int cmd_serve(int argc, char **argv);
+
+#endif
