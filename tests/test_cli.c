@@ -102,6 +102,14 @@ int main(void) {
     CHECK(run("run -p 'Once upon a time' -n 60 --temp 0 --json --json-schema '{\"enum\":[\"yes\",\"no\"]}'", out, sizeof out, 0) == 0 &&
               (strstr(out, "\"text\":\"\\\"yes\\\"") || strstr(out, "\"text\":\"\\\"no\\\"")),
           "run --json-schema: %s", out);
+    // chat: every reply under the grammar (scripted: a reply per line), the grammar reset per turn.
+    FILE *lf = fopen("/tmp/frink-cli-chat.txt", "w");
+    if (lf) fputs("hi\nagain\n", lf), fclose(lf);
+    CHECK(run("chat -n 30 --grammar 'root ::= (\"yes\" | \"no\") \" sir\"' < /tmp/frink-cli-chat.txt", out, sizeof out, 0) == 0 && lines(out) == 2 && (!strncmp(out, "yes sir\n", 8) || !strncmp(out, "no sir\n", 7)) &&
+              (strstr(out, "\nyes sir\n") || strstr(out, "\nno sir\n")),
+          "chat --grammar: '%s'", out);
+    CHECK(run("chat --grammar 'root ::= \"a\"' --json-schema '{}' < /dev/null", out, sizeof out, 1) != 0 && strstr(out, "give one"),
+          "chat: two constraints refused: '%s'", out);
 
     // Errors: one line, non-zero, no crash.
     struct { const char *args, *want; } bad[] = {

@@ -41,6 +41,8 @@ static const char help_chat[] =
     "  --system TEXT            the system prompt\n"
     "  --reasoning on|off       let a reasoning model think (shown dimmed), or ask it not to (default on)\n"
     "  -n, --n-predict N        most tokens of one reply (default 1024)\n"
+    "  --grammar GBNF, --grammar-file F, --json-schema S   every reply constrained (as `frink run`;\n"
+    "                           a template that opens a reasoning block needs --reasoning off)\n"
     "  --temp, --top-k, --top-p, --min-p, --seed, --repeat-penalty, ... as `frink run`\n"
     "commands: /reset, /system TEXT, /save FILE, /load FILE, /help; Ctrl-C stops a reply, Ctrl-D ends.\n"
     "When stdin is not a terminal, each line is one user message and each reply is printed on one line.\n"
@@ -74,6 +76,7 @@ struct chat {
     long n_predict;
     int n_batch, n_ctx, turn;
     float *logits;
+    frink_grammar *grammar;  // every reply constrained (NULL: none)
 };
 
 static void conv_reset(struct chat *ch) {
@@ -246,6 +249,19 @@ static int turn(struct chat *ch, const char *user) {
         goto done;
     }
     for (size_t i = 0; i < n; i++) frink_sampler_accept(smp, ids[i]);
+    if (ch->grammar) {
+        // A reply under a grammar starts at its first token: the template must not have opened
+        // a reasoning block the grammar would have to spell.
+        if (pf) {
+            cli_die("the template opens a reasoning block, which a grammar-constrained reply cannot follow: "
+                    "use --reasoning off");
+            json_array_remove(ch->msgs, json_array_size(ch->msgs) - 1);
+            goto done;
+        }
+        frink_grammar_reset(ch->grammar);
+        frink_constraint con = frink_grammar_constraint(ch->grammar);
+        frink_sampler_set_constraint(smp, &con);
+    }
     double t_first = 0, t_end;
     long n_out = 0;
     interrupted = 0;
@@ -397,7 +413,7 @@ int cmd_chat(int argc, char **argv) {
     struct cli_model_opts mo;
     cli_model_opts_init(&mo);
     struct chat ch = {.reasoning = true, .n_predict = 1024, .sp = frink_sampler_default_params()};
-    const char *tfile = NULL;
+    const char *tfile = NULL, *g_text = NULL, *g_file = NULL, *g_schema = NULL;
     for (int i = 0; i < argc; i++) {
         int used = cli_model_flag(&mo, argc, argv, i);
         if (used < 0) return 2;
@@ -422,6 +438,10 @@ int cmd_chat(int argc, char **argv) {
             if (!v) return cli_die("%s needs a value", a);
             tfile = v;
             i++;
+        } else if (!strcmp(a, "--grammar") || !strcmp(a, "--grammar-file") || !strcmp(a, "--json-schema")) {
+            if (!v) return cli_die("%s needs a value", a);
+            *(a[2] == 'j' ? &g_schema : a[9] ? &g_file : &g_text) = v;
+            i++;
         } else return cli_die("chat: unknown flag '%s' (see `frink chat --help`)", a);
     }
     struct cli_engine e;
@@ -437,6 +457,7 @@ int cmd_chat(int argc, char **argv) {
     int rc = 1;
     if (!ch.logits || !ch.msgs) { cli_die("out of memory"); goto done; }
     if (cli_template_open(e.m, tfile, &ch.tmpl)) goto done;
+    if (cli_grammar_open(e.m, g_text, g_file, g_schema, &ch.grammar)) goto done;
     conv_reset(&ch);
     struct sigaction sa = {.sa_handler = on_sigint};
     sigemptyset(&sa.sa_mask);
@@ -474,6 +495,7 @@ done:
     free(ch.system);
     free(ch.logits);
     frink_template_free(ch.tmpl);
+    frink_grammar_free(ch.grammar);
     cli_engine_close(&e);
     return rc;
 }

@@ -54,6 +54,11 @@ int cli_sampling_flag(frink_sampler_params *sp, int argc, char **argv, int i);
 // set between steps (Ctrl-C): the sequence then holds part of the tokens.
 int cli_prefill(frink_seq *s, const frink_token *ids, int n, float *logits, int n_batch, volatile sig_atomic_t *stop);
 
+// The grammar of --grammar TEXT, --grammar-file F or --json-schema (a file, or the schema when it
+// starts with '{'): at most one may be given (all NULL: *out NULL). Prints the error, returns 1.
+int cli_grammar_open(const frink_model *m, const char *gbnf, const char *gbnf_file, const char *schema,
+                     frink_grammar **out);
+
 // template.c: a whole file in a malloc'ed NUL-terminated buffer (message printed on failure).
 char *cli_read_file(const char *path, size_t *len);
 // The chat template of `file`, or the model's own (ChatML, said on stderr, when it has none).

@@ -166,3 +166,22 @@ int cli_prefill(frink_seq *s, const frink_token *ids, int n, float *logits, int 
     if (show) fputs("\r\033[K", stderr);
     return 0;
 }
+
+int cli_grammar_open(const frink_model *m, const char *gbnf, const char *gbnf_file, const char *schema,
+                     frink_grammar **out) {
+    *out = NULL;
+    if ((gbnf != NULL) + (gbnf_file != NULL) + (schema != NULL) > 1)
+        return cli_die("--grammar, --grammar-file and --json-schema constrain the output one way each: give one");
+    if (!gbnf && !gbnf_file && !schema) return 0;
+    // --json-schema takes a file, or the schema itself when it starts with '{'.
+    size_t len = 0;
+    char *src = NULL;
+    const char *file = gbnf_file ? gbnf_file : schema && schema[0] != '{' ? schema : NULL;
+    if (file && !(src = cli_read_file(file, &len))) return 1;
+    const char *txt = src ? src : gbnf ? gbnf : schema;
+    if (!src) len = strlen(txt);
+    frink_status st = schema ? frink_grammar_from_json_schema(m, txt, len, out) : frink_grammar_create(m, txt, len, NULL, out);
+    free(src);
+    if (st) return cli_die("%s", frink_errmsg());
+    return 0;
+}

@@ -254,21 +254,8 @@ static int cmd_run(int argc, char **argv) {
         goto done;
     }
     if (frink_sampler_create(m, &sp, &smp)) { cli_die("%s", frink_errmsg()); goto done; }
-    if ((grammar_text != NULL) + (grammar_file != NULL) + (schema != NULL) > 1) {
-        cli_die("--grammar, --grammar-file and --json-schema constrain the output one way each: give one");
-        goto done;
-    }
-    if (grammar_text || grammar_file || schema) {
-        // --json-schema takes a file, or the schema itself when it starts with '{'.
-        size_t gl = 0;
-        char *gsrc = NULL;
-        const char *file = grammar_file ? grammar_file : schema && schema[0] != '{' ? schema : NULL;
-        if (file && !(gsrc = cli_read_file(file, &gl))) goto done;
-        const char *txt = gsrc ? gsrc : grammar_text ? grammar_text : schema;
-        if (!gsrc) gl = strlen(txt);
-        frink_status gs = schema ? frink_grammar_from_json_schema(m, txt, gl, &grammar) : frink_grammar_create(m, txt, gl, NULL, &grammar);
-        free(gsrc);
-        if (gs) { cli_die("%s", frink_errmsg()); goto done; }
+    if (cli_grammar_open(m, grammar_text, grammar_file, schema, &grammar)) goto done;
+    if (grammar) {
         frink_constraint con = frink_grammar_constraint(grammar);
         frink_sampler_set_constraint(smp, &con);
     }
