@@ -21,7 +21,65 @@ static int draw_hist(frink_sampler_params p, const float *base, int n, int *hist
     return 0;
 }
 
+// Top-k by selection (a heap over the vocabulary) against the full sort: the sampler with top_k
+// = k must draw exactly what the unrestricted sampler draws from logits where everything past
+// the k first (descending logit, ties by ascending id) is -inf — same seed, same tokens, on a
+// large vocabulary with many ties, at every k that matters.
+static float g_lg[5000];
+static int cmp_ref_g(const void *a, const void *b) {
+    int x = *(const int *)a, y = *(const int *)b;
+    if (g_lg[x] != g_lg[y]) return g_lg[x] > g_lg[y] ? -1 : 1;
+    return (x > y) - (x < y);
+}
+
+static void check_top_k_selection(void) {
+    enum { NV = 5000 };
+    static int ord[NV];
+    static float masked[NV], work[NV];
+    uint64_t x = 12345;
+    int bad = 0, checked = 0;
+    const int ks[] = {1, 2, 7, 40, 41, 100, NV - 1};
+    for (int round = 0; round < 6; round++) {
+        for (int i = 0; i < NV; i++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            // Few distinct values: ties everywhere, across the k boundary too.
+            g_lg[i] = (float)((x >> 33) % (round < 3 ? 50 : 5000)) * 0.125f - 3.0f;
+            ord[i] = i;
+        }
+        qsort(ord, NV, sizeof *ord, cmp_ref_g);
+        for (size_t ki = 0; ki < sizeof ks / sizeof *ks; ki++) {
+            int k = ks[ki];
+            for (int i = 0; i < NV; i++) masked[i] = -INFINITY;
+            for (int i = 0; i < k; i++) masked[ord[i]] = g_lg[ord[i]];
+            frink_sampler_params a, b;
+            sampler_defaults(&a);
+            a.temp = 0.9f, a.top_p = round & 1 ? 0.8f : 1.0f, a.min_p = round & 2 ? 0.05f : 0, a.seed = 77 + round;
+            b = a;
+            a.top_k = k;
+            b.top_k = 0;
+            struct sampler *sa, *sb;
+            if (sampler_create(&a, NV, &sa) || sampler_create(&b, NV, &sb)) {
+                bad++;
+                continue;
+            }
+            for (int d = 0; d < 200; d++) {
+                memcpy(work, g_lg, sizeof work);
+                int32_t ta = sampler_sample(sa, work);
+                memcpy(work, masked, sizeof work);
+                int32_t tb = sampler_sample(sb, work);
+                bad += ta != tb;
+                checked++;
+            }
+            sampler_free(sa);
+            sampler_free(sb);
+        }
+    }
+    CHECK(bad == 0, "top-k by selection draws what the full sort of the masked logits draws (%d of %d differ)", bad,
+          checked);
+}
+
 int main(void) {
+    check_top_k_selection();
     const float base[V] = {1.0f, 3.0f, 2.5f, 0.0f, -1.0f, 2.9f, -5.0f, 0.5f};
     frink_sampler_params p;
     int h[V];

@@ -85,9 +85,45 @@ void sampler_accept(struct sampler *s, int32_t tok) {
     if (s->n_recent < s->p.penalty_last_n) s->n_recent++;
 }
 
+// Candidates in descending logit, ties by ascending id: the order a stable sort of the
+// vocabulary gives, stated outright so it does not depend on the C library's qsort.
+static bool cand_before(const struct cand *a, const struct cand *b) {
+    return a->logit > b->logit || (a->logit == b->logit && a->id < b->id);
+}
 static int cmp_desc(const void *a, const void *b) {
-    float x = ((const struct cand *)a)->logit, y = ((const struct cand *)b)->logit;
-    return (x < y) - (x > y);
+    const struct cand *x = a, *y = b;
+    return cand_before(x, y) ? -1 : cand_before(y, x) ? 1 : 0;
+}
+
+// The k first candidates of that order, sorted, in c[0..k): a heap of the k best so far whose
+// root is the worst of them, so a 152k-token vocabulary costs O(V log k), not a full sort.
+static void select_top_k(struct cand *c, const float *logits, int n_vocab, int k) {
+    int n = 0;
+    for (int i = 0; i < n_vocab; i++) {
+        struct cand x = {i, logits[i], 0};
+        if (n == k && !cand_before(&x, &c[0])) continue;
+        int j;
+        if (n < k) { // sift up from the end
+            j = n++;
+            while (j > 0 && cand_before(&c[(j - 1) / 2], &x)) {
+                c[j] = c[(j - 1) / 2];
+                j = (j - 1) / 2;
+            }
+        } else { // replace the root, sift down
+            j = 0;
+            for (;;) {
+                int l = 2 * j + 1, r = l + 1, w = j;
+                const struct cand *wc = &x;
+                if (l < n && cand_before(wc, &c[l])) w = l, wc = &c[l];
+                if (r < n && cand_before(wc, &c[r])) w = r;
+                if (w == j) break;
+                c[j] = c[w];
+                j = w;
+            }
+        }
+        c[j] = x;
+    }
+    qsort(c, (size_t)n, sizeof *c, cmp_desc);
 }
 
 static void apply_penalties(struct sampler *s, float *logits) {
@@ -124,9 +160,13 @@ int32_t sampler_pick(struct sampler *s, const float *logits) {
         return best;
     }
     int n = s->n_vocab;
-    for (int i = 0; i < n; i++) s->c[i] = (struct cand){i, logits[i], 0};
-    qsort(s->c, (size_t)n, sizeof *s->c, cmp_desc);
-    if (p->top_k > 0 && p->top_k < n) n = p->top_k;
+    if (p->top_k > 0 && p->top_k < n) {
+        select_top_k(s->c, logits, n, p->top_k);
+        n = p->top_k;
+    } else {
+        for (int i = 0; i < n; i++) s->c[i] = (struct cand){i, logits[i], 0};
+        qsort(s->c, (size_t)n, sizeof *s->c, cmp_desc);
+    }
     // Probabilities at temperature 1 for top-p and min-p, as the reference's chain does.
     double sum = 0;
     float mx = s->c[0].logit;
