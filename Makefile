@@ -80,6 +80,11 @@ $(B)/tests/%: tests/%.c $(wildcard tests/*.h) $(B)/libfrink.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests -o $@ $< $(B)/libfrink.a $(LDLIBS)
 
+# The grammar mask's cost per token, trie walk against the per-token check (not part of `make`).
+$(B)/bench/grammar-speed: bench/grammar-speed.c $(B)/libfrink.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(B)/libfrink.a $(LDLIBS)
+
 # The server's suite (tests/server/run.sh: the official OpenAI and Anthropic SDKs, curl, raw HTTP)
 # runs from the test runner like the C tests, against $(B)/frink.
 $(B)/tests/test_server: tests/server/run.sh

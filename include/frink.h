@@ -480,9 +480,52 @@ FRINK_API const char *frink_grammar_source(const frink_grammar *g);
 FRINK_API frink_status frink_grammar_reset(frink_grammar *g);
 // Whether the text so far is complete (the grammar may end here).
 FRINK_API bool frink_grammar_complete(const frink_grammar *g);
+// Advances the grammar over text[0..len) as if it had been generated (raw bytes; a character may
+// be split across calls): for a grammar that starts part way through an output, e.g. at a tool
+// call's opener already generated. FRINK_ERR_ARG naming the byte offset when the grammar cannot
+// accept them (FRINK_ERR_UNSUPPORTED past a match-size cap); on failure the state is unchanged.
+FRINK_API frink_status frink_grammar_accept_text(frink_grammar *g, const char *text, size_t len);
 // The constraint to install with frink_sampler_set_constraint (it points at g: g must outlive
 // the sampler's use of it).
 FRINK_API frink_constraint frink_grammar_constraint(frink_grammar *g);
+
+// ---- forced tool calls: grammars in a chat format's markup ----------------------------------
+// The grammar of a well-formed tool call as a model's own format writes it, for tool_choice
+// "required" / a named tool: every text it admits is read by a chat parser of that format as
+// calls only (no content, no warning), each naming a given tool, with arguments valid under
+// the tool's parameters schema.
+
+// The rule of a tool-call grammar that starts just after the trigger (see below).
+#define FRINK_TOOL_GRAMMAR_AFTER_TRIGGER "after-trigger"
+
+// The GBNF of one tool call (or several, when parallel) in the output format of `format` (a
+// chat parser format name: see frink_chat_parser_create / frink_chat_parser_format: "hermes",
+// "qwen3-coder", "glm", "llama3", "mistral", "deepseek", "kimi-k2", "command-r7b", "granite",
+// "apriel", "functionary-v3.1"), for the tools of an OpenAI-shaped JSON array
+// tools_json[0..len) [{type:"function", function:{name, description, parameters}}]; name: only
+// that tool (NULL: any of them); parallel: one or more calls (else exactly one). The arguments are constrained by each tool's
+// parameters schema (frink's JSON Schema compiler: a keyword it cannot enforce is refused by
+// name, FRINK_ERR_UNSUPPORTED; no parameters: {}). *trigger gets the text that opens a call in
+// that format ("<tool_call>", "[TOOL_CALLS]", "{" for llama3): the grammar starts AT the
+// trigger (it matches the trigger text first) and ends after the last call's closing markup,
+// where it lets the model end its turn.
+//   Lazy use (tool_choice "required" / a named tool while the model may think first): sample
+// unconstrained until the output (detokenized with special tokens) holds the trigger, then give
+// the grammar the output from the trigger's first byte on (frink_grammar_accept_text: the rest
+// of the token that completed it too) and constrain every later token. This works when the
+// trigger is a control token of the vocabulary (Mistral's [TOOL_CALLS], Kimi's sections), whose
+// bytes no constrained token could produce: its text is given, not generated. Eager use: the
+// grammar from the first token, which writes the trigger itself where ordinary tokens can spell
+// it; or force the trigger token and compile with root FRINK_TOOL_GRAMMAR_AFTER_TRIGGER (the same
+// calls from just after the trigger). Llama 3's call is the whole message: apply its grammar
+// from the first token. Markup inside a call that is a control token (Mistral's [ARGS],
+// DeepSeek's separators) can only be spelled with ordinary tokens under the grammar; the output
+// still parses. Refused: malformed JSON (FRINK_ERR_FORMAT); a malformed tool list, an unknown
+// `name`, a tool name other than 1..128 letters, digits, '_', '.', '-' (FRINK_ERR_ARG naming the
+// place, "tools[1].function.name"); a format frink cannot constrain ("gpt-oss", "none", ...:
+// FRINK_ERR_UNSUPPORTED naming it). *gbnf and *trigger are freed with frink_free.
+FRINK_API frink_status frink_tool_call_grammar(const char *format, const char *tools_json, size_t len,
+                                               const char *name, bool parallel, char **gbnf, char **trigger);
 
 // ---- generating models ----------------------------------------------------------------------
 // Random-weight GGUF files with the real shapes of named models (F16 matrices, the

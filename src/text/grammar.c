@@ -718,8 +718,7 @@ static bool class_meets(const struct grammar *g, const struct gelem *e, uint32_t
 
 static frink_status state_advance_cp(struct grammar_state *s, uint32_t cp) {
     struct sset out = {0};
-    struct expander *x = malloc(sizeof *x);
-    if (!x) return frink_fail(FRINK_ERR_NOMEM, "grammar: out of memory");
+    struct expander xs, *x = &xs;  // 4 KiB: on the stack, as this runs for every character tried
     x->g = s->g, x->out = &out, x->steps = x->depth = 0, x->overflow = x->nomem = false;
     for (size_t i = 0; i < s->set.n; i++) {
         const struct stk *t = &s->set.st[i];
@@ -735,7 +734,6 @@ static frink_status state_advance_cp(struct grammar_state *s, uint32_t cp) {
     if (x->nomem) st = frink_fail(FRINK_ERR_NOMEM, "grammar: out of memory");
     else if (x->overflow) st = frink_fail(FRINK_ERR_UNSUPPORTED, "grammar: the match state grew past its limits");
     else if (!out.n) st = frink_fail(FRINK_ERR_ARG, "grammar: U+%04X not accepted here", cp);
-    free(x);
     if (st) {
         sset_free(&out);
         return st;
@@ -759,10 +757,11 @@ static bool state_partial_viable(const struct grammar_state *s) {
     return false;
 }
 
-// Consumes bytes into s in place (s may be left part way on failure).
-static frink_status state_feed(struct grammar_state *s, const unsigned char *b, size_t n) {
+// Consumes bytes into s in place (s may be left part way on failure, *at the byte refused).
+static frink_status state_feed(struct grammar_state *s, const unsigned char *b, size_t n, size_t *at) {
     static const uint32_t min[5] = {0, 0, 0x80, 0x800, 0x10000};
     for (size_t i = 0; i < n; i++) {
+        *at = i;
         unsigned c = b[i];
         if (!s->need) {
             if (c < 0x80) {
@@ -851,16 +850,24 @@ void grammar_state_free(struct grammar_state *s) {
 bool grammar_state_accepts(const struct grammar_state *s, const char *bytes, size_t n) {
     struct grammar_state *c;
     if (grammar_state_clone(s, &c)) return false;
-    bool ok = state_feed(c, (const unsigned char *)bytes, n) == FRINK_OK;
+    size_t at;
+    bool ok = state_feed(c, (const unsigned char *)bytes, n, &at) == FRINK_OK;
     grammar_state_free(c);
     return ok;
 }
 
 frink_status grammar_state_advance(struct grammar_state *s, const char *bytes, size_t n) {
+    return grammar_state_advance_at(s, bytes, n, NULL);
+}
+
+frink_status grammar_state_advance_at(struct grammar_state *s, const char *bytes, size_t n, size_t *bad) {
     struct grammar_state *c;
+    size_t at = 0;
+    if (bad) *bad = 0;
     frink_status st = grammar_state_clone(s, &c);
     if (st) return st;
-    st = state_feed(c, (const unsigned char *)bytes, n);
+    st = state_feed(c, (const unsigned char *)bytes, n, &at);
+    if (st && bad) *bad = at;
     if (!st) {  // take c's contents
         struct sset tmp = s->set;
         s->set = c->set, c->set = tmp;
@@ -878,3 +885,466 @@ bool grammar_state_can_end(const struct grammar_state *s) {
 }
 
 bool grammar_state_dead(const struct grammar_state *s) { return s->set.n == 0; }
+
+// ---- The vocabulary trie and the memoized walk ----
+//
+// The pieces sorted bytewise make a trie; its nodes are stored in depth-first preorder, so a
+// node's subtree is the run of nodes up to `skip`, and the walk is one pass over the array
+// that jumps over every subtree whose prefix the grammar refuses. Shared prefixes are matched
+// once: a node costs one step of the grammar from its parent's state, however many tokens
+// pass through it.
+//
+// A step is memoized: a grammar_dfa interns every match state it meets (the stack set and the
+// partial character, compared by content) and records, per state and byte, the state that
+// follows (or that the byte is refused). Advancing a stack set depends on nothing else (each
+// character's expansion starts its step and stack counts afresh), so a memoized step is exactly
+// the step state_feed would take. In JSON the states repeat constantly — inside a string every
+// ordinary character leads back to the same state — so after the first mask almost every node
+// costs a table lookup, and a step that is not yet known costs one clone and one byte of
+// state_feed.
+
+struct gv_node {
+    uint32_t skip;    // index of the first node after this one's subtree
+    uint32_t tfirst;  // tokens ending here: tok[tfirst .. next node's tfirst)
+    uint16_t depth;   // 1 for a piece's first byte
+    uint8_t byte;
+};
+
+struct grammar_vocab {
+    int n_tok;
+    char *blob;              // every piece end to end
+    uint32_t *off;           // [n_tok + 1] token t's piece is blob[off[t] .. off[t+1])
+    struct gv_node *node;    // [n_node + 1] preorder; the last is a sentinel (tfirst = n_sorted)
+    int32_t *tok;            // [n_sorted] tokens with a piece, sorted by piece
+    uint32_t n_node, n_sorted;
+};
+
+#define GV_MAX_PIECE 511           // longer pieces are never allowed (as the per-token check)
+#define DFA_SOFT_STATES 16384      // past this many states the memo is dropped before a mask
+#define DFA_HARD_STATES 65536      // past this many within one mask, the mask gives up
+#define DFA_MASKS 16               // whole masks remembered
+#define DFA_SOFT_BYTES (32u << 20)  // a JSON string context costs about 1 MiB (its partial characters)
+#define DFA_HARD_BYTES (128u << 20)
+
+static int gv_cmp(const void *a, const void *b, void *ud) {
+    const struct grammar_vocab *v = ud;
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    uint32_t lx = v->off[x + 1] - v->off[x], ly = v->off[y + 1] - v->off[y];
+    int c = memcmp(v->blob + v->off[x], v->blob + v->off[y], lx < ly ? lx : ly);
+    if (c) return c;
+    if (lx != ly) return lx < ly ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+frink_status grammar_vocab_build(int n_tok, char *blob, uint32_t *off, struct grammar_vocab **out) {
+    *out = NULL;
+    struct grammar_vocab *v = calloc(1, sizeof *v);
+    if (!v) return free(blob), free(off), frink_fail(FRINK_ERR_NOMEM, "grammar: out of memory");
+    v->n_tok = n_tok, v->blob = blob, v->off = off;
+    v->tok = malloc(((size_t)n_tok + 1) * sizeof *v->tok);
+    if (!v->tok) return grammar_vocab_free(v), frink_fail(FRINK_ERR_NOMEM, "grammar: out of memory");
+    size_t bytes = 0;
+    for (int t = 0; t < n_tok; t++) {
+        uint32_t len = off[t + 1] - off[t];
+        if (len && len <= GV_MAX_PIECE) v->tok[v->n_sorted++] = t, bytes += len;
+    }
+    qsort_r(v->tok, v->n_sorted, sizeof *v->tok, gv_cmp, v);
+    // At most one node per byte of the pieces (fewer where prefixes are shared).
+    v->node = malloc((bytes + 1) * sizeof *v->node);
+    if (!v->node) return grammar_vocab_free(v), frink_fail(FRINK_ERR_NOMEM, "grammar: out of memory");
+    uint32_t open[GV_MAX_PIECE + 1];  // open[d]: the node at depth d on the current path
+    uint32_t n = 0, cur = 0;           // cur: the current path's depth
+    const char *prev = NULL;
+    for (uint32_t k = 0; k < v->n_sorted; k++) {
+        int32_t t = v->tok[k];
+        const char *p = blob + off[t];
+        uint32_t len = off[t + 1] - off[t], l = 0;
+        while (prev && l < len && l < cur && p[l] == prev[l]) l++;
+        for (; cur > l; cur--) v->node[open[cur]].skip = n;
+        for (; cur < len; cur++) {
+            open[cur + 1] = n;
+            v->node[n++] = (struct gv_node){0, k, (uint16_t)(cur + 1), (uint8_t)p[cur]};
+        }
+        prev = p;
+    }
+    for (; cur > 0; cur--) v->node[open[cur]].skip = n;
+    v->node[n] = (struct gv_node){n + 1, v->n_sorted, 0, 0};
+    v->n_node = n;
+    *out = v;
+    return FRINK_OK;
+}
+
+void grammar_vocab_free(struct grammar_vocab *v) {
+    if (!v) return;
+    free(v->blob), free(v->off), free(v->node), free(v->tok);
+    free(v);
+}
+
+int grammar_vocab_n_tok(const struct grammar_vocab *v) { return v->n_tok; }
+
+const char *grammar_vocab_piece(const struct grammar_vocab *v, int t, size_t *len) {
+    *len = t >= 0 && t < v->n_tok ? v->off[t + 1] - v->off[t] : 0;
+    return *len && *len <= GV_MAX_PIECE ? v->blob + v->off[t] : (*len = 0, NULL);
+}
+
+bool grammar_vocab_same(const struct grammar_vocab *v, int n_tok, const char *blob, const uint32_t *off) {
+    return v->n_tok == n_tok && !memcmp(v->off, off, ((size_t)n_tok + 1) * sizeof *off) &&
+           !memcmp(v->blob, blob, off[n_tok]);
+}
+
+// The memo's states are of two kinds. A full state owns a stack set (no partial character);
+// a partial state is a full one (its base) plus the bytes of a character begun, and costs no
+// copy of the set: the Qwen vocabulary's CJK pieces begin some thousand distinct partial
+// characters from every string state. Completing a character at a base only depends on which
+// of the base's stacks have a top class containing it (the stacks advanced are those, the
+// character plays no other part), so that list of stacks, the character's signature, is the
+// memo's key: the thousands of characters that continue a string are one signature, one step.
+
+// Transitions: 0 not known yet, 1 refused, id + 2 the state that follows.
+enum { DFA_UNKNOWN = 0, DFA_DEAD = 1 };
+
+struct dfa_state {
+    struct grammar_state *s;  // full: its stack set (hash table dropped); partial: NULL
+    uint32_t base;            // partial: the full state it extends
+    uint32_t cp;              // partial: the character's bits so far
+    uint8_t need, total;      // partial: continuation bytes still needed, and its length
+    uint64_t hash;
+};
+
+// A completed character's memo: at full state base, the stacks sig[0..n) matched it.
+struct dfa_sig {
+    uint32_t base, off, n;    // the stack indices are dfa->sig_pool[off .. off + n)
+    uint32_t to;              // DFA_DEAD or id + 2
+    uint64_t hash;
+};
+
+struct grammar_dfa {
+    const struct grammar *g;
+    struct dfa_state *st;       // [n]
+    uint32_t *trans;            // [cap][256]
+    uint32_t n, cap;
+    uint32_t *ht;               // [ht_cap] open addressing over st, id + 1
+    size_t ht_cap;
+    struct dfa_sig *sig;        // [n_sig]
+    uint32_t *sig_ht;           // [sig_ht_cap] open addressing over sig, index + 1
+    uint32_t *sig_pool, *scratch;  // scratch: [GRAMMAR_MAX_STACKS] a signature being built
+    size_t n_sig, cap_sig, sig_ht_cap, sig_pool_n, sig_pool_cap, bytes;
+    // Whole masks, by the state they were made at: generation comes back to the same state
+    // often (the same place in an object, the inside of a string after a whole-character token).
+    struct dfa_mask {
+        uint64_t *bits;  // [n_tok / 64 + 1] NULL: slot unused
+        uint32_t root;
+        uint64_t used;
+    } mask[DFA_MASKS];
+    const struct grammar_vocab *mask_v;  // the vocabulary of those masks
+    uint64_t clock;
+    uint32_t soft_states, hard_states;   // DFA_SOFT_STATES, DFA_HARD_STATES but in tests
+};
+
+static uint64_t mix(uint64_t h, uint64_t x) {
+    h = (h ^ x) * 0x100000001B3ull;
+    return h ^ h >> 31;
+}
+
+static uint64_t full_hash(const struct grammar_state *s) {
+    uint64_t h = mix(0x9E3779B97F4A7C15ull, s->set.n);
+    for (size_t i = 0; i < s->set.n; i++) h = mix(h, s->set.st[i].len);
+    for (size_t i = 0; i < s->set.pool_n; i++) h = mix(h, s->set.pool[i]);
+    return h;
+}
+
+static uint64_t partial_hash(uint32_t base, uint32_t cp, uint8_t need, uint8_t total) {
+    return mix(mix(mix(0xC2B2AE3D27D4EB4Full, base), cp), (uint64_t)need << 8 | total);
+}
+
+// Stacks are appended to a compact pool in order, so equal lengths mean equal offsets.
+static bool set_equal(const struct sset *a, const struct sset *b) {
+    return a->n == b->n && a->pool_n == b->pool_n && !memcmp(a->st, b->st, a->n * sizeof *a->st) &&
+           !memcmp(a->pool, b->pool, a->pool_n * sizeof *a->pool);
+}
+
+frink_status grammar_dfa_create(const struct grammar *g, struct grammar_dfa **out) {
+    *out = calloc(1, sizeof **out);
+    if (!*out) return frink_fail(FRINK_ERR_NOMEM, "grammar: out of memory");
+    (*out)->g = g;
+    (*out)->soft_states = DFA_SOFT_STATES, (*out)->hard_states = DFA_HARD_STATES;
+    return FRINK_OK;
+}
+
+void grammar_dfa_limit(struct grammar_dfa *d, uint32_t soft_states, uint32_t hard_states) {
+    d->soft_states = soft_states, d->hard_states = hard_states;
+}
+
+static void dfa_clear(struct grammar_dfa *d) {
+    for (uint32_t i = 0; i < d->n; i++) grammar_state_free(d->st[i].s);
+    free(d->st), free(d->trans), free(d->ht), free(d->sig), free(d->sig_ht), free(d->sig_pool), free(d->scratch);
+    for (int i = 0; i < DFA_MASKS; i++) free(d->mask[i].bits);
+    const struct grammar *g = d->g;
+    uint32_t soft = d->soft_states, hard = d->hard_states;
+    memset(d, 0, sizeof *d);
+    d->g = g, d->soft_states = soft, d->hard_states = hard;
+}
+
+void grammar_dfa_free(struct grammar_dfa *d) {
+    if (!d) return;
+    dfa_clear(d);
+    free(d);
+}
+
+// Room for one more state and its table slot; false when out of memory.
+static bool dfa_reserve(struct grammar_dfa *d) {
+    if (d->n == d->cap) {
+        uint32_t cap = d->cap ? 2 * d->cap : 64;
+        struct dfa_state *st = realloc(d->st, cap * sizeof *st);
+        if (st) d->st = st;
+        uint32_t *tr = realloc(d->trans, (size_t)cap * 256 * sizeof *tr);
+        if (tr) d->trans = tr;
+        if (!st || !tr) return false;
+        d->cap = cap;
+    }
+    if (2 * (d->n + 1) > d->ht_cap) {
+        size_t cap = d->ht_cap ? 2 * d->ht_cap : 256;
+        uint32_t *ht = calloc(cap, sizeof *ht);
+        if (!ht) return false;
+        for (uint32_t id = 0; id < d->n; id++) {
+            size_t i = d->st[id].hash & (cap - 1);
+            while (ht[i]) i = (i + 1) & (cap - 1);
+            ht[i] = id + 1;
+        }
+        free(d->ht);
+        d->ht = ht, d->ht_cap = cap;
+    }
+    return true;
+}
+
+static uint32_t dfa_add(struct grammar_dfa *d, struct dfa_state e, size_t slot) {
+    uint32_t id = d->n++;
+    d->st[id] = e;
+    d->ht[slot] = id + 1;
+    memset(d->trans + (size_t)id * 256, 0, 256 * sizeof *d->trans);
+    d->bytes += sizeof e + 256 * sizeof *d->trans + sizeof *d->ht * 2;
+    return id;
+}
+
+// The id of the full state with s's stack set; takes s (freeing it when an equal one is
+// known). -1: out of memory.
+static int64_t dfa_intern_full(struct grammar_dfa *d, struct grammar_state *s) {
+    uint64_t h = full_hash(s);
+    size_t i = 0;
+    if (d->ht_cap)
+        for (i = h & (d->ht_cap - 1); d->ht[i]; i = (i + 1) & (d->ht_cap - 1)) {
+            const struct dfa_state *e = &d->st[d->ht[i] - 1];
+            if (e->hash == h && e->s && set_equal(&e->s->set, &s->set)) return grammar_state_free(s), d->ht[i] - 1;
+        }
+    if (!dfa_reserve(d)) return grammar_state_free(s), -1;
+    for (i = h & (d->ht_cap - 1); d->ht[i];) i = (i + 1) & (d->ht_cap - 1);
+    // A memo state is only ever advanced (into a fresh set), never added to: its table is dead weight.
+    free(s->set.ht), s->set.ht = NULL, s->set.ht_cap = 0;
+    s->cp = 0, s->need = s->total = 0;
+    d->bytes += sizeof *s + s->set.pool_cap * sizeof *s->set.pool + s->set.cap * sizeof *s->set.st;
+    return dfa_add(d, (struct dfa_state){s, 0, 0, 0, 0, h}, i);
+}
+
+static int64_t dfa_intern_partial(struct grammar_dfa *d, uint32_t base, uint32_t cp, uint8_t need, uint8_t total) {
+    uint64_t h = partial_hash(base, cp, need, total);
+    size_t i = 0;
+    if (d->ht_cap)
+        for (i = h & (d->ht_cap - 1); d->ht[i]; i = (i + 1) & (d->ht_cap - 1)) {
+            const struct dfa_state *e = &d->st[d->ht[i] - 1];
+            if (e->hash == h && !e->s && e->base == base && e->cp == cp && e->need == need && e->total == total)
+                return d->ht[i] - 1;
+        }
+    if (!dfa_reserve(d)) return -1;
+    for (i = h & (d->ht_cap - 1); d->ht[i];) i = (i + 1) & (d->ht_cap - 1);
+    return dfa_add(d, (struct dfa_state){NULL, base, cp, need, total, h}, i);
+}
+
+// Completes code point cp at full state `base`: DFA_DEAD or id + 2; DFA_UNKNOWN when out of memory.
+static uint32_t dfa_complete(struct grammar_dfa *d, uint32_t base, uint32_t cp) {
+    const struct grammar_state *bs = d->st[base].s;
+    if (!d->scratch && !(d->scratch = malloc(GRAMMAR_MAX_STACKS * sizeof *d->scratch))) return DFA_UNKNOWN;
+    uint32_t n = 0;
+    uint64_t h = mix(0x165667B19E3779F9ull, base);
+    for (size_t i = 0; i < bs->set.n; i++) {
+        const struct stk *t = &bs->set.st[i];
+        if (t->len && class_meets(d->g, &d->g->elem[bs->set.pool[t->off + t->len - 1]], cp, cp))
+            d->scratch[n++] = (uint32_t)i, h = mix(h, i);
+    }
+    if (!n) return DFA_DEAD;
+    size_t i = 0;
+    if (d->sig_ht_cap)
+        for (i = h & (d->sig_ht_cap - 1); d->sig_ht[i]; i = (i + 1) & (d->sig_ht_cap - 1)) {
+            const struct dfa_sig *e = &d->sig[d->sig_ht[i] - 1];
+            if (e->hash == h && e->base == base && e->n == n && !memcmp(d->sig_pool + e->off, d->scratch, n * sizeof *d->scratch))
+                return e->to;
+        }
+    // Not known: the step itself, on a copy of the base.
+    struct grammar_state *c;
+    if (grammar_state_clone(bs, &c)) return DFA_UNKNOWN;
+    frink_status st = state_advance_cp(c, cp);
+    uint32_t to = DFA_DEAD;
+    if (st == FRINK_ERR_NOMEM) return grammar_state_free(c), DFA_UNKNOWN;  // not memoized: may pass later
+    if (st) {
+        grammar_state_free(c);
+    } else {
+        int64_t id = dfa_intern_full(d, c);
+        if (id < 0) return DFA_UNKNOWN;
+        to = (uint32_t)id + 2;
+    }
+    if (!grow((void **)&d->sig, &d->cap_sig, d->n_sig + 1, sizeof *d->sig) ||
+        !grow((void **)&d->sig_pool, &d->sig_pool_cap, d->sig_pool_n + n, sizeof *d->sig_pool))
+        return to;  // correct, only not remembered
+    if (2 * (d->n_sig + 1) > d->sig_ht_cap) {
+        size_t cap = d->sig_ht_cap ? 2 * d->sig_ht_cap : 256;
+        uint32_t *ht = calloc(cap, sizeof *ht);
+        if (!ht) return to;
+        for (size_t k = 0; k < d->n_sig; k++) {
+            size_t j = d->sig[k].hash & (cap - 1);
+            while (ht[j]) j = (j + 1) & (cap - 1);
+            ht[j] = (uint32_t)k + 1;
+        }
+        free(d->sig_ht);
+        d->sig_ht = ht, d->sig_ht_cap = cap;
+    }
+    memcpy(d->sig_pool + d->sig_pool_n, d->scratch, n * sizeof *d->scratch);
+    d->sig[d->n_sig] = (struct dfa_sig){base, (uint32_t)d->sig_pool_n, n, to, h};
+    d->sig_pool_n += n;
+    for (i = h & (d->sig_ht_cap - 1); d->sig_ht[i];) i = (i + 1) & (d->sig_ht_cap - 1);
+    d->sig_ht[i] = (uint32_t)++d->n_sig;
+    d->bytes += sizeof *d->sig + n * sizeof *d->sig_pool + 2 * sizeof *d->sig_ht;
+    return to;
+}
+
+// A partial character (cp so far, need more bytes of total) at full state base: DFA_DEAD when no
+// stack can take a character it begins, else id + 2; DFA_UNKNOWN when out of memory.
+static uint32_t dfa_begin(struct grammar_dfa *d, uint32_t base, uint32_t cp, uint8_t need, uint8_t total) {
+    struct grammar_state view = *d->st[base].s;  // shares the set: only read
+    view.cp = cp, view.need = need, view.total = total;
+    if (!state_partial_viable(&view)) return DFA_DEAD;
+    int64_t id = dfa_intern_partial(d, base, cp, need, total);
+    return id < 0 ? DFA_UNKNOWN : (uint32_t)id + 2;
+}
+
+// The transition of state `from` by byte b, memoized (state_feed's byte step, exactly);
+// DFA_UNKNOWN when out of memory.
+static uint32_t dfa_step(struct grammar_dfa *d, uint32_t from, unsigned char b) {
+    static const uint32_t min[5] = {0, 0, 0x80, 0x800, 0x10000};
+    uint32_t to = d->trans[(size_t)from * 256 + b];
+    if (to != DFA_UNKNOWN) return to;
+    const struct dfa_state e = d->st[from];
+    if (e.s) {  // a full state: a character, or the first byte of one
+        if (b < 0x80) to = dfa_complete(d, from, b);
+        else if (b >= 0xC2 && b <= 0xDF) to = dfa_begin(d, from, b & 0x1F, 1, 2);
+        else if (b >= 0xE0 && b <= 0xEF) to = dfa_begin(d, from, b & 0x0F, 2, 3);
+        else if (b >= 0xF0 && b <= 0xF4) to = dfa_begin(d, from, b & 0x07, 3, 4);
+        else to = DFA_DEAD;
+    } else if ((b & 0xC0) != 0x80) {
+        to = DFA_DEAD;
+    } else {
+        uint32_t cp = e.cp << 6 | (b & 0x3F);
+        if (e.need > 1) to = dfa_begin(d, e.base, cp, (uint8_t)(e.need - 1), e.total);
+        else if (cp < min[e.total] || cp > 0x10FFFF || (cp >= 0xD800 && cp < 0xE000)) to = DFA_DEAD;
+        else to = dfa_complete(d, e.base, cp);
+    }
+    if (to != DFA_UNKNOWN) d->trans[(size_t)from * 256 + b] = to;  // d->trans may have moved
+    return to;
+}
+
+// The id of a state equal to s (interning a copy); -1 when out of memory.
+static int64_t dfa_root(struct grammar_dfa *d, const struct grammar_state *s) {
+    if (d->n > d->soft_states || d->bytes > DFA_SOFT_BYTES) dfa_clear(d);
+    struct grammar_state *c;
+    if (grammar_state_clone(s, &c)) return -1;
+    int64_t base = dfa_intern_full(d, c);
+    if (base < 0 || !s->need) return base;
+    return dfa_intern_partial(d, (uint32_t)base, s->cp, s->need, s->total);
+}
+
+// allowed[i] = bit i of bits, for i < n: each byte of bits spread to eight bytes 0 or 1.
+static void spread_bits(const uint64_t *bits, size_t n, uint8_t *allowed) {
+    const uint8_t *b = (const uint8_t *)bits;  // little-endian: bit i is bit i % 8 of byte i / 8
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t x = b[i / 8];
+        x = (x | x << 28) & 0x0000000F0000000Full;
+        x = (x | x << 14) & 0x0003000300030003ull;
+        x = (x | x << 7) & 0x0101010101010101ull;
+        memcpy(allowed + i, &x, 8);
+    }
+    for (; i < n; i++) allowed[i] = (uint8_t)(b[i / 8] >> (i % 8) & 1);
+}
+
+frink_status grammar_vocab_mask(const struct grammar_vocab *v, struct grammar_dfa *d, const struct grammar_state *s,
+                                uint8_t *allowed) {
+    memset(allowed, 0, (size_t)v->n_tok);
+    int64_t root = dfa_root(d, s);
+    if (root < 0) return frink_fail(FRINK_ERR_NOMEM, "grammar: out of memory");
+    size_t words = (size_t)v->n_tok / 64 + 1;
+    if (d->mask_v != v) {
+        for (int i = 0; i < DFA_MASKS; i++) free(d->mask[i].bits), d->mask[i].bits = NULL, d->mask[i].used = 0;
+        d->mask_v = v;
+    }
+    struct dfa_mask *slot = &d->mask[0];
+    for (int i = 0; i < DFA_MASKS; i++) {
+        struct dfa_mask *m = &d->mask[i];
+        if (m->used && m->root == (uint32_t)root) {
+            m->used = ++d->clock;
+            spread_bits(m->bits, (size_t)v->n_tok, allowed);
+            return FRINK_OK;
+        }
+        if (m->used < slot->used) slot = m;  // 0: unused, or a walk that failed
+    }
+    if (!slot->bits) slot->bits = malloc(words * sizeof *slot->bits);  // none: the mask is only not remembered
+    uint64_t *bits = slot->bits;
+    if (bits) memset(bits, 0, words * sizeof *bits), slot->used = 0;  // not valid until the walk ends
+    uint32_t ids[GV_MAX_PIECE + 1];  // ids[k]: the state after the current path's first k bytes
+    ids[0] = (uint32_t)root;
+    const struct gv_node *node = v->node;
+    for (uint32_t i = 0; i < v->n_node;) {
+        const struct gv_node *nd = &node[i];
+        uint32_t to = d->trans[(size_t)ids[nd->depth - 1] * 256 + nd->byte];
+        if (to == DFA_UNKNOWN) {
+            if (d->n > d->hard_states || d->bytes > DFA_HARD_BYTES)
+                return frink_fail(FRINK_ERR_UNSUPPORTED, "grammar: the mask's memo grew past its limits");
+            if ((to = dfa_step(d, ids[nd->depth - 1], nd->byte)) == DFA_UNKNOWN)
+                return frink_fail(FRINK_ERR_NOMEM, "grammar: out of memory");
+        }
+        if (to == DFA_DEAD) {
+            i = nd->skip;
+            continue;
+        }
+        ids[nd->depth] = to - 2;
+        for (uint32_t k = nd->tfirst; k < node[i + 1].tfirst; k++) {
+            int32_t t = v->tok[k];
+            allowed[t] = 1;
+            if (bits) bits[t >> 6] |= 1ull << (t & 63);
+        }
+        i++;
+    }
+    if (bits) slot->root = (uint32_t)root, slot->used = ++d->clock;
+    return FRINK_OK;
+}
+
+void grammar_vocab_mask_naive(const struct grammar_vocab *v, const struct grammar_state *s, uint8_t *allowed) {
+    for (int t = 0; t < v->n_tok; t++) {
+        size_t len;
+        const char *p = grammar_vocab_piece(v, t, &len);
+        allowed[t] = p && grammar_state_accepts(s, p, len);
+    }
+}
+
+bool grammar_vocab_accepts(const struct grammar_vocab *v, struct grammar_dfa *d, const struct grammar_state *s, int t) {
+    size_t len;
+    const unsigned char *p = (const unsigned char *)grammar_vocab_piece(v, t, &len);
+    if (!p) return false;
+    int64_t root = dfa_root(d, s);
+    if (root < 0) return grammar_state_accepts(s, (const char *)p, len);
+    uint32_t id = (uint32_t)root;
+    for (size_t i = 0; i < len; i++) {
+        uint32_t to = dfa_step(d, id, p[i]);
+        if (to == DFA_UNKNOWN) return grammar_state_accepts(s, (const char *)p, len);
+        if (to == DFA_DEAD) return false;
+        id = to - 2;
+    }
+    return true;
+}
