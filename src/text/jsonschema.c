@@ -27,20 +27,30 @@ struct js_ctx {
     struct js_ref refs[JS_MAX_REFS];
     int n_refs;
     int guard; // containers entered: a token precedes everything generated inside one
+    const char *prefix; // names the $ref rules apart from another schema's in the same grammar
+    int no_lt;          // JSONSCHEMA_NO_LT: '<' never appears raw in the JSON text
 };
 
+// A \u escape's hex digits: a lone surrogate (D800-DFFF unpaired) is no character, and JSON
+// readers refuse it, so a high one must be followed by a low one.
+#define JS_UESC \
+    "([0-9a-cA-CefEF] [0-9a-fA-F]{3} | [dD] [0-7] [0-9a-fA-F]{2} | [dD] [89abAB] [0-9a-fA-F]{2} \"\\\\u\" [dD] [c-fC-F] [0-9a-fA-F]{2})"
+
 // The fixed rules. `char` is one JSON string character, escapes included.
+// (JS_BASE_TAIL: the rules after `char`, shared with the no_lt set below.)
+#define JS_BASE_TAIL \
+    "string ::= \"\\\"\" char* \"\\\"\"\n"\
+    "integer ::= \"-\"? (\"0\" | [1-9] [0-9]*)\n"\
+    "number ::= integer (\".\" [0-9]+)? ([eE] [-+]? [0-9]+)?\n"\
+    "boolean ::= \"true\" | \"false\"\n"\
+    "null ::= \"null\"\n"\
+    "value ::= object | array | string | number | boolean | null\n"\
+    "object ::= \"{\" ws (string ws \":\" ws value ws (\",\" ws string ws \":\" ws value ws)*)? \"}\"\n"\
+    "array ::= \"[\" ws (value ws (\",\" ws value ws)*)? \"]\"\n"
 static const char js_base_rules[] =
     "ws ::= | \" \" | \"\\n\" [ \\t]{0,20}\n"
-    "char ::= [^\"\\\\\\x7F\\x00-\\x1F] | \"\\\\\" ([\"\\\\/bfnrt] | \"u\" [0-9a-fA-F]{4})\n"
-    "string ::= \"\\\"\" char* \"\\\"\"\n"
-    "integer ::= \"-\"? (\"0\" | [1-9] [0-9]*)\n"
-    "number ::= integer (\".\" [0-9]+)? ([eE] [-+]? [0-9]+)?\n"
-    "boolean ::= \"true\" | \"false\"\n"
-    "null ::= \"null\"\n"
-    "value ::= object | array | string | number | boolean | null\n"
-    "object ::= \"{\" ws (string ws \":\" ws value ws (\",\" ws string ws \":\" ws value ws)*)? \"}\"\n"
-    "array ::= \"[\" ws (value ws (\",\" ws value ws)*)? \"]\"\n";
+    "char ::= [^\"\\\\\\x7F\\x00-\\x1F] | \"\\\\\" ([\"\\\\/bfnrt] | \"u\" " JS_UESC ")\n"
+    JS_BASE_TAIL;
 
 static char *js_fmt(struct js_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static char *js_fmt(struct js_ctx *c, const char *fmt, ...) {
@@ -107,18 +117,40 @@ static char *js_lit(struct js_ctx *c, const char *s, size_t n) {
     return o;
 }
 
+// A GBNF literal for the JSON text t (freed here); under no_lt each '<' (only ever inside a
+// string there) is spelled \u003c.
+static char *js_lit_json(struct js_ctx *c, char *t) {
+    if (!t) {
+        if (c->st == FRINK_OK) c->st = frink_fail(FRINK_ERR_NOMEM, "JSON Schema: out of memory");
+        return NULL;
+    }
+    size_t n = strlen(t), lt = 0;
+    for (size_t i = 0; c->no_lt && i < n; i++) lt += t[i] == '<';
+    if (lt) {
+        char *u = malloc(n + 5 * lt + 1), *q = u;
+        if (!u) {
+            free(t);
+            if (c->st == FRINK_OK) c->st = frink_fail(FRINK_ERR_NOMEM, "JSON Schema: out of memory");
+            return NULL;
+        }
+        for (size_t i = 0; i < n; i++)
+            if (t[i] == '<') memcpy(q, "\\u003c", 6), q += 6;
+            else *q++ = t[i];
+        *q = 0;
+        free(t);
+        t = u;
+    }
+    char *r = js_lit(c, t, strlen(t));
+    free(t);
+    return r;
+}
+
 // The JSON text of a string value (quotes and escapes included) as a GBNF literal.
 static char *js_lit_jstring(struct js_ctx *c, const char *s) {
     json_t *v = json_string(s);
     char *t = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
     json_decref(v);
-    if (!t) {
-        if (c->st == FRINK_OK) c->st = frink_fail(FRINK_ERR_NOMEM, "JSON Schema: out of memory");
-        return NULL;
-    }
-    char *r = js_lit(c, t, strlen(t));
-    free(t);
-    return r;
+    return js_lit_json(c, t);
 }
 
 // ---- const and enum: one value, whitespace allowed between its tokens ----------------
@@ -155,14 +187,7 @@ static char *js_const(struct js_ctx *c, const json_t *v) {
         free(acc);
         return n;
     }
-    char *t = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
-    if (!t) {
-        c->st = frink_fail(FRINK_ERR_NOMEM, "JSON Schema: out of memory");
-        return NULL;
-    }
-    char *r = js_lit(c, t, strlen(t));
-    free(t);
-    return r;
+    return js_lit_json(c, json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT));
 }
 
 // ---- keyword bookkeeping ------------------------------------------------------------
@@ -252,6 +277,7 @@ static char *js_re_fail(struct js_re *r, const char *why) { return js_refuse(r->
 static char *js_re_char(struct js_re *r, unsigned char ch) {
     if (ch == '"' || ch == '\\') return js_fmt(r->c, "\"\\\\\\%c\"", ch);
     if (ch < 0x20) return js_re_fail(r, "control character");
+    if (ch == '<' && r->c->no_lt) return js_fmt(r->c, "\"\\\\u003c\"");
     return js_lit(r->c, (const char *)&ch, 1);
 }
 
@@ -267,7 +293,8 @@ static char *js_re_class(struct js_re *r) {
     if (r->i < r->n && r->s[r->i] == '^') neg = 1, r->i++;
     char buf[1024];
     size_t k = 0;
-    int quote = 0, backslash = 0, first = 1;
+    int quote = 0, backslash = 0, lt = 0, first = 1;
+    const int no_lt = r->c->no_lt;
     while (r->i < r->n && (r->s[r->i] != ']' || first)) {
         first = 0;
         if (k > sizeof buf - 16) return js_re_fail(r, "class too long");
@@ -294,14 +321,16 @@ static char *js_re_class(struct js_re *r) {
         }
         if (a <= '"' && b >= '"') quote = 1;
         if (a <= '\\' && b >= '\\') backslash = 1;
-        // '"' and '\\' never appear raw inside the JSON text: cut them out of the range.
+        if (no_lt && a <= '<' && b >= '<') lt = 1;
+        // '"' and '\\' never appear raw inside the JSON text (nor '<' under no_lt): cut them
+        // out of the range.
         for (unsigned x = a; x <= b;) {
-            if (x == '"' || x == '\\') {
+            if (x == '"' || x == '\\' || (no_lt && x == '<')) {
                 x++;
                 continue;
             }
             unsigned y = x;
-            while (y < b && y + 1 != '"' && y + 1 != '\\') y++;
+            while (y < b && y + 1 != '"' && y + 1 != '\\' && !(no_lt && y + 1 == '<')) y++;
             js_re_class_char(buf, &k, (unsigned char)x);
             if (y != x) buf[k++] = '-', js_re_class_char(buf, &k, (unsigned char)y);
             x = y + 1;
@@ -310,19 +339,20 @@ static char *js_re_class(struct js_re *r) {
     if (r->i >= r->n) return js_re_fail(r, "unterminated class");
     r->i++;
     buf[k] = 0;
-    if (neg) return js_fmt(r->c, "[^%s\"\\\\\\x7F\\x00-\\x1F]", buf);
-    // '"' and '\' inside the class appear escaped in the JSON text.
-    if (!k && !quote && !backslash) return js_re_fail(r, "empty class");
+    if (neg) return js_fmt(r->c, "[^%s\"\\\\\\x7F\\x00-\\x1F%s]", buf, no_lt ? "<" : "");
+    // '"' and '\' inside the class appear escaped in the JSON text (and '<' under no_lt).
+    if (!k && !quote && !backslash && !lt) return js_re_fail(r, "empty class");
     char *o = js_fmt(r->c, "(%s%s%s%s%s%s)", k ? "[" : "", k ? buf : "", k ? "]" : "",
                      quote ? (k ? " | \"\\\\\\\"\"" : "\"\\\\\\\"\"") : "",
-                     backslash ? (k || quote ? " | \"\\\\\\\\\"" : "\"\\\\\\\\\"") : "", "");
+                     backslash ? (k || quote ? " | \"\\\\\\\\\"" : "\"\\\\\\\\\"") : "",
+                     lt ? (k || quote || backslash ? " | \"\\\\u003c\"" : "\"\\\\u003c\"") : "");
     return o;
 }
 
 static char *js_re_atom(struct js_re *r) {
     unsigned char ch = (unsigned char)r->s[r->i++];
     switch (ch) {
-    case '.': return js_fmt(r->c, "[^\"\\\\\\x7F\\x00-\\x1F]");
+    case '.': return js_fmt(r->c, "[^\"\\\\\\x7F\\x00-\\x1F%s]", r->c->no_lt ? "<" : "");
     case '[': return js_re_class(r);
     case '(': {
         if (r->i < r->n && r->s[r->i] == '?') {
@@ -650,8 +680,8 @@ static char *js_key_excl(struct js_ctx *c, const char **keys, int n, size_t d) {
         js_re_class_char(cls, &nc, b);
     }
     cls[nc] = 0;
-    char *o = js_fmt(c, "(%s%s%s([^%s\"\\\\\\x7F\\x00-\\x1F] | \"\\\\\" ([\"\\\\/bfnrt] | \"u\" [0-9a-fA-F]{4})) char* \"\\\"\")",
-                     ends ? "" : "\"\\\"\" | ", acc ? acc : "", acc ? " | " : "", cls);
+    char *o = js_fmt(c, "(%s%s%s([^%s\"\\\\\\x7F\\x00-\\x1F%s] | \"\\\\\" ([\"\\\\/bfnrt] | \"u\" " JS_UESC ")) char* \"\\\"\")",
+                     ends ? "" : "\"\\\"\" | ", acc ? acc : "", acc ? " | " : "", cls, c->no_lt ? "<" : "");
     free(acc);
     return o;
 }
@@ -669,7 +699,7 @@ static char *js_other_key(struct js_ctx *c, const json_t *props, const json_t *r
     if (!n || n == JS_MAX_REFS) return js_fmt(c, "string");
     for (int j = 0; j < n; j++)
         for (const unsigned char *q = (const unsigned char *)keys[j]; *q; q++)
-            if (*q < 0x20 || *q >= 0x7F || *q == '"' || *q == '\\') return js_fmt(c, "string");
+            if (*q < 0x20 || *q >= 0x7F || *q == '"' || *q == '\\' || (*q == '<' && c->no_lt)) return js_fmt(c, "string");
     char *x2 = js_key_excl(c, keys, n, 0);
     char *o = js_fmt(c, "\"\\\"\" %s", x2);
     free(x2);
@@ -778,7 +808,7 @@ static char *js_ref(struct js_ctx *c, const char *ref, const char *ptr) {
     struct js_ref *r = &c->refs[c->n_refs++];
     r->ref = js_fmt(c, "%s", ref);
     const char *base = strrchr(ref, '/') ? strrchr(ref, '/') + 1 : "root";
-    r->name = js_fmt(c, "ref%d-%s", c->n_refs, base);
+    r->name = c->prefix ? js_fmt(c, "%s-ref%d-%s", c->prefix, c->n_refs, base) : js_fmt(c, "ref%d-%s", c->n_refs, base);
     if (!r->ref || !r->name) return NULL;
     for (char *q = r->name; *q; q++)
         if (!((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9') || *q == '-')) *q = '-';
@@ -1025,14 +1055,28 @@ static char *js_gen(struct js_ctx *c, const json_t *s, const char *ptr) {
     return js_alt(c, parts, np);
 }
 
-frink_status jsonschema_to_gbnf(const json_t *schema, char **out) {
+// Under no_lt, `char` is the same less a raw '<' (the one place the fixed rules could write it).
+static const char js_base_rules_no_lt[] =
+    "ws ::= | \" \" | \"\\n\" [ \\t]{0,20}\n"
+    "char ::= [^\"\\\\\\x7F\\x00-\\x1F<] | \"\\\\\" ([\"\\\\/bfnrt] | \"u\" " JS_UESC ")\n" JS_BASE_TAIL;
+
+const char *jsonschema_base_rules(unsigned flags) {
+    return flags & JSONSCHEMA_NO_LT ? js_base_rules_no_lt : js_base_rules;
+}
+
+// The rules of `schema` (inside `root`, which $refs resolve against): "<start> ::= expr", then
+// one rule per $ref, named after `prefix` ("ref3-Name", or "PREFIX-ref3-Name").
+static frink_status js_rules(const json_t *root, const json_t *schema, const char *prefix, unsigned flags,
+                             const char *start, const char *tail, char **out) {
     *out = NULL;
-    if (!schema) return frink_fail(FRINK_ERR_ARG, "JSON Schema: no schema");
+    if (!schema || !root) return frink_fail(FRINK_ERR_ARG, "JSON Schema: no schema");
     struct js_ctx *c = calloc(1, sizeof *c);
     if (!c) return frink_fail(FRINK_ERR_NOMEM, "JSON Schema: out of memory");
-    c->root = schema;
-    char *root = js_gen(c, schema, "");
-    char *g = root ? js_fmt(c, "root ::= %s ws\n%s", root, js_base_rules) : NULL;
+    c->root = root;
+    c->prefix = prefix;
+    c->no_lt = (flags & JSONSCHEMA_NO_LT) != 0;
+    char *expr = js_gen(c, schema, "");
+    char *g = expr ? js_fmt(c, "%s ::= %s%s\n", start, expr, tail) : NULL;
     for (int i = 0; i < c->n_refs && g; i++) {
         char *n = js_fmt(c, "%s%s ::= %s\n", g, c->refs[i].name, c->refs[i].body ? c->refs[i].body : "");
         free(g);
@@ -1040,7 +1084,7 @@ frink_status jsonschema_to_gbnf(const json_t *schema, char **out) {
     }
     frink_status st = c->st;
     for (int i = 0; i < c->n_refs; i++) free(c->refs[i].ref), free(c->refs[i].name), free(c->refs[i].body);
-    free(root);
+    free(expr);
     free(c);
     if (st != FRINK_OK) {
         free(g);
@@ -1048,4 +1092,23 @@ frink_status jsonschema_to_gbnf(const json_t *schema, char **out) {
     }
     *out = g;
     return FRINK_OK;
+}
+
+frink_status jsonschema_to_gbnf(const json_t *schema, char **out) {
+    char *rules;
+    frink_status st = js_rules(schema, schema, NULL, 0, "root", " ws", &rules);
+    if (st) return (*out = NULL), st;
+    if (asprintf(out, "%s%s", rules, js_base_rules) < 0) *out = NULL, st = frink_fail(FRINK_ERR_NOMEM, "JSON Schema: out of memory");
+    free(rules);
+    return st;
+}
+
+frink_status jsonschema_to_gbnf_rules(const json_t *root, const json_t *schema, const char *prefix, unsigned flags,
+                                      char **out) {
+    *out = NULL;
+    if (!prefix || !*prefix) return frink_fail(FRINK_ERR_ARG, "JSON Schema: no rule prefix");
+    for (const char *q = prefix; *q; q++)
+        if (!((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9') || *q == '-'))
+            return frink_fail(FRINK_ERR_ARG, "JSON Schema: rule prefix \"%s\" is not letters, digits and '-'", prefix);
+    return js_rules(root, schema, prefix, flags, prefix, "", out);
 }

@@ -26,4 +26,20 @@
 //   - duplicate keys are not prevented.
 frink_status jsonschema_to_gbnf(const json_t *schema, char **out);
 
+// For composing several schemas into one grammar (the tool calls of text/toolgrammar.c): the
+// rules of `schema`, a value inside the document `root` that its local $refs resolve against
+// (root itself for a whole schema), without the fixed JSON rules and with names apart from any
+// other schema's: the start rule is `prefix` (letters, digits and '-'), matching the JSON
+// value alone (no whitespace after it), and each $ref rule is "PREFIX-refN-Name". The grammar
+// they go into must hold jsonschema_base_rules() once (the rules ws, char, string, integer,
+// number, boolean, null, value, object and array, which the schema's rules refer to; other
+// rules of that grammar must not use these names). Errors and ownership as jsonschema_to_gbnf.
+// Flags: JSONSCHEMA_NO_LT — no '<' anywhere in the JSON text (strings spell it \u003c), for JSON
+// embedded in markup that a "</tag>" ends; pass the same flags to jsonschema_base_rules.
+#define JSONSCHEMA_NO_LT 1u
+frink_status jsonschema_to_gbnf_rules(const json_t *root, const json_t *schema, const char *prefix, unsigned flags,
+                                      char **out);
+// The fixed rules, as static text.
+const char *jsonschema_base_rules(unsigned flags);
+
 #endif
