@@ -12,8 +12,9 @@
 //     a hard limit on the thinking: the template only turns thinking on or off.
 //   - A thinking block's signature is "" (there is nothing to sign); signatures sent back in
 //     history are ignored, redacted_thinking blocks are dropped (their data is opaque).
-//   - tool_choice "any" / "tool" need grammar-constrained tool calls: refused until those exist.
-//   - disable_parallel_tool_use is honoured by keeping only the first tool call of a reply.
+//   - tool_choice "any" / "tool": the call is forced and held to the chat format's tool-call
+//     grammar (each tool's input_schema); disable_parallel_tool_use: the grammar allows one call
+//     (and only the first call of a reply is kept, whatever the model wrote).
 //   - An absent thinking field leaves the template's default (some models think by default).
 //   - temperature, top_p and top_k are Anthropic's; frink's other sampling fields (seed,
 //     min_p, penalties, logit_bias) are accepted as extensions with OpenAI's names.
@@ -81,6 +82,7 @@ struct anth_req {
     frink_logit_bias *bias;
     bool stream;
     bool one_tool;      // tool_choice.disable_parallel_tool_use
+    char tool_name[160]; // tool_choice {type:"tool", name}
     bool omit_thinking; // thinking.display "omitted"
     struct run_params p;
 };
@@ -412,14 +414,23 @@ static int anth_read_tool_choice(json_t *body, struct anth_req *q, struct api_er
     const char *type = json_string_value(json_object_get(tc, "type"));
     if (!type || (strcmp(type, "auto") && strcmp(type, "any") && strcmp(type, "tool") && strcmp(type, "none")))
         return anth_bad(e, "tool_choice.type", "tool_choice.type must be \"auto\", \"any\", \"tool\" or \"none\"");
-    if (!strcmp(type, "any") || !strcmp(type, "tool"))
-        return anth_bad(e, "tool_choice",
-                        "tool_choice \"%s\" is not supported: it needs grammar-constrained tool calls, not "
-                        "implemented yet (use \"auto\")",
-                        type);
+    // "any": some tool must be called; "tool": that one. The call is then held to the chat
+    // format's tool-call grammar (run.c).
+    q->p.tool_param = "tool_choice";
+    if (!strcmp(type, "any")) q->p.tool_mode = RUN_TOOLS_REQUIRED;
+    if (!strcmp(type, "tool")) {
+        const char *name = json_string_value(json_object_get(tc, "name"));
+        if (!name || !*name || strlen(name) >= sizeof q->tool_name)
+            return anth_bad(e, "tool_choice.name", "tool_choice.name must name one of the tools");
+        snprintf(q->tool_name, sizeof q->tool_name, "%s", name);
+        q->p.tool_mode = RUN_TOOLS_REQUIRED;
+        q->p.tool_name = q->tool_name;
+        q->p.tool_param = "tool_choice.name";
+    }
     bool one = false;
     if (api_get_bool(body, "tool_choice.disable_parallel_tool_use", &one, e) < 0) return -1;
     q->one_tool = one;
+    q->p.tool_parallel = !one;
     if (!strcmp(type, "none")) {
         // The model is not offered the tools, so it has nothing to call.
         json_decref(q->tools);

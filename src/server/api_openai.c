@@ -10,7 +10,8 @@
 //                        model makes anyway is not reported as a call but as content, the
 //                        JSON {"name", "arguments"} (llama-server leaves its raw markup).
 //   tool_choice "required" / a named function, parallel_tool_calls false, a function's
-//                        "strict": they need grammar-constrained tool calls: 400 until then.
+//                        "strict": the calls are held to the chat format's tool-call grammar
+//                        (run.c: forced from the first token or from the call's opener on).
 //   logprobs             every generated token but end-of-generation markers, reasoning and
 //                        tool-call tokens included; a token that is part of a UTF-8
 //                        character shows as "bytes:\xNN..." (as OpenAI writes such tokens),
@@ -619,9 +620,6 @@ static int oai_check_tools(json_t *tools, struct api_err *e) {
         snprintf(param, sizeof param, "tools[%zu].function.strict", i);
         if (strict && !json_is_null(strict) && !json_is_boolean(strict))
             OAI_BAD(param, "'%s' must be a boolean", param);
-        if (json_is_true(strict))
-            OAI_BAD(param, "'%s' true is not supported: it needs grammar-constrained tool calls, not implemented yet",
-                    param);
     }
     return 0;
 }
@@ -638,26 +636,37 @@ int api_openai_chat_input(struct srv *s, json_t *req, struct run_params *p, json
     p->tools = tools;
 
     json_t *tc = json_object_get(req, "tool_choice");
+    p->tool_param = "tool_choice";
     if (tc && !json_is_null(tc)) {
         if (json_is_string(tc)) {
             const char *v = json_string_value(tc);
-            if (strcmp(v, "required") == 0)
-                OAI_BAD("tool_choice", "'tool_choice' \"required\" is not supported: it needs grammar-constrained "
-                                       "tool calls, not implemented yet");
-            if (strcmp(v, "auto") != 0 && strcmp(v, "none") != 0)
+            if (strcmp(v, "required") == 0) p->tool_mode = RUN_TOOLS_REQUIRED;
+            else if (strcmp(v, "none") == 0) p->tool_mode = RUN_TOOLS_NONE;
+            else if (strcmp(v, "auto") != 0)
                 OAI_BAD("tool_choice", "'tool_choice' must be \"auto\", \"none\" or \"required\" (got \"%.64s\")", v);
         } else if (json_is_object(tc)) {
-            OAI_BAD("tool_choice", "'tool_choice' naming a function is not supported: it needs grammar-constrained "
-                                   "tool calls, not implemented yet");
+            // {"type": "function", "function": {"name": NAME}}: that tool, and a call is required.
+            const char *type = json_string_value(json_object_get(tc, "type"));
+            json_t *fn = json_object_get(tc, "function");
+            const char *name = json_string_value(json_object_get(fn, "name"));
+            if (!type || strcmp(type, "function") != 0)
+                OAI_BAD("tool_choice.type", "'tool_choice.type' must be \"function\"");
+            if (!name || !*name) OAI_BAD("tool_choice.function.name", "'tool_choice.function.name' must be a tool's name");
+            p->tool_mode = RUN_TOOLS_REQUIRED;
+            p->tool_name = name;
+            p->tool_param = "tool_choice.function.name";
         } else {
             OAI_BAD("tool_choice", "'tool_choice' must be a string or an object, not %s", oai_kind(tc));
         }
+        if (p->tool_mode == RUN_TOOLS_REQUIRED && !tools)
+            OAI_BAD("tool_choice", "'tool_choice' asks for a tool call, but the request has no tools");
     }
     bool parallel = true;
     if (api_get_bool(req, "parallel_tool_calls", &parallel, e) < 0) return -1;
-    if (!parallel && tools)
-        OAI_BAD("parallel_tool_calls", "'parallel_tool_calls' false is not supported: limiting a reply to one call "
-                                       "needs grammar-constrained tool calls, not implemented yet");
+    p->tool_parallel = parallel;
+    for (size_t i = 0; tools && i < json_array_size(tools); i++)
+        if (json_is_true(json_object_get(json_object_get(json_array_get(tools, i), "function"), "strict")))
+            p->tools_strict = true;
 
     json_t *v = json_object();
     if (!v) {

@@ -14,9 +14,10 @@
 //     its encrypted_content is "frink:" + that same text, unencrypted: a stateless client that
 //     sends the item back gets the reasoning back into the prompt (another service's opaque
 //     blob is ignored).
-//   - A function tool's `strict` defaults to false (OpenAI's default is true): the arguments
-//     are not grammar-constrained yet, so strict: true is refused rather than promised.
-//   - parallel_tool_calls: false is honoured by keeping only the first call of a reply.
+//   - A function tool's `strict` defaults to false (OpenAI's default is true): strict: true holds
+//     the call's arguments to its schema with the chat format's tool-call grammar (run.c).
+//   - parallel_tool_calls: false: the grammar allows one call, and only the first call of a
+//     reply is kept.
 //   - output_tokens_details.reasoning_tokens counts the tokens generated while only
 //     reasoning had been produced (the parser's boundary, to within a token).
 #include <limits.h>
@@ -82,6 +83,7 @@ struct resp_req {
     frink_logit_bias *bias;
     bool stream;
     bool one_tool;  // parallel_tool_calls: false
+    char tool_name[160]; // tool_choice {type:"function", name}
     bool encrypted; // include reasoning.encrypted_content
     struct run_params p;
 };
@@ -359,11 +361,8 @@ static int resp_read_tools(json_t *body, struct resp_req *q, struct api_err *e) 
         json_t *strict = json_object_get(t, "strict");
         if (strict && !json_is_null(strict) && !json_is_boolean(strict))
             return resp_bad(e, param, "%s must be a boolean", param);
-        if (json_is_true(strict))
-            return resp_bad(e, param,
-                            "%s: strict function calling needs grammar-constrained tool calls, not "
-                            "implemented yet (send strict: false)",
-                            param);
+        // strict: the call's arguments are held to its schema by the tool-call grammar (run.c).
+        if (json_is_true(strict)) q->p.tools_strict = true;
         json_t *schema =
             json_is_object(params) ? json_incref(params) : json_pack("{s:s,s:{}}", "type", "object", "properties");
         json_t *fn = json_pack("{s:s,s:O}", "name", name, "parameters", schema);
@@ -372,7 +371,8 @@ static int resp_read_tools(json_t *body, struct resp_req *q, struct api_err *e) 
         json_array_append_new(q->tools, json_pack("{s:s,s:o}", "type", "function", "function", fn));
         json_array_append_new(echo,
                               json_pack("{s:s,s:s,s:O,s:o,s:b}", "type", "function", "name", name, "description",
-                                        json_is_string(desc) ? desc : json_null(), "parameters", schema, "strict", 0));
+                                        json_is_string(desc) ? desc : json_null(), "parameters", schema, "strict",
+                                        json_is_true(strict)));
     }
     return 0;
 }
@@ -394,10 +394,25 @@ static int resp_read_tool_choice(json_t *body, struct resp_req *q, struct api_er
     if (v && strcmp(v, "required"))
         return resp_bad(e, "tool_choice", "tool_choice must be \"auto\", \"none\", \"required\" or an object");
     if (!v && !json_is_object(tc)) return resp_bad(e, "tool_choice", "tool_choice must be a string or an object");
-    return resp_bad(e, "tool_choice",
-                    "tool_choice %s is not supported: it needs grammar-constrained tool calls, not implemented yet "
-                    "(use \"auto\" or \"none\")",
-                    v ? "\"required\"" : "naming a tool");
+    // "required", or {type: "function", name}: the call is forced and held to the chat format's
+    // tool-call grammar (run.c).
+    q->p.tool_mode = RUN_TOOLS_REQUIRED;
+    q->p.tool_param = "tool_choice";
+    if (v) {
+        json_object_set_new(q->echo, "tool_choice", json_string("required"));
+        return 0;
+    }
+    const char *type = json_string_value(json_object_get(tc, "type"));
+    const char *name = json_string_value(json_object_get(tc, "name"));
+    if (!type || strcmp(type, "function"))
+        return resp_bad(e, "tool_choice.type", "tool_choice.type must be \"function\" (built-in tools are not available)");
+    if (!name || !*name || strlen(name) >= sizeof q->tool_name)
+        return resp_bad(e, "tool_choice.name", "tool_choice.name must name one of the tools");
+    snprintf(q->tool_name, sizeof q->tool_name, "%s", name);
+    q->p.tool_name = q->tool_name;
+    q->p.tool_param = "tool_choice.name";
+    json_object_set_new(q->echo, "tool_choice", json_pack("{s:s,s:s}", "type", "function", "name", name));
+    return 0;
 }
 
 static void resp_set_var(struct resp_req *q, const char *name, json_t *v) {
@@ -559,6 +574,7 @@ static int resp_read(struct srv *s, const struct http_req *r, json_t *body, stru
         api_get_bool(body, "stream", &q->stream, e) < 0)
         return -1;
     q->one_tool = !parallel;
+    p->tool_parallel = parallel;
     // cache_salt and grammar (GBNF, as llama-server takes it) are frink's extensions.
     const char *salt = NULL, *grammar = NULL, *user = NULL, *instructions = NULL, *cache_key = NULL, *safety = NULL;
     json_t *metadata = NULL;

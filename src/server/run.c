@@ -38,6 +38,7 @@ void run_params_init(struct run_params *p) {
     p->n_predict = -1;
     p->n = 1;
     p->parse_output = true;
+    p->tool_parallel = true;
     p->fd = -1;
 }
 
@@ -61,6 +62,48 @@ void run_make_id(char *buf, size_t cap, const char *prefix) {
     memcpy(buf, prefix, n);
     for (size_t i = 0; i < sizeof rnd; i++) buf[n + i] = an[rnd[i] % (sizeof an - 1)];
     buf[n + sizeof rnd] = 0;
+}
+
+// The grammar of the chat format's tool calls for p's tools (see run_params). 400 naming the
+// tool field for a tool list or schema the grammar cannot express, or a format frink cannot
+// constrain.
+static int tool_grammar(struct srv *s, const struct run_params *p, char **gbnf, char **trigger, struct api_err *e) {
+    *gbnf = *trigger = NULL;
+    const char *param = p->tool_param ? p->tool_param : "tool_choice";
+    if (!p->tools || !json_array_size(p->tools)) {
+        api_err_set(e, 400, "invalid_request_error", param, "a tool call is asked for, but the request has no tools");
+        return -1;
+    }
+    frink_chat_parser *probe = NULL;
+    if (frink_chat_parser_create(NULL, s->tmpl, 0, 0, &probe) != FRINK_OK) {
+        api_err_set(e, 500, "server_error", NULL, "%s", frink_errmsg());
+        return -1;
+    }
+    char *tools = json_dumps(p->tools, JSON_COMPACT);
+    frink_status st = tools ? frink_tool_call_grammar(frink_chat_parser_format(probe), tools, strlen(tools), p->tool_name,
+                                                      p->tool_parallel, gbnf, trigger)
+                            : FRINK_ERR_NOMEM;
+    free(tools);
+    frink_chat_parser_free(probe);
+    if (st) {
+        api_err_set(e, st == FRINK_ERR_NOMEM ? 500 : 400, st == FRINK_ERR_NOMEM ? "server_error" : "invalid_request_error",
+                    param, "%s", st == FRINK_ERR_NOMEM ? "out of memory" : frink_errmsg());
+        return -1;
+    }
+    return 0;
+}
+
+// Whether the vocabulary can spell text with ordinary tokens (a control token's text cannot be
+// produced under a grammar, which sees only ordinary tokens' bytes).
+static bool spellable(const frink_model *m, const char *text) {
+    frink_token *ids = NULL;
+    size_t n = 0;
+    if (frink_tokenize(m, text, strlen(text), FRINK_TOKENIZE_PARSE_SPECIAL, &ids, &n) != FRINK_OK) return false;
+    bool ok = true;
+    char buf[256];
+    for (size_t i = 0; i < n && ok; i++) ok = frink_token_piece(m, ids[i], buf, sizeof buf, false) > 0;
+    frink_free(ids);
+    return ok && n > 0;
 }
 
 bool run_template_knows(struct srv *s, const char *var) {
@@ -287,6 +330,7 @@ static uint64_t salt_hash(const char *s) {
 
 int run_start(struct srv *s, const struct run_params *p, struct run **out, struct api_err *e) {
     *out = NULL;
+    char *tgbnf = NULL, *ttrig = NULL; // a tool-call grammar and its opener (frink_free)
     atomic_fetch_add(&s->n_requests, 1);
     if (p->n < 1 || p->n > 16) {
         atomic_fetch_add(&s->n_requests_failed, 1);
@@ -308,6 +352,17 @@ int run_start(struct srv *s, const struct run_params *p, struct run **out, struc
     pv->ch = calloc((size_t)p->n, sizeof *pv->ch);
     if (!r->tasks || !pv->ch) goto nomem;
     bool constrained = p->grammar || p->json_schema;
+    bool has_tools = p->tools && json_array_size(p->tools);
+    bool tool_force = p->tool_mode == RUN_TOOLS_REQUIRED;
+    if (tool_force || (p->tool_mode == RUN_TOOLS_AUTO && has_tools && (p->tools_strict || !p->tool_parallel))) {
+        if (tool_grammar(s, p, &tgbnf, &ttrig, e)) goto fail;
+    }
+    if (constrained && tgbnf) {
+        api_err_set(e, 400, "invalid_request_error", p->json_schema ? "response_format" : "grammar",
+                    "%s and a required or strict tool call constrain the output two ways; frink applies one",
+                    p->json_schema ? "response_format" : "grammar");
+        goto fail;
+    }
 
     frink_token *ids = NULL;
     size_t n_ids = 0;
@@ -425,7 +480,22 @@ int run_start(struct srv *s, const struct run_params *p, struct run **out, struc
         t->ignore_eos = p->ignore_eos;
         t->salt = salt_hash(p->cache_salt);
         t->fd = p->fd;
-        if (constrained) {
+        if (tgbnf) {
+            // Eager (from the first token) when a call is required, no reasoning comes first and
+            // ordinary tokens can spell the opener; lazy (from the opener on) otherwise.
+            bool eager = tool_force && !r->opens_reasoning && spellable(s->model, ttrig);
+            if (frink_grammar_create(s->model, tgbnf, strlen(tgbnf), NULL, &t->grammar)) {
+                frink_free(ids);
+                api_err_set(e, 400, "invalid_request_error", p->tool_param ? p->tool_param : "tool_choice", "%s",
+                            frink_errmsg());
+                goto fail;
+            }
+            if (!eager && !(t->grammar_trigger = strdup(ttrig))) {
+                frink_free(ids);
+                goto nomem;
+            }
+            t->grammar_force = tool_force && !eager;
+        } else if (constrained) {
             frink_status st = p->grammar
                                   ? frink_grammar_create(s->model, p->grammar, strlen(p->grammar), NULL, &t->grammar)
                                   : frink_grammar_from_json_schema(s->model, p->json_schema, strlen(p->json_schema),
@@ -460,11 +530,15 @@ int run_start(struct srv *s, const struct run_params *p, struct run **out, struc
         api_err_set(e, 503, "server_error", NULL, "the server is shutting down");
         goto fail;
     }
+    frink_free(tgbnf);
+    frink_free(ttrig);
     *out = r;
     return 0;
 nomem:
     api_err_set(e, 500, "server_error", NULL, "out of memory");
 fail:
+    frink_free(tgbnf);
+    frink_free(ttrig);
     atomic_fetch_add(&s->n_requests_failed, 1);
     run_free(r);
     return -1;

@@ -48,6 +48,18 @@ struct run_params {
     bool ignore_eos;
     const char *grammar;         // GBNF (borrowed) or NULL
     const char *json_schema;     // JSON Schema text (borrowed) or NULL: compiled to a grammar
+    // Tool calls. A call is required (tool_choice "required", a named tool, Anthropic "any"), or
+    // strict (a tool's strict schema), or limited to one (parallel_tool_calls false): the calls
+    // are then held to the grammar of the chat format's calls with each tool's parameters
+    // schema (frink_tool_call_grammar), applied from the call's opener on (lazy) when the model
+    // may write other things first, or from the first token (eager: a required call, no
+    // reasoning open, an opener ordinary tokens can spell). A required call that the model
+    // would not open before ending its turn gets the opener written for it.
+    enum { RUN_TOOLS_AUTO = 0, RUN_TOOLS_NONE, RUN_TOOLS_REQUIRED } tool_mode;
+    const char *tool_name;       // RUN_TOOLS_REQUIRED: only this tool (NULL: any)
+    bool tool_parallel;          // several calls allowed (default true)
+    bool tools_strict;           // a tool asked for strict arguments
+    const char *tool_param;      // the request field to name in errors ("tool_choice")
     bool parse_output;           // run the chat output parser (false: everything is content)
     bool whole_tool_calls;       // announce a tool call only once complete
     const char *cache_salt;      // NULL or ""

@@ -54,6 +54,7 @@ void gen_task_release(struct gen_task *t) {
     for (int i = 0; i < t->n_stop; i++) free(t->stop[i]);
     free(t->stop);
     frink_grammar_free(t->grammar);
+    free(t->grammar_trigger);
     free(t->text);
     free(t->toks);
     pthread_mutex_destroy(&t->mu);
@@ -151,6 +152,11 @@ struct slot {
     frink_detok *dt;
     char *hold;                    // decoded text withheld (it may be the start of a stop string)
     size_t n_hold, cap_hold;
+    char *out;                     // every byte generated (a lazy grammar's trigger is searched here)
+    size_t n_out, cap_out, trig_from;
+    bool g_active;                 // the grammar constrains the sampler now
+    frink_token *feed;             // tokens written for the model (a forced trigger), evaluated as
+    int n_feed, fed;               // a prompt is; fed of n_feed done
     int batch_index;               // the index of its logits in this step's batch (-1: none)
     bool ckpt_after;               // take a checkpoint after this step (the prompt's end)
 };
@@ -200,6 +206,12 @@ static void slot_clear_task(struct slot *sl) {
     frink_detok_free(sl->dt);
     sl->dt = NULL;
     sl->n_hold = 0;
+    sl->n_out = 0;
+    sl->trig_from = 0;
+    sl->g_active = false;
+    free(sl->feed);
+    sl->feed = NULL;
+    sl->n_feed = sl->fed = 0;
     sl->task = NULL;
     sl->decoding = false;
     sl->batch_index = -1;
@@ -343,9 +355,12 @@ static void slot_assign(struct sched *q, struct gen_task *t) {
         slot_end(q, sl, GEN_ERROR, msg);
         return;
     }
-    if (t->grammar) {
+    sl->n_out = sl->trig_from = 0;
+    sl->g_active = false;
+    if (t->grammar && !t->grammar_trigger) {
         frink_constraint con = frink_grammar_constraint(t->grammar);
         frink_sampler_set_constraint(sl->smp, &con);
+        sl->g_active = true;
     }
     // The penalties look at the recent prompt tokens too, as the reference's server does.
     int from = t->n_prompt - (t->sp.penalty_last_n > 0 ? t->sp.penalty_last_n : 0);
@@ -417,6 +432,89 @@ static void fill_logprobs(struct sched *q, const float *logits, frink_token id, 
     for (int i = 0; i < g->n_top; i++) g->top_lp[i] = logits[g->top_id[i]] - lse;
 }
 
+// A lazy grammar starts at its trigger: the text from the trigger's first byte on is given to it
+// and every later token is constrained. Returns true when the task ended (the text after the
+// trigger broke the grammar).
+static bool slot_check_trigger(struct sched *q, struct slot *sl) {
+    struct gen_task *t = sl->task;
+    if (!t->grammar || sl->g_active || !t->grammar_trigger) return false;
+    size_t tl = strlen(t->grammar_trigger);
+    const char *m = sl->n_out > sl->trig_from ? memmem(sl->out + sl->trig_from, sl->n_out - sl->trig_from,
+                                                       t->grammar_trigger, tl)
+                                              : NULL;
+    if (!m) {
+        sl->trig_from = sl->n_out >= tl ? sl->n_out - tl + 1 : 0;
+        return false;
+    }
+    size_t at = (size_t)(m - sl->out);
+    if (frink_grammar_accept_text(t->grammar, sl->out + at, sl->n_out - at) != FRINK_OK) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "the tool call broke its grammar: %s", frink_errmsg());
+        slot_end(q, sl, GEN_ERROR, msg);
+        return true;
+    }
+    frink_constraint con = frink_grammar_constraint(t->grammar);
+    frink_sampler_set_constraint(sl->smp, &con);
+    sl->g_active = true;
+    return false;
+}
+
+// A token joins the output: its text (whole characters) is held, stop strings checked, a lazy
+// grammar's trigger looked for. Returns true when the task ended.
+static bool slot_take_token(struct sched *q, struct slot *sl, frink_token id, const struct gen_tok *g) {
+    const char *p;
+    size_t k = 0;
+    if (frink_detok_push(sl->dt, id, &p, &k) == FRINK_OK && k) {
+        if (grow((void **)&sl->hold, sl->n_hold + k, &sl->cap_hold, 1)) {
+            memcpy(sl->hold + sl->n_hold, p, k);
+            sl->n_hold += k;
+        }
+        if (sl->task->grammar_trigger && grow((void **)&sl->out, sl->n_out + k, &sl->cap_out, 1)) {
+            memcpy(sl->out + sl->n_out, p, k);
+            sl->n_out += k;
+        }
+    }
+    if (slot_release_text(q, sl, g)) return true;
+    return slot_check_trigger(q, sl);
+}
+
+// Writes the lazy grammar's trigger as the model's next tokens (evaluated in the next steps as a
+// prompt is). Returns true when the task ended.
+static bool slot_force_trigger(struct sched *q, struct slot *sl) {
+    struct gen_task *t = sl->task;
+    frink_token *ids = NULL;
+    size_t n = 0;
+    if (frink_tokenize(q->s->model, t->grammar_trigger, strlen(t->grammar_trigger), FRINK_TOKENIZE_PARSE_SPECIAL, &ids,
+                       &n) != FRINK_OK ||
+        n == 0 || frink_seq_len(sl->seq) + (int)n + 1 > q->s->n_ctx) {
+        frink_free(ids);
+        slot_end(q, sl, n ? GEN_CTX : GEN_ERROR, n ? NULL : "cannot write the tool call's opener");
+        return true;
+    }
+    free(sl->feed);
+    sl->feed = malloc(n * sizeof *sl->feed);
+    if (!sl->feed) {
+        frink_free(ids);
+        slot_end(q, sl, GEN_ERROR, "out of memory");
+        return true;
+    }
+    memcpy(sl->feed, ids, n * sizeof *ids);
+    frink_free(ids);
+    sl->n_feed = (int)n;
+    sl->fed = 0;
+    for (int i = 0; i < sl->n_feed; i++) {
+        struct gen_tok g = {.id = sl->feed[i]};
+        frink_sampler_accept(sl->smp, sl->feed[i]);
+        sl->n_gen++;
+        if (slot_take_token(q, sl, sl->feed[i], &g)) return true;
+    }
+    if (!sl->g_active) {
+        slot_end(q, sl, GEN_ERROR, "the tool call's opener did not start its grammar");
+        return true;
+    }
+    return false;
+}
+
 // A slot produced logits: sample, publish, decide whether it goes on.
 static void slot_sample(struct sched *q, struct slot *sl, const float *logits) {
     struct gen_task *t = sl->task;
@@ -437,20 +535,20 @@ static void slot_sample(struct sched *q, struct slot *sl, const float *logits) {
     q->st.gen_tokens++;
     pthread_mutex_unlock(&q->mu);
     bool eog = frink_token_is_eog(q->s->model, id) && !t->ignore_eos;
+    if (eog && t->grammar && !sl->g_active && t->grammar_force) {
+        // A call is required and the turn would end without one: write the call's opener
+        // instead, and go on under the grammar.
+        if (slot_force_trigger(q, sl)) return;
+        sl->decoding = false;
+        return;
+    }
     if (eog) {
         slot_end(q, sl, GEN_EOG, NULL);
         return;
     }
     struct gen_tok g = {.id = id};
     if (t->logprobs || t->top_logprobs) fill_logprobs(q, logits, id, t->top_logprobs, &g);
-    const char *p;
-    size_t k = 0;
-    if (frink_detok_push(sl->dt, id, &p, &k) == FRINK_OK && k &&
-        grow((void **)&sl->hold, sl->n_hold + k, &sl->cap_hold, 1)) {
-        memcpy(sl->hold + sl->n_hold, p, k);
-        sl->n_hold += k;
-    }
-    if (slot_release_text(q, sl, &g)) return;
+    if (slot_take_token(q, sl, id, &g)) return;
     if (t->grammar && frink_grammar_complete(t->grammar)) {
         // The grammar may end here; a model that would not end is still held to it: the next
         // sample allows end-of-generation only where the grammar may end, so nothing to do.
@@ -486,12 +584,13 @@ static void run_ops(struct sched *q) {
             sl->salt = 0;
             sl->in_cache = false;
         } else {
+            op->n_tokens = frink_seq_len(sl->seq); // what was erased
             frink_seq_reset(sl->seq);
             sl->salt = 0;
             sl->in_cache = false;
             op->st = FRINK_OK;
         }
-        op->n_tokens = frink_seq_len(sl->seq);
+        if (op->kind != OP_ERASE) op->n_tokens = frink_seq_len(sl->seq);
     }
     pthread_mutex_lock(&q->mu);
     for (struct slot_op *op = ops; op;) {
@@ -573,6 +672,19 @@ static void *sched_main(void *arg) {
                     old = sl;
             }
             if (!old || budget <= 0) break;
+            if (old->fed < old->n_feed) { // forced tokens after the prompt
+                int left = old->n_feed - old->fed, k = left < budget ? left : budget;
+                for (int j = 0; j < k; j++) {
+                    bool last = old->fed + j == old->n_feed - 1;
+                    int at = frink_batch_add(q->b, old->seq, old->feed[old->fed + j], last);
+                    if (last) old->batch_index = at;
+                }
+                if (k < left) old->batch_index = -2;
+                old->fed += k;
+                budget -= k;
+                n_prefill += k;
+                continue;
+            }
             int left = old->n_prompt - old->n_fed, k = left < budget ? left : budget;
             // A recurrent model's state can only be resumed where a checkpoint was taken. The
             // prompt's chunk stops one token short of its end and takes one there, so that the
@@ -614,7 +726,7 @@ static void *sched_main(void *arg) {
             if (sl->task && sl->ckpt_after) frink_seq_checkpoint(sl->seq);
             sl->ckpt_after = false;
             if (!sl->task || sl->batch_index < 0) continue;
-            if (!sl->decoding && !q->recurrent) frink_seq_checkpoint(sl->seq); // the prompt's end
+            if (!sl->decoding && !q->recurrent && !sl->n_feed) frink_seq_checkpoint(sl->seq); // the prompt's end
             const float *lg = frink_batch_logits(q->b, sl->batch_index);
             if (lg) slot_sample(q, sl, lg);
         }
@@ -705,6 +817,8 @@ void sched_stop(struct sched *q) {
     for (int i = 0; i < q->n_slots; i++) {
         if (q->slots[i].task) slot_end(q, &q->slots[i], GEN_CANCELLED, NULL);
         free(q->slots[i].hold);
+        free(q->slots[i].out);
+        free(q->slots[i].feed);
         frink_seq_free(q->slots[i].seq);
     }
     for (int k = 0; k < q->q_len; k++) {
@@ -784,8 +898,8 @@ frink_status sched_slot_save(struct sched *q, int slot, const char *path, int *n
 frink_status sched_slot_restore(struct sched *q, int slot, const char *path, int *n_tokens, char *msg, size_t cap) {
     return slot_op(q, OP_RESTORE, slot, path, n_tokens, msg, cap);
 }
-frink_status sched_slot_erase(struct sched *q, int slot, char *msg, size_t cap) {
-    return slot_op(q, OP_ERASE, slot, NULL, NULL, msg, cap);
+frink_status sched_slot_erase(struct sched *q, int slot, int *n_erased, char *msg, size_t cap) {
+    return slot_op(q, OP_ERASE, slot, NULL, n_erased, msg, cap);
 }
 
 void sched_stats(struct sched *q, struct sched_stats *out) {

@@ -52,6 +52,11 @@ struct gen_task {
     bool logprobs;                 // fill gen_tok.logprob
     bool ignore_eos;               // end-of-generation tokens do not end the task
     frink_grammar *grammar;        // owned; NULL: unconstrained
+    char *grammar_trigger;         // owned; not NULL: the grammar is lazy — it applies from the first
+                                   // occurrence of this text in the output (the text from there on
+                                   // is given to it, then every later token is constrained)
+    bool grammar_force;            // lazy and required: an end of turn before the trigger writes
+                                   // the trigger instead (its tokens are evaluated) and goes on
     uint64_t salt;                 // hash of the request's cache_salt (0: none)
     int fd;                        // the client's socket (-1: none): a hang-up cancels the task
 
@@ -114,7 +119,7 @@ int sched_slots(struct sched *q, struct sched_slot_info *out, int cap);
 // it between steps. A busy slot is FRINK_ERR_STATE. Returns the status; msg gets the error.
 frink_status sched_slot_save(struct sched *q, int slot, const char *path, int *n_tokens, char *msg, size_t cap);
 frink_status sched_slot_restore(struct sched *q, int slot, const char *path, int *n_tokens, char *msg, size_t cap);
-frink_status sched_slot_erase(struct sched *q, int slot, char *msg, size_t cap);
+frink_status sched_slot_erase(struct sched *q, int slot, int *n_erased, char *msg, size_t cap);
 
 struct sched_stats {
     uint64_t prompt_tokens, cached_tokens, gen_tokens;  // totals

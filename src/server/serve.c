@@ -277,12 +277,13 @@ void serve_slot_action(struct srv *s, struct http_req *r, struct http_resp *out)
     char msg[256] = "";
     double t0 = api_mono();
     if (!strcmp(action, "erase")) {
-        frink_status st = sched_slot_erase(s->sched, (int)id, msg, sizeof msg);
+        int n_erased = 0;
+        frink_status st = sched_slot_erase(s->sched, (int)id, &n_erased, msg, sizeof msg);
         if (st) {
             http_error(out, r->api, st == FRINK_ERR_ARG ? 404 : 409, "invalid_request_error", "id", "%s", msg);
             return;
         }
-        http_json(out, 200, json_pack("{s:i, s:i}", "id_slot", (int)id, "n_erased", 0));
+        http_json(out, 200, json_pack("{s:i, s:i}", "id_slot", (int)id, "n_erased", n_erased));
         return;
     }
     if (!s->cfg.slot_save_path) {
