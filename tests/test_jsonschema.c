@@ -271,7 +271,7 @@ struct js_case {
     const char *schema;
     const char *shapes[4];  // substrings the grammar must contain
     const char *good[8];    // instances that must match
-    const char *bad[8];     // instances that must not
+    const char *bad[12];    // instances that must not
 };
 
 static const struct js_case cases[] = {
@@ -319,8 +319,10 @@ static const struct js_case cases[] = {
      {"\"x\"", "null"}, {"0"}},
     {"{\"type\":\"array\",\"items\":{\"$ref\":\"#\"},\"maxItems\":2}", {"ref1-root ::= \"[\" ws"}, {"[]", "[[],[[]]]", "[ [ ] ]"},
      {"[1]", "[[],[],[]]", "[[1]]"}},
-    {"{\"type\":\"string\",\"format\":\"date\"}", {"[0-9]{4}"}, {"\"2024-02-29\"", "\"1999-12-31\""},
-     {"\"2024-13-01\"", "\"2024-1-01\"", "\"2024-00-10\"", "\"24-01-01\""}},
+    {"{\"type\":\"string\",\"format\":\"date\"}", {"\"-02-29\""},
+     {"\"2024-02-29\"", "\"1999-12-31\"", "\"2000-02-29\"", "\"0004-02-29\"", "\"2023-04-30\"", "\"0001-01-01\""},
+     {"\"2024-13-01\"", "\"2024-1-01\"", "\"2024-00-10\"", "\"24-01-01\"", "\"2023-02-29\"", "\"1900-02-29\"",
+      "\"2023-09-31\"", "\"2023-02-30\"", "\"0000-01-01\"", "\"8119-09-31\""}},
     {"{\"type\":\"string\",\"format\":\"date-time\"}", {"\"T\""}, {"\"2024-01-02T03:04:05Z\"", "\"2024-01-02T23:59:59.5+05:30\""},
      {"\"2024-01-02 03:04:05Z\"", "\"2024-01-02T24:00:00Z\""}},
     {"{\"type\":\"string\",\"format\":\"uuid\"}", {"[0-9a-fA-F]{8}"}, {"\"123e4567-e89b-12d3-a456-426614174000\""},
@@ -402,7 +404,7 @@ int main(void) {
         if (parsed) {
             for (int j = 0; j < 8 && k->good[j]; j++)
                 CHECK(gm_accepts(&m, k->good[j]) == 1, "case %zu: %s rejects %s\n%s", i, k->schema, k->good[j], g);
-            for (int j = 0; j < 8 && k->bad[j]; j++)
+            for (int j = 0; j < 12 && k->bad[j]; j++)
                 CHECK(gm_accepts(&m, k->bad[j]) == 0, "case %zu: %s accepts %s\n%s", i, k->schema, k->bad[j], g);
         }
         gm_free(&m);

@@ -559,6 +559,7 @@ static int anth_read(struct srv *s, const struct http_req *r, json_t *body, bool
     p->template_vars = q->vars;
     p->continue_text = q->prefill;
     p->json_schema = q->schema;
+    p->schema_param = "output_config.format";
     p->grammar = grammar;
     p->cache_salt = salt;
     p->n = 1;

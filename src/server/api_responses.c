@@ -591,6 +591,7 @@ static int resp_read(struct srv *s, const struct http_req *r, json_t *body, stru
     p->tools = q->tools;
     p->template_vars = q->vars;
     p->json_schema = q->schema;
+    p->schema_param = "text.format";
     p->grammar = grammar;
     p->cache_salt = salt;
     p->n = 1;

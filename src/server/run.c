@@ -69,7 +69,11 @@ void run_make_id(char *buf, size_t cap, const char *prefix) {
 // constrain.
 static int tool_grammar(struct srv *s, const struct run_params *p, char **gbnf, char **trigger, struct api_err *e) {
     *gbnf = *trigger = NULL;
-    const char *param = p->tool_param ? p->tool_param : "tool_choice";
+    // The field that asked for it: the tool choice, or (for calls the model chooses to make)
+    // a strict tool or parallel_tool_calls false.
+    bool forced = p->tool_mode == RUN_TOOLS_REQUIRED;
+    const char *param = forced ? (p->tool_param ? p->tool_param : "tool_choice")
+                               : p->tools_strict ? "strict" : "parallel_tool_calls";
     if (!p->tools || !json_array_size(p->tools)) {
         api_err_set(e, 400, "invalid_request_error", param, "a tool call is asked for, but the request has no tools");
         return -1;
@@ -79,6 +83,11 @@ static int tool_grammar(struct srv *s, const struct run_params *p, char **gbnf, 
         api_err_set(e, 500, "server_error", NULL, "%s", frink_errmsg());
         return -1;
     }
+    if (!forced && !strcmp(frink_chat_parser_format(probe), "none")) {
+        // The format has no tool calls at all: a strict or single call is trivially kept.
+        frink_chat_parser_free(probe);
+        return 0;
+    }
     char *tools = json_dumps(p->tools, JSON_COMPACT);
     frink_status st = tools ? frink_tool_call_grammar(frink_chat_parser_format(probe), tools, strlen(tools), p->tool_name,
                                                       p->tool_parallel, gbnf, trigger)
@@ -87,7 +96,7 @@ static int tool_grammar(struct srv *s, const struct run_params *p, char **gbnf, 
     frink_chat_parser_free(probe);
     if (st) {
         api_err_set(e, st == FRINK_ERR_NOMEM ? 500 : 400, st == FRINK_ERR_NOMEM ? "server_error" : "invalid_request_error",
-                    param, "%s", st == FRINK_ERR_NOMEM ? "out of memory" : frink_errmsg());
+                    param, "%s: %s", param, st == FRINK_ERR_NOMEM ? "out of memory" : frink_errmsg());
         return -1;
     }
     return 0;
@@ -354,15 +363,16 @@ int run_start(struct srv *s, const struct run_params *p, struct run **out, struc
     bool constrained = p->grammar || p->json_schema;
     bool has_tools = p->tools && json_array_size(p->tools);
     bool tool_force = p->tool_mode == RUN_TOOLS_REQUIRED;
-    if (tool_force || (p->tool_mode == RUN_TOOLS_AUTO && has_tools && (p->tools_strict || !p->tool_parallel))) {
-        if (tool_grammar(s, p, &tgbnf, &ttrig, e)) goto fail;
-    }
-    if (constrained && tgbnf) {
-        api_err_set(e, 400, "invalid_request_error", p->json_schema ? "response_format" : "grammar",
-                    "%s and a required or strict tool call constrain the output two ways; frink applies one",
-                    p->json_schema ? "response_format" : "grammar");
+    bool tool_constrained =
+        tool_force || (p->tool_mode == RUN_TOOLS_AUTO && has_tools && (p->tools_strict || !p->tool_parallel));
+    const char *cparam = p->json_schema ? (p->schema_param ? p->schema_param : "response_format") : "grammar";
+    if (constrained && tool_constrained) {
+        api_err_set(e, 400, "invalid_request_error", cparam,
+                    "%s and a required, strict or single tool call constrain the output two ways; frink applies one",
+                    cparam);
         goto fail;
     }
+    if (tool_constrained && tool_grammar(s, p, &tgbnf, &ttrig, e)) goto fail;
 
     frink_token *ids = NULL;
     size_t n_ids = 0;
@@ -416,7 +426,7 @@ int run_start(struct srv *s, const struct run_params *p, struct run **out, struc
         if (constrained && r->opens_reasoning) {
             frink_chat_parser_free(probe);
             frink_free(ids);
-            api_err_set(e, 400, "invalid_request_error", p->json_schema ? "response_format" : "grammar",
+            api_err_set(e, 400, "invalid_request_error", cparam,
                         "constrained output cannot follow a reasoning block yet, and this template opens one "
                         "(turn reasoning off: reasoning_effort \"none\" or chat_template_kwargs.enable_thinking "
                         "false)");
@@ -502,8 +512,7 @@ int run_start(struct srv *s, const struct run_params *p, struct run **out, struc
                                                                    &t->grammar);
             if (st) {
                 frink_free(ids);
-                api_err_set(e, 400, "invalid_request_error", p->grammar ? "grammar" : "response_format", "%s",
-                            frink_errmsg());
+                api_err_set(e, 400, "invalid_request_error", cparam, "%s: %s", cparam, frink_errmsg());
                 goto fail;
             }
         }

@@ -48,6 +48,7 @@ struct run_params {
     bool ignore_eos;
     const char *grammar;         // GBNF (borrowed) or NULL
     const char *json_schema;     // JSON Schema text (borrowed) or NULL: compiled to a grammar
+    const char *schema_param;    // the field it came from, for errors (NULL: "response_format")
     // Tool calls. A call is required (tool_choice "required", a named tool, Anthropic "any"), or
     // strict (a tool's strict schema), or limited to one (parallel_tool_calls false): the calls
     // are then held to the grammar of the chat format's calls with each tool's parameters
