@@ -1,6 +1,7 @@
 #!/bin/bash
-# Installs what the server's end-to-end tests (tests/server/) need, when it is missing: curl
-# and python3 from Debian, and the official `openai` and `@anthropic-ai/sdk` npm clients at the
+# Installs what the server's end-to-end tests (tests/server/) need, when it is missing: curl,
+# python3 and python3-jsonschema (tests/server/validate.py's independent JSON Schema validator)
+# from Debian, and the official `openai` and `@anthropic-ai/sdk` npm clients at the
 # versions pinned in tests/server/package-lock.json, into tests/server/node_modules (ignored by
 # git). Quick when everything is there: npm runs only when the lock file changed.
 set -euo pipefail
@@ -10,6 +11,9 @@ command -v curl >/dev/null || need+=(curl)
 command -v python3 >/dev/null || need+=(python3)
 command -v node >/dev/null || need+=(nodejs)
 command -v npm >/dev/null || need+=(npm)
+# Debian's module, for Debian's /usr/bin/python3 (which test_forced.mjs prefers to a python3 of
+# a version manager earlier on PATH).
+/usr/bin/python3 -c 'import jsonschema' 2>/dev/null || need+=(python3-jsonschema)
 if [ ${#need[@]} -gt 0 ]; then
   echo "frink: installing Debian packages: ${need[*]}" >&2
   sudo=; [ "$(id -u)" -eq 0 ] || sudo=sudo

@@ -76,7 +76,10 @@ if [ ! -s "$HYBRID" ]; then
   "$FRINK_BIN" gen --preset qwen35-tiny --vocab "$vocab" --seed 7 -o "$HYBRID.tmp" >/dev/null && mv "$HYBRID.tmp" "$HYBRID"
 fi
 
-suites=${FRINK_SERVER_TESTS:-openai anthropic tools hybrid load errors endpoints sse http}
+suites=${FRINK_SERVER_TESTS:-openai anthropic tools forced hybrid load errors endpoints sse http}
+# Each suite's time limit: a sanitizer build runs about 3x slower.
+limit=150
+ldd "$FRINK_BIN" 2>/dev/null | grep -q libasan && limit=450
 for s in $suites; do
   t0=$(date +%s)
   case $s in
@@ -90,7 +93,7 @@ for s in $suites; do
   esac
   echo "== $s"
   log=$FRINK_SERVER_WORK/logs/suite-$s.txt
-  timeout -k 5 150 "${cmd[@]}" >"$log" 2>&1 &
+  timeout -k 5 "$limit" "${cmd[@]}" >"$log" 2>&1 &
   suite=$!
   tail -s 0.1 -n +1 -f --pid="$suite" "$log" &
   tailer=$!

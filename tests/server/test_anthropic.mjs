@@ -121,14 +121,18 @@ await group('typed errors and the error shape', async () => {
         source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } }] }] }, 'image');
     await bad('thinking with a template that has none', { max_tokens: 64, messages: MSGS, thinking: { type: 'enabled', budget_tokens: 32 } },
         'thinking');
-    await bad('tool_choice any', { max_tokens: 8, messages: MSGS, tool_choice: { type: 'any' },
+    // This server's template (the ChatML fallback) has no tool-call format: a call cannot be
+    // forced (test_forced.mjs has the honoured ones). Anthropic's errors have no param field,
+    // so the message must name it.
+    await bad('tool_choice any, no tool-call format', { max_tokens: 8, messages: MSGS, tool_choice: { type: 'any' },
         tools: [{ name: 'f', description: 'f', input_schema: { type: 'object' } }] }, 'tool_choice');
     await bad('mcp_servers', { max_tokens: 2, messages: MSGS, mcp_servers: [{ type: 'url', url: 'http://127.0.0.1:1', name: 'x' }] }, 'mcp_servers');
     await bad('a server tool (web_search)', { max_tokens: 2, messages: MSGS, tools: [{ type: 'web_search_20250305', name: 'web_search' }] }, 'tool');
     await bad('a document block', { max_tokens: 2, messages: [{ role: 'user', content: [{ type: 'document',
         source: { type: 'text', media_type: 'text/plain', data: 'x' } }] }] }, 'document');
-    await bad('tool_choice tool (named)', { max_tokens: 8, messages: MSGS, tool_choice: { type: 'tool', name: 'f' },
+    await bad('tool_choice tool (named), no tool-call format', { max_tokens: 8, messages: MSGS, tool_choice: { type: 'tool', name: 'f' },
         tools: [{ name: 'f', description: 'f', input_schema: { type: 'object' } }] }, 'tool_choice');
+    await bad('tool_choice any without tools', { max_tokens: 8, messages: MSGS, tool_choice: { type: 'any' } }, 'tool_choice|tools');
     const raw = await post(srv, '/v1/messages', '{"model": ', { 'anthropic-version': '2023-06-01' });
     eq('bad JSON: 400', raw.status, 400);
     check('error shape {type: "error", error: {type: "invalid_request_error", message}}', raw.json && raw.json.type === 'error'
