@@ -572,6 +572,7 @@ static int anth_read(struct srv *s, const struct http_req *r, json_t *body, bool
     p->stop = q->stop;
     p->n_stop = q->n_stop;
     if (api_get_bool(body, "stream", &q->stream, e) < 0) return -1;
+    q->p.whole_tool_calls = !q->stream; // a whole reply reports only complete calls
     double temp;
     rc = api_get_num(body, "temperature", 0, 1, &temp, e);
     if (rc < 0) return -1;

@@ -313,6 +313,9 @@ static int oai_read_common(struct oai_req *o, json_t *req, struct api_err *e) {
     if (api_get_strings(req, "stop", OAI_MAX_STOP, &o->stop, &p->n_stop, e) < 0) return -1;
     p->stop = o->stop;
     if (api_get_bool(req, "stream", &o->stream, e) < 0) return -1;
+    // A whole reply reports a call only once it is complete: one cut off by max_tokens is then
+    // content (its markup), not also a call with partial arguments.
+    o->p.whole_tool_calls = !o->stream;
     json_t *so = NULL;
     if ((rc = api_get_obj(req, "stream_options", &so, e)) < 0) return -1;
     if (rc && !o->stream) {

@@ -573,6 +573,7 @@ static int resp_read(struct srv *s, const struct http_req *r, json_t *body, stru
     if (api_get_bool(body, "parallel_tool_calls", &parallel, e) < 0 || api_get_bool(body, "store", &store, e) < 0 ||
         api_get_bool(body, "stream", &q->stream, e) < 0)
         return -1;
+    q->p.whole_tool_calls = !q->stream; // a whole reply reports only complete calls
     q->one_tool = !parallel;
     p->tool_parallel = parallel;
     // cache_salt and grammar (GBNF, as llama-server takes it) are frink's extensions.

@@ -432,8 +432,12 @@ int run_start(struct srv *s, const struct run_params *p, struct run **out, struc
                         "false)");
             goto fail;
         }
+        // Call ids are random per request (a seed fixes the text, not the ids: two conversations
+        // with one seed must not share call ids).
+        uint64_t id_seed;
+        if (getrandom(&id_seed, sizeof id_seed, 0) != (ssize_t)sizeof id_seed) id_seed = p->sp.seed ^ (uint64_t)time(NULL);
         for (int i = 0; i < p->n; i++) {
-            if (frink_chat_parser_create(r->format, s->tmpl, flags, p->sp.seed + (uint64_t)i, &pv->ch[i].parser)) {
+            if (frink_chat_parser_create(r->format, s->tmpl, flags, id_seed + (uint64_t)i, &pv->ch[i].parser)) {
                 frink_chat_parser_free(probe);
                 frink_free(ids);
                 api_err_set(e, 500, "server_error", NULL, "%s", frink_errmsg());
