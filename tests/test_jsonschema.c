@@ -329,7 +329,15 @@ static const struct js_case cases[] = {
      {"\"123e4567e89b12d3a456426614174000\"", "\"g23e4567-e89b-12d3-a456-426614174000\""}},
     {"{\"type\":\"string\",\"format\":\"time\"}", {"[0-5]"}, {"\"12:30:00Z\""}, {"\"12:60:00Z\"", "\"12:30\""}},
     {"{\"type\":\"integer\",\"minimum\":0}", {"(\"0\" | [1-9] [0-9]*)"}, {"0", "42"}, {"-1", "-0"}},
-    {"{\"type\":\"integer\",\"minimum\":1,\"maximum\":5}", {"\"3\""}, {"1", "5"}, {"0", "6", "-1"}},
+    {"{\"type\":\"integer\",\"minimum\":1,\"maximum\":5}", {"[1-5]"}, {"1", "3", "5"}, {"0", "6", "-1"}},
+    {"{\"type\":\"integer\",\"minimum\":0,\"maximum\":100000}", {"[1-9]"}, {"0", "7", "99999", "100000"},
+     {"-1", "100001", "1000000", "00", "-0"}},
+    {"{\"type\":\"string\",\"multipleOf\":3,\"minimum\":2}", {"root ::= string ws"}, {"\"a\""}, {"3"}},
+    {"{\"type\":\"integer\",\"minimum\":5}", {"[0-9]"}, {"5", "9", "10", "123456789012"}, {"4", "0", "-5", "05"}},
+    {"{\"type\":\"number\",\"minimum\":0.5}", {"\".\""}, {"0.5", "0.75", "1", "100.25", "0.50"},
+     {"0.49", "0.4999999", "0", "-1", "5e-1", "-0.5"}},
+    {"{\"type\":\"array\",\"prefixItems\":[{\"type\":\"number\",\"maximum\":3}]}", {"\"[\" ws"}, {"[3]", "[-2.5, 1]", "[]"},
+     {"[3.01]", "[4]", "[3e0]"}},
     {"{\"type\":\"integer\",\"exclusiveMaximum\":0}", {"\"-\" [1-9]"}, {"-1", "-30"}, {"0", "1"}},
     {"{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"integer\",\"minimum\":0}]}", {"string"}, {"\"x\"", "3"}, {"-3", "null"}},
     {"{\"oneOf\":[{\"type\":\"string\"},{\"type\":\"array\",\"items\":{\"type\":\"string\"}}]}", {"string"},
@@ -358,8 +366,6 @@ static const struct js_refusal refusals[] = {
     {"{\"type\":\"string\",\"pattern\":\"(?<!a)b\"}", "lookbehind"},
     {"{\"type\":\"string\",\"pattern\":\"(a)\\\\1\"}", "backreference"},
     {"{\"type\":\"string\",\"format\":\"email\"}", "/format"},
-    {"{\"type\":\"number\",\"minimum\":0.5}", "/minimum"},
-    {"{\"type\":\"integer\",\"minimum\":5}", "/minimum"},
     {"{\"oneOf\":[{\"type\":\"integer\"},{\"type\":\"number\"}]}", "/oneOf"},
     {"{\"type\":\"array\",\"uniqueItems\":true}", "/uniqueItems"},
     {"{\"items\":{\"not\":{}}}", "/items/not"},
@@ -375,14 +381,268 @@ static const struct js_refusal refusals[] = {
     {"{\"allOf\":[{\"properties\":5}]}", "/allOf/0/properties"},
     {"{\"type\":\"string\",\"pattern\":\"^\u00e9$\"}", "non-ASCII"},
     {"{\"type\":\"string\",\"pattern\":\"a(b\"}", "unbalanced"},
-    {"{\"type\":\"integer\",\"minimum\":0,\"maximum\":100000}", "/minimum"},
     {"{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"string\",\"format\":\"hostname\"}]}", "/anyOf/1/format"},
-    {"{\"type\":\"array\",\"prefixItems\":[{\"type\":\"number\",\"maximum\":3}]}", "/prefixItems/0/maximum"},
+    {"{\"type\":\"array\",\"prefixItems\":[{\"type\":\"number\",\"maximum\":\"3\"}]}", "/prefixItems/0/maximum"},
+    {"{\"type\":\"array\",\"prefixItems\":[{\"type\":\"number\",\"multipleOf\":3}]}", "/prefixItems/0/multipleOf"},
+    {"{\"type\":\"integer\",\"minimum\":5,\"maximum\":2}", "/minimum"},
+    {"{\"type\":\"integer\",\"exclusiveMinimum\":9223372036854775807,\"maximum\":9223372036854775807}", "/exclusiveMinimum"},
+    {"{\"type\":\"integer\",\"exclusiveMinimum\":1.5,\"exclusiveMaximum\":2}", "empty range"},
+    {"{\"type\":\"integer\",\"maximum\":1e19}", "/maximum"},
+    {"{\"type\":\"integer\",\"minimum\":-1e19}", "64-bit"},
+    {"{\"type\":\"number\",\"exclusiveMinimum\":1,\"maximum\":1}", "/exclusiveMinimum"},
+    {"{\"type\":\"number\",\"minimum\":0.5,\"maximum\":0.25}", "empty range"},
+    {"{\"type\":\"number\",\"maximum\":1e300}", "/maximum"},
+    {"{\"type\":\"number\",\"minimum\":1e-70}", "/minimum"},
+    {"{\"type\":\"number\",\"exclusiveMaximum\":\"1\"}", "/exclusiveMaximum"},
+    {"{\"type\":\"integer\",\"minimum\":null}", "/minimum"},
+    {"{\"type\":\"integer\",\"multipleOf\":3,\"minimum\":0}", "/multipleOf"},
+    {"{\"type\":\"integer\",\"multipleOf\":2,\"minimum\":0,\"maximum\":2000}", "more than 1000"},
+    {"{\"type\":\"integer\",\"multipleOf\":7,\"minimum\":1,\"maximum\":6}", "no multiple"},
+    {"{\"type\":\"integer\",\"multipleOf\":0,\"minimum\":1,\"maximum\":6}", "positive"},
+    {"{\"type\":\"number\",\"multipleOf\":2,\"minimum\":1,\"maximum\":6}", "/multipleOf"},
+    {"{\"multipleOf\":2}", "/multipleOf"},
     {"{\"$defs\":{\"x\":{\"type\":\"object\",\"minProperties\":1}},\"$ref\":\"#/$defs/x\"}", "/$defs/x/minProperties"},
     {"{\"type\":\"object\",\"additionalProperties\":{\"contains\":{}}}", "/additionalProperties/contains"},
     {"{\"$ref\":\"https://example.com/s.json\"}", "/$ref"},
     {"{\"type\":\"object\",\"properties\":{\"a/b\":{\"if\":{}}}}", "/properties/a~1b/if"},
 };
+
+// ---- numeric bounds, checked exhaustively: accepted iff in range (and in the notation) -------
+//
+// The oracle reads a candidate as an exact decimal and compares it with the bounds as decimal
+// strings, independently of the compiler. Integer grammars admit exactly the JSON integers
+// without "-0"; bounded number grammars exactly the plain decimals (no exponent) that are not a
+// negative zero.
+
+struct tb_dec {
+    int neg;
+    char i[48], f[48]; // integer digits without leading zeros ("0"), fraction without trailing zeros
+};
+
+// Parses s as -?(0|[1-9][0-9]*)(.[0-9]+)? into d; 0 when s is not of that form.
+static int tb_parse(const char *s, struct tb_dec *d) {
+    memset(d, 0, sizeof *d);
+    if (*s == '-') d->neg = 1, s++;
+    if (!(*s >= '0' && *s <= '9') || (s[0] == '0' && s[1] >= '0' && s[1] <= '9')) return 0;
+    size_t k = 0;
+    while (*s >= '0' && *s <= '9')
+        if (k < sizeof d->i - 1) d->i[k++] = *s++;
+        else return 0;
+    if (*s == '.') {
+        s++;
+        if (!(*s >= '0' && *s <= '9')) return 0;
+        k = 0;
+        while (*s >= '0' && *s <= '9')
+            if (k < sizeof d->f - 1) d->f[k++] = *s++;
+            else return 0;
+        while (k && d->f[k - 1] == '0') d->f[--k] = 0;
+    }
+    return *s == 0;
+}
+
+static int tb_zero(const struct tb_dec *d) { return !strcmp(d->i, "0") && !d->f[0]; }
+
+static int tb_cmp(const struct tb_dec *a, const struct tb_dec *b) {
+    int an = a->neg && !tb_zero(a), bn = b->neg && !tb_zero(b);
+    if (an != bn) return an ? -1 : 1;
+    int r;
+    size_t la = strlen(a->i), lb = strlen(b->i);
+    if (la != lb) r = la < lb ? -1 : 1;
+    else if (!(r = strcmp(a->i, b->i))) r = strcmp(a->f, b->f);
+    r = (r > 0) - (r < 0);
+    return an ? -r : r;
+}
+
+struct tb_check {
+    const char *schema;
+    int integer;            // the instance must be an integer
+    const char *lo, *hi;    // the bounds as the oracle reads them (NULL: none)
+    int lo_strict, hi_strict;
+    int mul; // multipleOf, 0 for none
+};
+
+static const struct tb_check tb_checks[] = {
+    {"{\"type\":\"integer\",\"minimum\":1}", 1, "1", NULL, 0, 0, 0},
+    {"{\"type\":\"integer\",\"maximum\":100}", 1, NULL, "100", 0, 0, 0},
+    {"{\"type\":\"integer\",\"minimum\":-5,\"maximum\":1000000}", 1, "-5", "1000000", 0, 0, 0},
+    {"{\"type\":\"integer\",\"minimum\":0}", 1, "0", NULL, 0, 0, 0},
+    {"{\"type\":\"integer\",\"maximum\":0}", 1, NULL, "0", 0, 0, 0},
+    {"{\"type\":\"integer\",\"minimum\":-1}", 1, "-1", NULL, 0, 0, 0},
+    {"{\"type\":\"integer\",\"exclusiveMinimum\":0}", 1, "0", NULL, 1, 0, 0},
+    {"{\"type\":\"integer\",\"exclusiveMaximum\":0}", 1, NULL, "0", 0, 1, 0},
+    {"{\"type\":\"integer\",\"minimum\":123}", 1, "123", NULL, 0, 0, 0},
+    {"{\"type\":\"integer\",\"maximum\":-123}", 1, NULL, "-123", 0, 0, 0},
+    {"{\"type\":\"integer\",\"minimum\":-1000,\"maximum\":-7}", 1, "-1000", "-7", 0, 0, 0},
+    {"{\"type\":\"integer\",\"minimum\":7,\"maximum\":7}", 1, "7", "7", 0, 0, 0},
+    {"{\"type\":\"integer\",\"minimum\":10,\"maximum\":99}", 1, "10", "99", 0, 0, 0},
+    {"{\"type\":\"integer\",\"minimum\":9,\"maximum\":10}", 1, "9", "10", 0, 0, 0},
+    {"{\"type\":\"integer\",\"minimum\":99,\"maximum\":1000}", 1, "99", "1000", 0, 0, 0},
+    {"{\"type\":\"integer\",\"minimum\":19,\"maximum\":1234567}", 1, "19", "1234567", 0, 0, 0},
+    {"{\"type\":\"integer\",\"minimum\":-90,\"maximum\":90}", 1, "-90", "90", 0, 0, 0},
+    {"{\"type\":\"integer\",\"minimum\":1.5}", 1, "1.5", NULL, 0, 0, 0},
+    {"{\"type\":\"integer\",\"exclusiveMaximum\":2.5}", 1, NULL, "2.5", 0, 1, 0},
+    {"{\"type\":\"integer\",\"exclusiveMinimum\":99.0}", 1, "99", NULL, 1, 0, 0},
+    {"{\"type\":\"integer\",\"maximum\":-0.5}", 1, NULL, "-0.5", 0, 0, 0},
+    {"{\"type\":\"integer\",\"minimum\":3,\"exclusiveMinimum\":3}", 1, "3", NULL, 1, 0, 0},
+    {"{\"type\":\"integer\",\"minimum\":5,\"exclusiveMinimum\":true,\"maximum\":9,\"exclusiveMaximum\":false}", 1, "5", "9", 1, 0, 0},
+    {"{\"type\":\"integer\",\"minimum\":-9223372036854775808,\"maximum\":9223372036854775807}", 1,
+     "-9223372036854775808", "9223372036854775807", 0, 0, 0},
+    {"{\"type\":\"integer\",\"maximum\":9223372036854775807}", 1, NULL, "9223372036854775807", 0, 0, 0},
+    {"{\"type\":\"integer\",\"minimum\":-9223372036854775808}", 1, "-9223372036854775808", NULL, 0, 0, 0},
+    {"{\"type\":\"integer\",\"exclusiveMinimum\":9223372036854775806}", 1, "9223372036854775806", NULL, 1, 0, 0},
+    {"{\"type\":\"integer\",\"exclusiveMaximum\":-9223372036854775807}", 1, NULL, "-9223372036854775807", 0, 1, 0},
+    {"{\"type\":\"integer\",\"exclusiveMinimum\":9223372036854775807}", 1, "9223372036854775807", NULL, 1, 0, 0},
+    {"{\"type\":\"integer\",\"exclusiveMaximum\":-9223372036854775808}", 1, NULL, "-9223372036854775808", 0, 1, 0},
+    {"{\"type\":\"integer\",\"exclusiveMinimum\":9223372036854775806,\"maximum\":9223372036854775807}", 1,
+     "9223372036854775806", "9223372036854775807", 1, 0, 0},
+    {"{\"type\":\"integer\",\"minimum\":1000000000000,\"maximum\":1000000000001}", 1, "1000000000000", "1000000000001", 0, 0, 0},
+    {"{\"type\":\"integer\",\"multipleOf\":5,\"minimum\":-12,\"maximum\":12}", 1, "-12", "12", 0, 0, 5},
+    {"{\"type\":\"integer\",\"multipleOf\":7,\"exclusiveMinimum\":-7,\"maximum\":6993}", 1, "-7", "6993", 1, 0, 7},
+    {"{\"type\":\"integer\",\"multipleOf\":1,\"minimum\":3}", 1, "3", NULL, 0, 0, 1},
+    {"{\"type\":\"number\",\"minimum\":0}", 0, "0", NULL, 0, 0, 0},
+    {"{\"type\":\"number\",\"exclusiveMinimum\":0}", 0, "0", NULL, 1, 0, 0},
+    {"{\"type\":\"number\",\"maximum\":100}", 0, NULL, "100", 0, 0, 0},
+    {"{\"type\":\"number\",\"exclusiveMaximum\":0}", 0, NULL, "0", 0, 1, 0},
+    {"{\"type\":\"number\",\"maximum\":0}", 0, NULL, "0", 0, 0, 0},
+    {"{\"type\":\"number\",\"minimum\":-1.5}", 0, "-1.5", NULL, 0, 0, 0},
+    {"{\"type\":\"number\",\"minimum\":-1.5,\"maximum\":2.25}", 0, "-1.5", "2.25", 0, 0, 0},
+    {"{\"type\":\"number\",\"exclusiveMinimum\":-1,\"exclusiveMaximum\":1}", 0, "-1", "1", 1, 1, 0},
+    {"{\"type\":\"number\",\"minimum\":0.5}", 0, "0.5", NULL, 0, 0, 0},
+    {"{\"type\":\"number\",\"maximum\":0.001}", 0, NULL, "0.001", 0, 0, 0},
+    {"{\"type\":\"number\",\"exclusiveMinimum\":0.001}", 0, "0.001", NULL, 1, 0, 0},
+    {"{\"type\":\"number\",\"maximum\":-0.25}", 0, NULL, "-0.25", 0, 0, 0},
+    {"{\"type\":\"number\",\"exclusiveMaximum\":-0.25}", 0, NULL, "-0.25", 0, 1, 0},
+    {"{\"type\":\"number\",\"minimum\":0.1,\"maximum\":0.2}", 0, "0.1", "0.2", 0, 0, 0},
+    {"{\"type\":\"number\",\"minimum\":0.12,\"exclusiveMaximum\":0.125}", 0, "0.12", "0.125", 0, 1, 0},
+    {"{\"type\":\"number\",\"minimum\":3,\"maximum\":3}", 0, "3", "3", 0, 0, 0},
+    {"{\"type\":\"number\",\"minimum\":99.99,\"maximum\":100.01}", 0, "99.99", "100.01", 0, 0, 0},
+    {"{\"type\":\"number\",\"minimum\":1e-3,\"maximum\":12345.678}", 0, "0.001", "12345.678", 0, 0, 0},
+    {"{\"type\":\"number\",\"minimum\":-5,\"maximum\":1000000}", 0, "-5", "1000000", 0, 0, 0},
+    {"{\"type\":\"number\",\"minimum\":-1000.5,\"exclusiveMaximum\":-999}", 0, "-1000.5", "-999", 0, 1, 0},
+    {"{\"type\":\"number\",\"maximum\":10,\"exclusiveMaximum\":true}", 0, NULL, "10", 0, 1, 0},
+    {"{\"type\":\"number\",\"minimum\":2,\"exclusiveMinimum\":2.5,\"maximum\":7,\"exclusiveMaximum\":7}", 0, "2.5", "7", 1, 1, 0},
+    {"{\"type\":[\"number\",\"null\"],\"minimum\":-0.0,\"maximum\":1e3}", 0, "0", "1000", 0, 0, 0},
+};
+
+static int tb_expect(const struct tb_check *k, const char *s) {
+    struct tb_dec d, b;
+    if (!tb_parse(s, &d)) return 0;
+    if (d.neg && tb_zero(&d)) return 0; // no negative zero
+    if (k->integer && d.f[0]) return 0;
+    if (k->integer && strchr(s, '.')) return 0; // "3.0" is an integer to JSON Schema, not produced
+    if (k->mul) {
+        long long v = strtoll(s, NULL, 10);
+        if (v % k->mul) return 0;
+    }
+    if (k->lo) {
+        tb_parse(k->lo, &b);
+        int r = tb_cmp(&d, &b);
+        if (r < 0 || (r == 0 && k->lo_strict)) return 0;
+    }
+    if (k->hi) {
+        tb_parse(k->hi, &b);
+        int r = tb_cmp(&d, &b);
+        if (r > 0 || (r == 0 && k->hi_strict)) return 0;
+    }
+    return 1;
+}
+
+// v / 10^6 written out: with the fraction's trailing zeros cut (pad 0) or kept to 6 digits.
+static void tb_print(__int128 v, int pad, char *out) {
+    char digits[64];
+    int n = 0, neg = v < 0;
+    unsigned __int128 m = neg ? -(unsigned __int128)v : (unsigned __int128)v;
+    do digits[n++] = (char)('0' + (int)(m % 10)), m /= 10;
+    while (m);
+    while (n < 7) digits[n++] = '0';
+    char *o = out;
+    if (neg) *o++ = '-';
+    for (int i = n - 1; i >= 6; i--) *o++ = digits[i];
+    int last = 0; // the lowest fraction digit kept
+    if (!pad)
+        while (last < 6 && digits[last] == '0') last++;
+    if (last < 6) {
+        *o++ = '.';
+        for (int i = 5; i >= last; i--) *o++ = digits[i];
+    }
+    *o = 0;
+}
+
+static __int128 tb_scaled(const char *s) {
+    struct tb_dec d;
+    tb_parse(s, &d);
+    __int128 v = 0;
+    for (const char *q = d.i; *q; q++) v = v * 10 + (*q - '0');
+    for (int i = 0; i < 6; i++) v = v * 10 + (d.f[i] && i < (int)strlen(d.f) ? d.f[i] - '0' : 0);
+    return d.neg ? -v : v;
+}
+
+static uint64_t tb_rng = 88172645463325252ull;
+static uint64_t tb_next(void) {
+    tb_rng ^= tb_rng << 13, tb_rng ^= tb_rng >> 7, tb_rng ^= tb_rng << 17;
+    return tb_rng;
+}
+
+static void tb_run(const struct tb_check *k) {
+    json_t *s = json_loads(k->schema, JSON_DECODE_ANY, NULL);
+    char *g = NULL;
+    frink_status st = jsonschema_to_gbnf(s, &g);
+    json_decref(s);
+    CHECK(st == FRINK_OK, "%s: %s", k->schema, frink_errmsg());
+    if (st != FRINK_OK) return;
+    CHECK(k->mul || strlen(g) < 4000 + strlen(jsonschema_base_rules(0)), "%s: a grammar of %zu bytes", k->schema, strlen(g));
+    struct gm m;
+    int parsed = gm_parse(&m, g);
+    CHECK(parsed, "%s: the matcher cannot parse\n%s", k->schema, g);
+    if (!parsed) return free(g);
+    int tried = 0, wrong = 0, in = 0;
+    char buf[96];
+    // Around every bound and a few landmarks, by steps from 10^-6 to 10^12, in both spellings.
+    static const long long steps[] = {0, 1, 2, 9, 10, 11, 99, 100, 101, 999, 1000, 1001, 9999, 10000, 10001, 99999, 100000,
+                                      100001, 499999, 500000, 500001, 999999, 1000000, 1000001, 1500000, 2000000, 5000000,
+                                      9000000, 10000000, 11000000, 99000000, 100000000, 1000000000, 10000000000LL,
+                                      1000000000000LL, 1000000000000000LL, 1000000000000000000LL};
+    const char *anchors[] = {k->lo ? k->lo : "0", k->hi ? k->hi : "0", "0", "1", "-1", "10", "-10", "123456"};
+    for (size_t a = 0; a < sizeof anchors / sizeof anchors[0]; a++) {
+        __int128 base = tb_scaled(anchors[a]);
+        for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
+            for (int sign = -1; sign <= 1; sign += 2)
+                for (int pad = 0; pad < 2; pad++) {
+                    __int128 v = base + sign * (__int128)steps[i];
+                    if (k->integer) v -= v % 1000000; // whole numbers only matter, nearby ones too
+                    for (int up = 0; up < (k->integer ? 2 : 1); up++) {
+                        tb_print(v + up * 1000000, pad, buf);
+                        int want = tb_expect(k, buf), got = gm_accepts(&m, buf);
+                        tried++, in += want;
+                        if (got != want && wrong++ < 5) fprintf(stderr, "  %s: %s: expected %d, got %d\n", k->schema, buf, want, got);
+                    }
+                }
+    }
+    // Random plain decimals of every size, and malformed spellings.
+    for (int r = 0; r < 1500; r++) {
+        int n = r < 750 ? 1 + (int)(tb_next() % 20) : 1 + (int)(tb_next() % 4), f = (int)(tb_next() % 5);
+        char *o = buf;
+        if (tb_next() % 2) *o++ = '-';
+        for (int i = 0; i < n; i++) *o++ = (char)('0' + (int)(tb_next() % 10));
+        if (f && !k->integer) *o++ = '.';
+        for (int i = 0; i < f && !k->integer; i++) *o++ = (char)('0' + (int)(tb_next() % 10));
+        *o = 0;
+        int want = tb_expect(k, buf), got = gm_accepts(&m, buf);
+        tried++, in += want;
+        if (got != want && wrong++ < 5) fprintf(stderr, "  %s: %s: expected %d, got %d\n", k->schema, buf, want, got);
+    }
+    static const char *const junk[] = {"", "-", ".5", "1.", "01", "-0", "-0.0", "-0.000", "00", "1e2", "1E2", "+1", "1.5e0",
+                                       "0.0", "--1", " 1", "1 1", "0x10", "Infinity", "NaN", "-01", "1.0", "100.", "7 7"};
+    for (size_t j = 0; j < sizeof junk / sizeof junk[0]; j++) {
+        int want = tb_expect(k, junk[j]), got = gm_accepts(&m, junk[j]);
+        tried++, in += want;
+        if (got != want && wrong++ < 5) fprintf(stderr, "  %s: '%s': expected %d, got %d\n", k->schema, junk[j], want, got);
+    }
+    CHECK(wrong == 0, "%s: %d of %d candidates misjudged\n%s", k->schema, wrong, tried, g);
+    CHECK(in > 0, "%s: no candidate in range", k->schema);
+    gm_free(&m);
+    free(g);
+}
 
 int main(void) {
     size_t nc = sizeof cases / sizeof cases[0];
@@ -418,5 +678,6 @@ int main(void) {
         CHECK(st == FRINK_ERR_UNSUPPORTED && g == NULL, "refusal %zu: %s: status %d", i, refusals[i].schema, (int)st);
         CHECK(strstr(frink_errmsg(), refusals[i].msg), "refusal %zu: message '%s' lacks '%s'", i, frink_errmsg(), refusals[i].msg);
     }
+    for (size_t i = 0; i < sizeof tb_checks / sizeof tb_checks[0]; i++) tb_run(&tb_checks[i]);
     return TEST_DONE();
 }

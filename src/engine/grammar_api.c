@@ -180,7 +180,7 @@ frink_status frink_grammar_from_json_schema(const frink_model *m, const char *sc
     char *gbnf = NULL;
     frink_status st = jsonschema_to_gbnf(v, &gbnf);
     json_decref(v);
-    if (st) return frink_fail_ctx(st, "JSON Schema: ");
+    if (st) return st; // the message already starts "JSON Schema: "
     st = frink_grammar_create(m, gbnf, strlen(gbnf), NULL, out);
     free(gbnf);
     return st;

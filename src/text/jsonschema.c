@@ -6,13 +6,13 @@
 // followed by `ws`, never preceded by it, so every expression starts at a token.
 #include "text/jsonschema.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define JS_MAX_REFS 256
-#define JS_MAX_ENUM_RANGE 1000 // integer ranges up to this many values become alternations
 
 struct js_ref {
     char *ref;  // "#/$defs/Name"
@@ -199,7 +199,7 @@ static const char *const js_known[] = {"type", "properties", "required", "additi
                                        "const", "items", "prefixItems", "minItems", "maxItems",
                                        "minLength", "maxLength", "pattern", "format", "minimum",
                                        "maximum", "exclusiveMinimum", "exclusiveMaximum", "anyOf",
-                                       "oneOf", "allOf", "$ref", NULL};
+                                       "oneOf", "allOf", "$ref", "multipleOf", NULL};
 
 static int js_in(const char *k, const char *const *set) {
     for (int i = 0; set[i]; i++)
@@ -507,71 +507,427 @@ static char *js_string(struct js_ctx *c, const json_t *s, const char *ptr) {
 }
 
 // ---- numbers ----------------------------------------------------------------------
+//
+// A bounded integer or number is spelled out digit by digit, as the classic range-to-regex
+// construction does: a digit string between two bounds takes the bounds' common first digits
+// literally, then splits into "the lower bound's digit, then above the rest of it", "a digit
+// strictly between, then anything" and "the upper bound's digit, then below the rest of it".
+// Each level adds a constant number of alternatives, so a bound of k digits costs O(k) grammar
+// text, and the alternatives at each level mostly start with distinct digits (a matcher keeps a
+// few stacks, not one per digit).
+// Lengths apart from the bounds' own are free: with no upper bound every longer integer is in.
 
-// The integer bound named kw as an inclusive limit; 0 when absent, -1 refused.
-static int js_int_bound(struct js_ctx *c, const json_t *s, const char *ptr, const char *kw, int excl, int up, long long *v) {
-    const json_t *b = json_object_get(s, kw);
-    if (!b) return 0;
-    double d = json_number_value(b);
-    if (!json_is_number(b)) return js_refuse(c, ptr, kw, "not a number"), -1;
-    if (d < -1e15 || d > 1e15) return js_refuse(c, ptr, kw, "out of range"), -1;
-    long long x = (long long)d;
-    // A fractional bound rounds inward; an exclusive one steps inward.
-    if (up) {
-        if ((double)x > d) x--;
-        if (excl && (double)x == d) x--;
-    } else {
-        if ((double)x < d) x++;
-        if (excl && (double)x == d) x++;
-    }
-    *v = x;
+#define JS_MAX_BOUND_DIGITS 64 // a number bound's digits spelled out (nesting stays far below 256)
+
+static int js_all(const char *s, char ch) {
+    for (; *s; s++)
+        if (*s != ch) return 0;
     return 1;
 }
 
-static char *js_integer(struct js_ctx *c, const json_t *s, const char *ptr) {
-    long long lo = 0, hi = 0, t;
-    int has_lo = 0, has_hi = 0, r;
-    const char *lo_kw = NULL, *hi_kw = NULL;
-    const char *const lows[] = {"minimum", "exclusiveMinimum"}, *const highs[] = {"maximum", "exclusiveMaximum"};
-    for (int i = 0; i < 2; i++) {
-        if ((r = js_int_bound(c, s, ptr, lows[i], i, 0, &t)) < 0) return NULL;
-        if (r && (!has_lo || t > lo)) lo = t, has_lo = 1, lo_kw = lows[i];
-        if ((r = js_int_bound(c, s, ptr, highs[i], i, 1, &t)) < 0) return NULL;
-        if (r && (!has_hi || t < hi)) hi = t, has_hi = 1, hi_kw = highs[i];
-    }
-    if (has_lo && has_hi) {
-        if (hi < lo) return js_refuse(c, ptr, lo_kw, "empty range");
-        if (hi - lo < JS_MAX_ENUM_RANGE) {
-            char *acc = NULL;
-            for (long long v = lo; v <= hi; v++) {
-                char *n = acc ? js_fmt(c, "%s | \"%lld\"", acc, v) : js_fmt(c, "\"%lld\"", v);
-                free(acc);
-                acc = n;
-            }
-            char *o = js_fmt(c, "(%s)", acc);
-            free(acc);
-            return o;
-        }
-    }
-    if (has_lo && !has_hi) {
-        if (lo == 0) return js_fmt(c, "(\"0\" | [1-9] [0-9]*)");
-        if (lo == 1) return js_fmt(c, "([1-9] [0-9]*)");
-        return js_refuse(c, ptr, lo_kw, "only 0 or 1 is exact without a small range");
-    }
-    if (has_hi && !has_lo) {
-        if (hi == 0) return js_fmt(c, "(\"0\" | \"-\" [1-9] [0-9]*)");
-        if (hi == -1) return js_fmt(c, "(\"-\" [1-9] [0-9]*)");
-        return js_refuse(c, ptr, hi_kw, "only 0 or -1 is exact without a small range");
-    }
-    if (has_lo) return js_refuse(c, ptr, lo_kw, "range too large");
-    return js_fmt(c, "integer");
+// A literal of digits, '-' and '.' of n bytes (quotes included) at s, followed by the end or a
+// space (no quantifier applies to it); 0 when s does not start with one.
+static size_t js_num_lit(const char *s) {
+    if (*s != '"') return 0;
+    size_t n = 1 + strspn(s + 1, "0123456789-.");
+    return s[n] == '"' && (s[n + 1] == 0 || s[n + 1] == ' ') ? n + 1 : 0;
 }
 
+// head then tail (freed), or NULL when tail is NULL: an empty language stays empty. Literals
+// meeting at the join become one ("1" "0" "0" is "100").
+static char *js_seq(struct js_ctx *c, const char *head, char *tail) {
+    if (!tail) return NULL;
+    size_t h = js_num_lit(head);
+    char *o;
+    if (h && h == strlen(head) && js_num_lit(tail)) o = js_fmt(c, "%.*s%s", (int)(h - 1), head, tail + 1);
+    else o = *tail ? js_fmt(c, "%s %s", head, tail) : js_fmt(c, "%s", head);
+    free(tail);
+    return o;
+}
+
+// Alternatives: NULL parts are empty languages (skipped), "" the empty string. NULL when all
+// are empty languages (or on an error, in c->st). Frees the parts.
+static char *js_num_alt(struct js_ctx *c, char **parts, int n) {
+    char *acc = NULL;
+    int eps = 0, k = 0;
+    for (int i = 0; i < n; i++) {
+        if (!parts[i]) continue;
+        if (!*parts[i]) eps = 1;
+        else {
+            char *x = acc ? js_fmt(c, "%s | %s", acc, parts[i]) : js_fmt(c, "%s", parts[i]);
+            free(acc);
+            acc = x, k++;
+        }
+        free(parts[i]);
+    }
+    if (c->st != FRINK_OK || !k) {
+        free(acc);
+        return c->st == FRINK_OK && eps ? js_fmt(c, "%s", "") : NULL;
+    }
+    char *o = eps ? js_fmt(c, "(%s)?", acc) : k > 1 ? js_fmt(c, "(%s)", acc) : js_fmt(c, "%s", acc);
+    free(acc);
+    return o;
+}
+
+// Between min and max (-1: unbounded) digits of any value.
+static char *js_any_digits(struct js_ctx *c, int min, int max) {
+    if (max == min) return min == 0 ? js_fmt(c, "%s", "") : min == 1 ? js_fmt(c, "[0-9]") : js_fmt(c, "[0-9]{%d}", min);
+    if (max < 0) return min == 0 ? js_fmt(c, "[0-9]*") : min == 1 ? js_fmt(c, "[0-9]+") : js_fmt(c, "[0-9]{%d,}", min);
+    return js_fmt(c, "[0-9]{%d,%d}", min, max);
+}
+
+static char *js_digit_class(struct js_ctx *c, int a, int b) {
+    return a == b ? js_fmt(c, "\"%d\"", a) : js_fmt(c, "[%d-%d]", a, b);
+}
+
+// The digit strings D between the bounds lo and hi (NULL: none; ls/hs: strict, D may not equal
+// it). rem >= 0: D has exactly rem digits, as lo and hi have, compared as integers. rem < 0: D is
+// a fraction's digits of any length (at least one unless `end`), compared as 0.D against 0.lo
+// and 0.hi, which have no trailing zeros ("" is zero). NULL: no such D; "": only the empty one.
+static char *js_digits(struct js_ctx *c, const char *lo, int ls, const char *hi, int hs, int rem, int end) {
+    if (c->st != FRINK_OK) return NULL;
+    if (rem == 0) return (lo && ls) || (hi && hs) ? NULL : js_fmt(c, "%s", "");
+    if (rem < 0) {
+        if (lo && !*lo && !ls) lo = NULL; // 0.D >= 0 always holds
+        if (hi && !*hi) {                 // 0.D <= 0: zeros only, which a lower bound left excludes
+            if (hs || lo) return NULL;
+            return js_fmt(c, "%s", end ? "\"0\"*" : "\"0\"+");
+        }
+        if (!lo && !hi) return js_fmt(c, "%s", end ? "[0-9]*" : "[0-9]+");
+        if (lo && !*lo && !hi) return js_fmt(c, "\"0\"* [1-9] [0-9]*"); // above zero: a digit not 0
+    } else if (!lo && !hi) return js_any_digits(c, rem, rem);
+    // lo == "" here only for a fraction strictly above zero: its digits read as zeros.
+    int lx = lo ? (*lo ? *lo - '0' : 0) : -1, uy = hi ? *hi - '0' : 10;
+    const char *ln = lo ? (*lo ? lo + 1 : lo) : NULL, *hn = hi ? hi + 1 : NULL;
+    int sub = rem < 0 ? -1 : rem - 1;
+    char d[8];
+    if (lo && hi && lx == uy) {
+        snprintf(d, sizeof d, "\"%d\"", lx);
+        return js_seq(c, d, js_digits(c, ln, ls, hn, hs, sub, 1));
+    }
+    if (lx > uy) return NULL;
+    // A bound whose remaining digits are their extreme (inclusive) excludes nothing after its
+    // first digit, which then joins the free class.
+    int lo_whole = lo && !ls && (rem < 0 ? !*ln : js_all(ln, '0'));
+    int hi_whole = hi && !hs && rem >= 0 && js_all(hn, '9');
+    int a = lo_whole ? lx : lx + 1, b = hi_whole ? uy : uy - 1;
+    char *parts[4] = {NULL, NULL, NULL, NULL};
+    if (lo && !lo_whole) {
+        snprintf(d, sizeof d, "\"%d\"", lx);
+        parts[0] = js_seq(c, d, js_digits(c, ln, ls, NULL, 0, sub, 1));
+    }
+    if (a <= b) {
+        char *cls = js_digit_class(c, a, b);
+        parts[1] = cls ? js_seq(c, cls, rem < 0 ? js_fmt(c, "[0-9]*") : js_any_digits(c, sub, sub)) : NULL;
+        free(cls);
+    }
+    if (hi && !hi_whole) {
+        snprintf(d, sizeof d, "\"%d\"", uy);
+        parts[2] = js_seq(c, d, js_digits(c, NULL, 0, hn, hs, sub, 1));
+    }
+    if (rem < 0 && end && !lo) parts[3] = js_fmt(c, "%s", ""); // hi is above zero
+    return js_num_alt(c, parts, 4);
+}
+
+// Decimal naturals (no leading zeros) N with a <= N <= b (strict: < ), a and b digit strings
+// without leading zeros; b NULL: no upper bound. NULL: none.
+static char *js_nat_range(struct js_ctx *c, const char *a, int as, const char *b, int bs) {
+    int ka = (int)strlen(a), kb = b ? (int)strlen(b) : -1;
+    if (b && kb < ka) return NULL; // b < a
+    if (b && kb == ka) return js_digits(c, a, as, b, bs, ka, 0);
+    char *parts[3] = {NULL, NULL, NULL};
+    if (b) { // kb > ka: a's length from a up, the lengths between, b's length up to b
+        parts[0] = js_digits(c, a, as, NULL, 0, ka, 0);
+        if (ka + 1 <= kb - 1) parts[1] = js_seq(c, "[1-9]", js_any_digits(c, ka, kb - 2));
+        char *low = js_fmt(c, "1%0*d", kb - 1, 0);
+        parts[2] = low ? js_digits(c, low, 0, b, bs, kb, 0) : NULL;
+        free(low);
+        return js_num_alt(c, parts, 3);
+    }
+    int a0 = a[0] - '0';
+    if (a0 == 0) { // a is "0": the one integer starting with 0, then all from 1
+        parts[0] = as ? NULL : js_fmt(c, "\"0\"");
+        parts[1] = js_fmt(c, "[1-9] [0-9]*");
+        return js_num_alt(c, parts, 2);
+    }
+    // First digit below a's: longer than a. a's: longer, or as long and above the rest of a.
+    // Above a's: as long as a or longer.
+    char d[8];
+    snprintf(d, sizeof d, "\"%d\"", a0);
+    int whole = !as && js_all(a + 1, '0');
+    char *same = whole ? NULL : js_digits(c, a + 1, as, NULL, 0, ka - 1, 0);
+    int top = whole || same ? a0 - 1 : a0; // the highest first digit that needs more digits than a
+    if (top >= 1) {
+        char *cls = js_digit_class(c, 1, top);
+        parts[0] = cls ? js_seq(c, cls, js_any_digits(c, ka, -1)) : NULL;
+        free(cls);
+    }
+    if (same) {
+        char *alts[2] = {same, js_any_digits(c, ka, -1)};
+        parts[1] = js_seq(c, d, js_num_alt(c, alts, 2));
+    }
+    int from = whole ? a0 : a0 + 1;
+    if (from <= 9) {
+        char *cls = js_digit_class(c, from, 9);
+        parts[2] = cls ? js_seq(c, cls, js_any_digits(c, ka - 1, -1)) : NULL;
+        free(cls);
+    }
+    return js_num_alt(c, parts, 3);
+}
+
+// A bound keyword's value and whether it excludes itself.
+struct js_bound {
+    const json_t *v;
+    int strict;
+    const char *kw;
+};
+
+// The bounds of one side (minimum and exclusiveMinimum, or the maximums): up to two into b.
+static int js_side(struct js_ctx *c, const json_t *s, const char *ptr, int upper, struct js_bound *b, int *n) {
+    const char *kw = upper ? "maximum" : "minimum", *xkw = upper ? "exclusiveMaximum" : "exclusiveMinimum";
+    const json_t *v = json_object_get(s, kw), *x = json_object_get(s, xkw);
+    *n = 0;
+    if (v && !json_is_number(v)) return js_refuse(c, ptr, kw, "not a number"), -1;
+    if (x && !json_is_number(x) && !json_is_boolean(x)) return js_refuse(c, ptr, xkw, "not a number"), -1;
+    // Draft 4 wrote an exclusive bound as a boolean beside the plain one.
+    int x_bool = x && json_is_boolean(x);
+    if (v) b[(*n)++] = (struct js_bound){v, x_bool && json_is_true(x), kw};
+    if (x && !x_bool) b[(*n)++] = (struct js_bound){x, 1, xkw};
+    return 0;
+}
+
+// An integer bound as the int64 limit it amounts to: a fractional bound rounds inward, an
+// exclusive one steps inward, except past the int64 range, where it stays exclusive (*strict):
+// the integers beyond are still instances.
+static int js_int_limit(struct js_ctx *c, const char *ptr, const struct js_bound *b, int upper, long long *v, int *strict) {
+    long long x;
+    int exact;
+    if (json_is_integer(b->v)) x = json_integer_value(b->v), exact = 1;
+    else {
+        double d = json_real_value(b->v);
+        if (!(d >= -0x1p63 && d < 0x1p63)) return js_refuse(c, ptr, b->kw, "beyond the 64-bit integer range"), -1;
+        x = (long long)d; // toward zero; exact for |d| >= 2^53, where every double is an integer
+        if (upper && (double)x > d) x--;
+        if (!upper && (double)x < d) x++;
+        exact = (double)x == d;
+    }
+    *strict = 0;
+    if (b->strict && exact) {
+        if (x == (upper ? LLONG_MIN : LLONG_MAX)) *strict = 1;
+        else x += upper ? -1 : 1;
+    }
+    *v = x;
+    return 0;
+}
+
+// The multiples of k (>= 2) in [lo, hi], at most JS_MAX_MULTIPLES of them, as alternatives.
+#define JS_MAX_MULTIPLES 1000
+static char *js_multiples(struct js_ctx *c, const char *ptr, long long lo, long long hi, long long k) {
+    // The multiples are q*k for q from ceil(lo/k) to floor(hi/k); C division truncates.
+    long long qa = lo / k + (lo % k > 0), qb = hi / k - (hi % k < 0);
+    if (qb < qa) return js_refuse(c, ptr, "multipleOf", "no multiple within the bounds");
+    if (qb - qa >= JS_MAX_MULTIPLES) return js_refuse(c, ptr, "multipleOf", "more than 1000 multiples within the bounds");
+    char *acc = NULL;
+    for (long long q = qa; q <= qb && c->st == FRINK_OK; q++) {
+        char *n = acc ? js_fmt(c, "%s | \"%lld\"", acc, q * k) : js_fmt(c, "\"%lld\"", q * k);
+        free(acc);
+        acc = n;
+    }
+    char *o = acc && qb > qa ? js_fmt(c, "(%s)", acc) : acc ? js_fmt(c, "%s", acc) : NULL;
+    free(acc);
+    return o;
+}
+
+// -0 is never produced: it equals 0, which is spelled "0".
+static char *js_integer(struct js_ctx *c, const json_t *s, const char *ptr) {
+    long long lim[2] = {0, 0};
+    int has[2] = {0, 0}, strict[2] = {0, 0};
+    const char *kw[2] = {NULL, NULL};
+    for (int side = 0; side < 2; side++) {
+        struct js_bound b[2];
+        int n;
+        if (js_side(c, s, ptr, side, b, &n)) return NULL;
+        for (int i = 0; i < n; i++) {
+            long long t;
+            int ts;
+            if (js_int_limit(c, ptr, &b[i], side, &t, &ts)) return NULL;
+            int tighter = !has[side] || (side ? t < lim[side] : t > lim[side]) || (t == lim[side] && ts);
+            if (tighter) lim[side] = t, strict[side] = ts, has[side] = 1, kw[side] = b[i].kw;
+        }
+    }
+    long long lo = lim[0], hi = lim[1];
+    int ls = strict[0], hs = strict[1];
+    if (has[0] && has[1] && (hi < lo || (hi == lo && (ls || hs))))
+        return js_refuse(c, ptr, kw[0], "empty range: no integer satisfies the bounds");
+    const json_t *mul = json_object_get(s, "multipleOf");
+    if (mul) {
+        if (!json_is_number(mul) || !(json_number_value(mul) > 0)) return js_refuse(c, ptr, "multipleOf", "not a positive number");
+        double k = json_number_value(mul);
+        // Every integer is a multiple of 1; other steps are spelled out as the multiples in a
+        // small closed range (strict only past int64, so never here with both bounds).
+        if (k != 1) {
+            if (!(k >= 2 && k < 0x1p62 && k == (double)(long long)k) || !has[0] || !has[1])
+                return js_refuse(c, ptr, "multipleOf", "only an integer step with both bounds and at most 1000 multiples between");
+            return js_multiples(c, ptr, lo, hi, (long long)k);
+        }
+    }
+    if (!has[0] && !has[1]) return js_fmt(c, "integer");
+    char a[24], b[24];
+    char *parts[2] = {NULL, NULL};
+    if (!has[1] || hi > 0 || (hi == 0 && !hs)) { // 0 and up
+        int from_lo = has[0] && (lo > 0 || (lo == 0 && ls));
+        snprintf(a, sizeof a, "%lld", from_lo ? lo : 0);
+        snprintf(b, sizeof b, "%lld", hi);
+        parts[0] = js_nat_range(c, a, from_lo && ls, has[1] ? b : NULL, hs);
+    }
+    if (!has[0] || lo < 0) { // "-" and a magnitude from |hi| (or 1) up to |lo|
+        int from_hi = has[1] && hi < 0;
+        snprintf(a, sizeof a, "%llu", from_hi ? 0ull - (unsigned long long)hi : 1ull);
+        snprintf(b, sizeof b, "%llu", 0ull - (unsigned long long)lo);
+        parts[1] = js_seq(c, "\"-\"", js_nat_range(c, a, from_hi && hs, has[0] ? b : NULL, ls));
+    }
+    char *o = js_num_alt(c, parts, 2);
+    if (!o && c->st == FRINK_OK) return js_refuse(c, ptr, kw[0] ? kw[0] : kw[1], "empty range"); // not reached
+    return o;
+}
+
+// An exact decimal: sign, integer digits (no leading zeros, "0" for none), fraction digits (no
+// trailing zeros). Zero is never negative.
+struct js_dec {
+    int neg;
+    char i[JS_MAX_BOUND_DIGITS + 2], f[JS_MAX_BOUND_DIGITS + 2];
+};
+
+// A bound's value as a decimal. A JSON integer is exact; a real is the shortest decimal that
+// reads back as the same double, which is the text the schema wrote whenever that has at most
+// 15 significant digits.
+static int js_dec_of(struct js_ctx *c, const char *ptr, const struct js_bound *b, struct js_dec *d) {
+    memset(d, 0, sizeof *d);
+    if (json_is_integer(b->v)) {
+        long long x = json_integer_value(b->v);
+        d->neg = x < 0;
+        snprintf(d->i, sizeof d->i, "%llu", x < 0 ? 0ull - (unsigned long long)x : (unsigned long long)x);
+        return 0;
+    }
+    double x = json_real_value(b->v);
+    if (x == 0) return strcpy(d->i, "0"), 0;
+    char buf[64], dig[24];
+    for (int p = 0; p <= 16; p++) {
+        snprintf(buf, sizeof buf, "%.*e", p, x);
+        if (strtod(buf, NULL) == x) break;
+    }
+    const char *q = buf;
+    if (*q == '-') d->neg = 1, q++;
+    int nd = 0;
+    for (; *q && *q != 'e' && nd < (int)sizeof dig - 1; q++)
+        if (*q >= '0' && *q <= '9') dig[nd++] = *q; // the point, whatever the locale spells it, skipped
+    int e = *q == 'e' ? atoi(q + 1) : 0;
+    while (nd > 1 && dig[nd - 1] == '0') nd--;
+    // value = dig[0].dig[1..nd) x 10^e: ilen digits before the point
+    int ilen = e + 1, ni = ilen > 0 ? ilen : 1, nf = ilen > 0 ? (nd > ilen ? nd - ilen : 0) : nd - ilen;
+    if (ni + nf > JS_MAX_BOUND_DIGITS)
+        return js_refuse(c, ptr, b->kw, "more than 64 decimal digits to spell out"), -1;
+    if (ilen > 0) {
+        for (int k = 0; k < ilen; k++) d->i[k] = k < nd ? dig[k] : '0';
+        if (nf) memcpy(d->f, dig + ilen, (size_t)nf);
+    } else {
+        d->i[0] = '0';
+        memset(d->f, '0', (size_t)-ilen);
+        memcpy(d->f - ilen, dig, (size_t)nd);
+    }
+    return 0;
+}
+
+static int js_dec_zero(const struct js_dec *d) { return !strcmp(d->i, "0") && !d->f[0]; }
+
+// Magnitudes compared: by integer length, then digits; fractions without trailing zeros compare
+// as strings.
+static int js_mag_cmp(const char *ai, const char *af, const char *bi, const char *bf) {
+    size_t la = strlen(ai), lb = strlen(bi);
+    if (la != lb) return la < lb ? -1 : 1;
+    int r = strcmp(ai, bi);
+    if (!r) r = strcmp(af, bf);
+    return (r > 0) - (r < 0);
+}
+
+static int js_dec_cmp(const struct js_dec *a, const struct js_dec *b) {
+    if (a->neg != b->neg) return a->neg ? -1 : 1;
+    int r = js_mag_cmp(a->i, a->f, b->i, b->f);
+    return a->neg ? -r : r;
+}
+
+// An optional fraction (".", digits) of 0.D between 0.lo and 0.hi (as js_digits).
+static char *js_frac(struct js_ctx *c, const char *lo, int ls, const char *hi, int hs) {
+    char *parts[2] = {js_seq(c, "\".\"", js_digits(c, lo, ls, hi, hs, -1, 0)), NULL};
+    if ((!lo || (!*lo && !ls)) && (!hi || *hi || !hs)) parts[1] = js_fmt(c, "%s", ""); // no fraction: zero
+    return js_num_alt(c, parts, 2);
+}
+
+// Non-negative plain decimals x with li.lf <= x <= hi.hf (strict: <); hi NULL: no upper bound.
+static char *js_dec_range(struct js_ctx *c, const char *li, const char *lf, int ls, const char *hi, const char *hf, int hs) {
+    char *parts[3] = {NULL, NULL, NULL};
+    char *il = js_fmt(c, "\"%s\"", li);
+    if (!il) return NULL;
+    if (hi && !strcmp(li, hi)) parts[0] = js_seq(c, il, js_frac(c, lf, ls, hf, hs));
+    else {
+        parts[0] = js_seq(c, il, js_frac(c, lf, ls, NULL, 0));
+        // An integer part strictly between takes any fraction.
+        char *mid = js_nat_range(c, li, 1, hi, 1);
+        parts[1] = mid ? js_seq(c, mid, js_fmt(c, "(\".\" [0-9]+)?")) : NULL;
+        free(mid);
+        if (hi) {
+            char *ih = js_fmt(c, "\"%s\"", hi);
+            parts[2] = ih ? js_seq(c, ih, js_frac(c, NULL, 0, hf, hs)) : NULL;
+            free(ih);
+        }
+    }
+    free(il);
+    return js_num_alt(c, parts, 3);
+}
+
+// Bounded numbers are produced in plain decimal notation: no exponent, and no negative zero.
 static char *js_number(struct js_ctx *c, const json_t *s, const char *ptr) {
-    const char *const kws[] = {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"};
-    for (int i = 0; i < 4; i++)
-        if (json_object_get(s, kws[i])) return js_refuse(c, ptr, kws[i], "bounds on non-integer numbers");
-    return js_fmt(c, "number");
+    struct js_dec lim[2];
+    int has[2] = {0, 0}, strict[2] = {0, 0};
+    const char *kw[2] = {NULL, NULL};
+    for (int side = 0; side < 2; side++) {
+        struct js_bound b[2];
+        int n;
+        if (js_side(c, s, ptr, side, b, &n)) return NULL;
+        for (int i = 0; i < n; i++) {
+            struct js_dec t;
+            if (js_dec_of(c, ptr, &b[i], &t)) return NULL;
+            int r = has[side] ? js_dec_cmp(&t, &lim[side]) : 0;
+            if (!has[side] || (side ? r < 0 : r > 0) || (r == 0 && b[i].strict)) {
+                if (!has[side] || r != 0) strict[side] = 0;
+                lim[side] = t, has[side] = 1, strict[side] |= b[i].strict, kw[side] = b[i].kw;
+            }
+        }
+    }
+    if (json_object_get(s, "multipleOf")) return js_refuse(c, ptr, "multipleOf", "on a number that need not be an integer");
+    if (!has[0] && !has[1]) return js_fmt(c, "number");
+    if (has[0] && has[1]) {
+        int r = js_dec_cmp(&lim[0], &lim[1]);
+        if (r > 0 || (r == 0 && (strict[0] || strict[1]))) return js_refuse(c, ptr, kw[0], "empty range: no number satisfies the bounds");
+    }
+    const struct js_dec *lo = has[0] ? &lim[0] : NULL, *hi = has[1] ? &lim[1] : NULL;
+    char *parts[2] = {NULL, NULL};
+    // Zero and up: from the lower bound when that is not negative, else from 0 inclusive.
+    if (!hi || (!hi->neg && (!js_dec_zero(hi) || !strict[1]))) {
+        int from_lo = lo && !lo->neg;
+        parts[0] = js_dec_range(c, from_lo ? lo->i : "0", from_lo ? lo->f : "", from_lo && strict[0], hi ? hi->i : NULL,
+                                hi ? hi->f : NULL, strict[1]);
+    }
+    // Below zero: "-" and a magnitude above |hi| (or above 0) and below |lo| (or unbounded).
+    if (!lo || lo->neg) {
+        int from_hi = hi && hi->neg;
+        char *m = js_dec_range(c, from_hi ? hi->i : "0", from_hi ? hi->f : "", from_hi ? strict[1] : 1, lo ? lo->i : NULL,
+                               lo ? lo->f : NULL, strict[0]);
+        parts[1] = js_seq(c, "\"-\"", m);
+    }
+    char *o = js_num_alt(c, parts, 2);
+    if (!o && c->st == FRINK_OK) return js_refuse(c, ptr, kw[0] ? kw[0] : kw[1], "empty range");
+    return o;
 }
 
 // ---- arrays -----------------------------------------------------------------------

@@ -23,7 +23,18 @@
 //   - an additional property's key is any string but the declared keys as spelled without
 //     escapes (a declared key spelled "\u0061" passes as an additional one), and any string at all
 //     when a declared key holds '"', '\', a control or a non-ASCII character;
-//   - duplicate keys are not prevented.
+//   - duplicate keys are not prevented;
+//   - a bounded integer (minimum, maximum, exclusiveMinimum, exclusiveMaximum: integers or
+//     decimals, draft-4 boolean exclusives too) is exactly the integers in range, spelled as
+//     JSON integers without "-0" ("3.0" and "-0", equal to instances, are not produced); a real
+//     bound beyond int64 is refused, integer bounds beyond it are exact;
+//   - a bounded number is exactly the numbers in range spelled in plain decimal notation: no
+//     exponent and no negative zero ("1.5e2" is not produced though it may be in range). A bound
+//     is compared as the shortest decimal that reads back as its double (the text the schema
+//     wrote when that has at most 15 significant digits); one needing more than 64 digits
+//     spelled out (1e300) is refused;
+//   - multipleOf is honoured on integers only: a step of 1, or an integer step with both bounds
+//     and at most 1000 multiples between them (spelled out); anything else is refused.
 frink_status jsonschema_to_gbnf(const json_t *schema, char **out);
 
 // For composing several schemas into one grammar (the tool calls of text/toolgrammar.c): the
