@@ -351,7 +351,7 @@ static void test_matmul(uint32_t type, const char *name) {
     float *x = malloc((size_t)n * 4);
     make_case(&g, nb, ROWS, w, x);
     // enough tokens that the L2 tiling in quant_matmul splits the token range
-    const int64_t n_toks[] = {1, 3, 8, 13, (int64_t)((192u << 10) / act_bytes) + 5};
+    const int64_t n_toks[] = {1, 2, 3, 6, 8, 13, 14, (int64_t)((192u << 10) / act_bytes) + 5};
     for (int ref = 0; ref <= 1; ref++) {
         quant_set_reference(ref);
         for (size_t k = 0; k < sizeof n_toks / sizeof n_toks[0]; k++) {

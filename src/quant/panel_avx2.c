@@ -4,7 +4,8 @@
 // VNNI), where dpbusd / dpwssd below are single instructions. Under AVX2 they are maddubs +
 // madd + add, which give the same integers wherever no pair sum reaches maddubs' int16
 // saturation: true for every unsigned operand here (codes up to 63, bits as 0/2) except Q8_0's
-// +128-biased weights, so the Q8_0 panel exists only in the VNNI build.
+// +128-biased weights, so the Q8_0 panel exists only in the VNNI build. The AVX2 Q4_K and Q6_K
+// kernels go further: they add maddubs results as int16 while the bound allows, and widen once.
 //
 // A one-token kernel walks one weight row with its elements spread over the vector lanes. For
 // many tokens that repeats the weight unpacking and the per-block scale work for every token.
@@ -52,8 +53,9 @@ static inline int32_t load_i32(const void *p) {
     return v;
 }
 
-// A kernel's run entry: passes of `tok` tokens through NAME_runT, then one token at a time
-// (runT is inlined with T constant, so each pass keeps its accumulators in registers).
+// A kernel's run entry: passes of `tok` tokens through NAME_runT, a pass of 2 or 3 for what is
+// left where tok is larger, then one token at a time (runT is inlined with T constant, so each
+// pass keeps its accumulators in registers; each token's outputs are the same in any pass).
 #define PANEL_RUN(name, tok)                                                                              \
     static void name##_run(const void *panel, const void *xq, size_t xs, const void *prep, size_t es, int nt, \
                            int64_t n, float *out) {                                                      \
@@ -61,6 +63,16 @@ static inline int32_t load_i32(const void *p) {
         for (; t + (tok) <= nt; t += (tok))                                                               \
             name##_runT((tok), panel, (const uint8_t *)xq + t * xs, xs, (const uint8_t *)prep + t * es, es, n, \
                         out + 8 * t);                                                                     \
+        if ((tok) > 3 && nt - t >= 3) {                                                                   \
+            name##_runT((tok) > 3 ? 3 : 1, panel, (const uint8_t *)xq + t * xs, xs, (const uint8_t *)prep + t * es, \
+                        es, n, out + 8 * t);                                                              \
+            t += (tok) > 3 ? 3 : 1;                                                                       \
+        }                                                                                                 \
+        if ((tok) > 2 && nt - t >= 2) {                                                                   \
+            name##_runT((tok) > 2 ? 2 : 1, panel, (const uint8_t *)xq + t * xs, xs, (const uint8_t *)prep + t * es, \
+                        es, n, out + 8 * t);                                                              \
+            t += (tok) > 2 ? 2 : 1;                                                                       \
+        }                                                                                                 \
         for (; t < nt; t++)                                                                               \
             name##_runT(1, panel, (const uint8_t *)xq + t * xs, xs, (const uint8_t *)prep + t * es, es, n, out + 8 * t); \
     }
@@ -313,6 +325,8 @@ static void q4_K_packed_pack(const uint8_t *W, size_t row_bytes, int64_t n, void
     }
 }
 
+#ifdef QUANT_X86_VNNI
+enum { Q4K_TOK = TOK };
 static inline __attribute__((always_inline)) void q4_K_packed_runT(int T, const struct packed_q4_K *p, const uint8_t *xq,
                                                                    size_t xs, const uint8_t *prep, size_t es, int64_t n,
                                                                    float *out) {
@@ -357,7 +371,75 @@ static inline __attribute__((always_inline)) void q4_K_packed_runT(int T, const 
     _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) _mm256_storeu_ps(out + 8 * t, _mm256_add_ps(acc[t], acc_m[t]));
 }
 
-PANEL_RUN(q4_K_packed, TOK)
+#else // AVX2
+// Without vpdpbusd each 32-byte step is maddubs (int16 pair sums) + a widening madd + an add,
+// and the widening costs as much as the product. The products of a Q4_K sub-block fit in int16
+// all together: 8 maddubs of nibbles (<= 15) with int8 activations are each at most
+// 2 * 15 * 128 = 3840 in magnitude, 30720 summed, below 32767. So each sub-block's 8 steps are
+// summed as int16 and widened once, by a madd with the rows' scale (in both halves of each row's
+// dword), which also replaces the per-sub-block vpmulld. Still the same exact integers S and M.
+enum { Q4K_TOK = 4 }; // 8 int16 sums + the unpacked vectors fill the 16 registers
+
+// Holds a running sum as one chain: without it gcc reassociates the int16 sums of a sub-block
+// into a tree whose products are all live at once, and spills most of them.
+static inline void keep_chain(__m256i *v) { __asm__("" : "+x"(*v)); }
+
+// the int16 in the low half of each dword copied into its high half
+static inline __m256i dup_lo16(__m256i x) {
+    return _mm256_shuffle_epi8(x, _mm256_setr_epi8(0, 1, 0, 1, 4, 5, 4, 5, 8, 9, 8, 9, 12, 13, 12, 13, 0, 1, 0, 1, 4, 5,
+                                                   4, 5, 8, 9, 8, 9, 12, 13, 12, 13));
+}
+
+static inline __attribute__((always_inline)) void q4_K_packed_runT(int T, const struct packed_q4_K *p, const uint8_t *xq,
+                                                                   size_t xs, const uint8_t *prep, size_t es, int64_t n,
+                                                                   float *out) {
+    const __m256i m4 = _mm256_set1_epi8(0xF);
+    __m256 acc[Q4K_TOK], acc_m[Q4K_TOK];
+    _Pragma("GCC unroll 8") for (int t = 0; t < T; t++) acc[t] = acc_m[t] = _mm256_setzero_ps();
+    for (int64_t b = 0; b < n / QK_K; b++, p++) {
+        const int8_t *yq[Q4K_TOK];
+        _Pragma("GCC unroll 8") for (int t = 0; t < T; t++) yq[t] = ((const block_q8_K *)(xq + t * xs) + b)->qs;
+        __m256i S[Q4K_TOK];
+        _Pragma("GCC unroll 8") for (int t = 0; t < T; t++) S[t] = _mm256_setzero_si256();
+        _Pragma("GCC unroll 4") for (int c = 0; c < 4; c++) {
+            // the hardware prefetcher restarts at every 4 KiB page; keep a steady distance ahead
+            for (int l = 0; l < 5; l++) __builtin_prefetch((const char *)p + PACKED_PREFETCH + 64 * (5 * c + l), 0, 3);
+            __m256i Pl[Q4K_TOK], Ph[Q4K_TOK];
+            _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++) {
+                const __m256i v = _mm256_load_si256(&p->qs[8 * c + k]);
+                const __m256i lo = _mm256_and_si256(v, m4), hi = _mm256_and_si256(_mm256_srli_epi16(v, 4), m4);
+                _Pragma("GCC unroll 8") for (int t = 0; t < T; t++) {
+                    const __m256i pl = _mm256_maddubs_epi16(lo, _mm256_set1_epi32(load_i32(yq[t] + 64 * c + 4 * k)));
+                    const __m256i ph = _mm256_maddubs_epi16(hi, _mm256_set1_epi32(load_i32(yq[t] + 64 * c + 32 + 4 * k)));
+                    Pl[t] = k ? _mm256_add_epi16(Pl[t], pl) : pl;
+                    Ph[t] = k ? _mm256_add_epi16(Ph[t], ph) : ph;
+                    keep_chain(&Pl[t]), keep_chain(&Ph[t]);
+                }
+            }
+            const __m256i scl = dup_lo16(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)p->sc[2 * c])));
+            const __m256i sch = dup_lo16(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)p->sc[2 * c + 1])));
+            _Pragma("GCC unroll 8") for (int t = 0; t < T; t++)
+                S[t] = _mm256_add_epi32(S[t], _mm256_add_epi32(_mm256_madd_epi16(Pl[t], scl), _mm256_madd_epi16(Ph[t], sch))),
+                keep_chain(&S[t]);
+        }
+        const __m256 d = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)p->d));
+        const __m256 dmin = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)p->dmin));
+        __m256i mn[4];
+        for (int j = 0; j < 4; j++) mn[j] = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)p->mn[j]));
+        _Pragma("GCC unroll 8") for (int t = 0; t < T; t++) {
+            const struct prep_q4_K *e = (const struct prep_q4_K *)(prep + t * es) + b;
+            const float yd = ((const block_q8_K *)(xq + t * xs) + b)->d;
+            __m256i M = _mm256_setzero_si256();
+            for (int j = 0; j < 4; j++) M = dpwssd(M, mn[j], _mm256_set1_epi32(e->pair[j]));
+            acc[t] = _mm256_fmadd_ps(_mm256_mul_ps(_mm256_set1_ps(yd), d), _mm256_cvtepi32_ps(S[t]), acc[t]);
+            acc_m[t] = _mm256_fmadd_ps(_mm256_mul_ps(_mm256_set1_ps(-yd), dmin), _mm256_cvtepi32_ps(M), acc_m[t]);
+        }
+    }
+    _Pragma("GCC unroll 8") for (int t = 0; t < T; t++) _mm256_storeu_ps(out + 8 * t, _mm256_add_ps(acc[t], acc_m[t]));
+}
+#endif
+
+PANEL_RUN(q4_K_packed, Q4K_TOK)
 
 // ---- Q6_K packed at load time ----------------------------------------------------------------------
 //
@@ -391,6 +473,9 @@ static void q6_K_packed_pack(const uint8_t *W, size_t row_bytes, int64_t n, void
         for (int c = 0; c < 2; c++) transpose8x8(blk + offsetof(block_q6_K, qh) + 32 * c, row_bytes, p->qh + 8 * c);
     }
 }
+
+#ifdef QUANT_X86_VNNI
+enum { Q6K_TOK = TOK };
 
 struct prep_q6_K {
     int32_t negb[16]; // -32 * bsum of each 16-element sub-block
@@ -452,7 +537,90 @@ static inline __attribute__((always_inline)) void q6_K_packed_runT(int T, const 
     _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) _mm256_storeu_ps(out + 8 * t, acc[t]);
 }
 
-PANEL_RUN(q6_K_packed, TOK)
+#else // AVX2
+// As for Q4_K: the int16 pair sums of maddubs are added as int16 before one widening madd by
+// the rows' scales. Codes are at most 63, so a maddubs is at most 2 * 63 * 128 = 16128 in
+// magnitude and two of them fit in int16: each 16-element sub-block (four steps) is two such
+// sums. The -32 of the codes comes once per block: S -= 32 * sum_s sc_s * bsum_s, from madds of
+// the rows' scale pairs with the activation's pairs of bsums (the one-token kernel's integer).
+enum { Q6K_TOK = 4 }; // four int16 sums, four int32 sums and the unpacking in 16 registers
+
+struct prep_q6_K {
+    int32_t pair[8]; // int16 pairs (bsum of sub-block 2j, bsum of sub-block 2j+1)
+};
+
+static size_t q6_K_packed_prep_bytes(int64_t n) { return (size_t)(n / QK_K) * sizeof(struct prep_q6_K); }
+
+static void q6_K_packed_prep(const void *xq, int64_t n, void *prep) {
+    const block_q8_K *y = xq;
+    struct prep_q6_K *e = prep;
+    for (int64_t b = 0; b < n / QK_K; b++)
+        for (int j = 0; j < 8; j++)
+            e[b].pair[j] = (int32_t)(uint16_t)y[b].bsums[2 * j] | (int32_t)((uint32_t)(uint16_t)y[b].bsums[2 * j + 1] << 16);
+}
+
+static inline __attribute__((always_inline)) void q6_K_packed_runT(int T, const struct packed_q6_K *p, const uint8_t *xq,
+                                                                   size_t xs, const uint8_t *prep, size_t es, int64_t n,
+                                                                   float *out) {
+    const __m256i m4 = _mm256_set1_epi8(0xF), m30 = _mm256_set1_epi8(0x30);
+    // bytes (sc[2j][r], sc[2j+1][r]) side by side, to be sign-extended into int16 pairs
+    const __m128i interleave = _mm_setr_epi8(0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15);
+    __m256 acc[Q6K_TOK];
+    _Pragma("GCC unroll 8") for (int t = 0; t < T; t++) acc[t] = _mm256_setzero_ps();
+    for (int64_t b = 0; b < n / QK_K; b++, p++) {
+        const int8_t *yq[Q6K_TOK];
+        _Pragma("GCC unroll 8") for (int t = 0; t < T; t++) yq[t] = ((const block_q8_K *)(xq + t * xs) + b)->qs;
+        __m256i S[Q6K_TOK];
+        _Pragma("GCC unroll 8") for (int t = 0; t < T; t++) S[t] = _mm256_setzero_si256();
+        _Pragma("GCC unroll 2") for (int h = 0; h < 2; h++) {
+            for (int l = 0; l < 14; l++) __builtin_prefetch((const char *)p + PACKED_PREFETCH + 64 * (14 * h + l), 0, 3);
+            _Pragma("GCC unroll 4") for (int q = 0; q < 4; q++) {
+                _Pragma("GCC unroll 2") for (int half = 0; half < 2; half++) { // sub-block 8h + 2q + half
+                    const int sb = 8 * h + 2 * q + half;
+                    const __m256i sc = dup_lo16(_mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)p->sc[sb])));
+                    __m256i P[Q6K_TOK];
+                    _Pragma("GCC unroll 4") for (int jj = 0; jj < 4; jj++) {
+                        const int j = 4 * half + jj;
+                        const __m256i l = _mm256_load_si256(&p->ql[16 * h + 8 * (q & 1) + j]);
+                        const __m256i hb = _mm256_load_si256(&p->qh[8 * h + j]);
+                        const __m256i lo = q < 2 ? _mm256_and_si256(l, m4) : _mm256_and_si256(_mm256_srli_epi16(l, 4), m4);
+                        const __m256i hi = q == 0 ? _mm256_slli_epi16(hb, 4)
+                                           : q == 1 ? _mm256_slli_epi16(hb, 2)
+                                           : q == 2 ? hb
+                                                    : _mm256_srli_epi16(hb, 2);
+                        const __m256i code = _mm256_or_si256(lo, _mm256_and_si256(hi, m30));
+                        _Pragma("GCC unroll 8") for (int t = 0; t < T; t++) {
+                            const __m256i m = _mm256_maddubs_epi16(code, _mm256_set1_epi32(load_i32(yq[t] + 128 * h + 32 * q + 4 * j)));
+                            if (jj & 1) {
+                                S[t] = _mm256_add_epi32(S[t], _mm256_madd_epi16(_mm256_add_epi16(P[t], m), sc));
+                                keep_chain(&S[t]);
+                            } else {
+                                P[t] = m;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        __m256i B[Q6K_TOK];
+        _Pragma("GCC unroll 8") for (int t = 0; t < T; t++) B[t] = _mm256_setzero_si256();
+        for (int j = 0; j < 8; j++) {
+            const __m256i scp = _mm256_cvtepi8_epi16(_mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)p->sc[2 * j]), interleave));
+            _Pragma("GCC unroll 8") for (int t = 0; t < T; t++)
+                B[t] = dpwssd(B[t], scp, _mm256_set1_epi32(((const struct prep_q6_K *)(prep + t * es) + b)->pair[j]));
+        }
+        const __m256 d = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)p->d));
+        _Pragma("GCC unroll 8") for (int t = 0; t < T; t++) {
+            const float yd = ((const block_q8_K *)(xq + t * xs) + b)->d;
+            const __m256i St = _mm256_sub_epi32(S[t], _mm256_slli_epi32(B[t], 5));
+            acc[t] = _mm256_fmadd_ps(_mm256_mul_ps(_mm256_set1_ps(yd), d), _mm256_cvtepi32_ps(St), acc[t]);
+        }
+    }
+    _Pragma("GCC unroll 8") for (int t = 0; t < T; t++) _mm256_storeu_ps(out + 8 * t, acc[t]);
+}
+#endif
+
+PANEL_RUN(q6_K_packed, Q6K_TOK)
 
 // ---- Q1_0 packed at load time ----------------------------------------------------------------------
 //
