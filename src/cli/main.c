@@ -570,6 +570,7 @@ static void usage(FILE *f) {
           "  inspect   -m MODEL\n"
           "  archs     architectures frink runs, and why the others are refused\n"
           "  gen       --preset NAME -o OUT.gguf [--vocab FILE] [--layers N] [--seed S]: random weights, real shapes\n"
+          "  serve     -m MODEL [--host H] [--port P] [-np SLOTS] [--api-key K]: OpenAI / Anthropic API server\n"
           "  bench     -m MODEL [-p 128] [-n 32] [-d DEPTH] [-t THREADS] [-r REPS] [--json]; --parallel S; --bandwidth;\n"
           "            --kernels\n"
           "model flags: -m MODEL (default: the embedded stories260K), -t THREADS, -c CONTEXT, -b BATCH,\n"
