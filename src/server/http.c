@@ -256,6 +256,7 @@ void http_error(struct http_resp *out, enum http_api api, int status, const char
     va_start(ap, fmt);
     if (vasprintf(&msg, fmt, ap) < 0) msg = NULL;
     va_end(ap);
+    if (msg) srv_utf8_clean(msg);
     const char *text = msg ? msg : "error";
     if (!type || !type[0]) type = http_default_type(status);
     if (param && !param[0]) param = NULL;

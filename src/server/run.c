@@ -11,6 +11,32 @@
 
 // ---- errors ------------------------------------------------------------------------------
 
+// Replaces each byte that does not begin a valid UTF-8 character with '?': an error message may
+// quote the client's own bytes (a JSON parse error near invalid UTF-8), and a JSON string must
+// be valid UTF-8 (overlong forms, surrogates and code points past U+10FFFF are not).
+void srv_utf8_clean(char *s) {
+    unsigned char *p = (unsigned char *)s;
+    while (*p) {
+        int n = *p < 0x80 ? 1 : (*p & 0xE0) == 0xC0 ? 2 : (*p & 0xF0) == 0xE0 ? 3 : (*p & 0xF8) == 0xF0 ? 4 : 0;
+        uint32_t cp = n == 2 ? *p & 0x1F : n == 3 ? *p & 0x0F : *p & 0x07;
+        bool ok = n > 0;
+        for (int i = 1; ok && i < n; i++) {
+            ok = (p[i] & 0xC0) == 0x80;
+            cp = (cp << 6) | (p[i] & 0x3F);
+        }
+        if (ok && n > 1) {
+            static const uint32_t min[5] = {0, 0, 0x80, 0x800, 0x10000};
+            ok = cp >= min[n] && cp <= 0x10FFFF && !(cp >= 0xD800 && cp <= 0xDFFF);
+        }
+        if (!ok) {
+            *p++ = '?';
+            continue;
+        }
+        p += n;
+    }
+}
+
+
 void api_err_set(struct api_err *e, int status, const char *type, const char *param, const char *fmt, ...) {
     e->status = status;
     snprintf(e->type, sizeof e->type, "%s", type ? type : "invalid_request_error");
@@ -19,6 +45,7 @@ void api_err_set(struct api_err *e, int status, const char *type, const char *pa
     va_start(ap, fmt);
     vsnprintf(e->msg, sizeof e->msg, fmt, ap);
     va_end(ap);
+    srv_utf8_clean(e->msg); // it may quote the client's bytes, or be cut inside a character
     e->retry_after = 0;
 }
 

@@ -131,6 +131,9 @@ void http_json(struct http_resp *out, int status, json_t *j);
 // "rate_limit_error" for 429, "permission_error"...). param may be NULL.
 void http_error(struct http_resp *out, enum http_api api, int status, const char *type, const char *param,
                 const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+// Makes s valid UTF-8 in place: each byte that does not begin a valid character becomes '?'
+// (error messages quote clients' bytes; JSON strings must be valid UTF-8). In run.c.
+void srv_utf8_clean(char *s);
 // Adds "Name: value" to the response's headers.
 void http_add_header(struct http_resp *out, const char *name, const char *value);
 
