@@ -92,7 +92,7 @@ $(B)/tests/test_server: tests/server/run.sh
 	@printf '#!/bin/sh\nexec bash tests/server/run.sh "$$@"\n' > $@
 	@chmod +x $@
 
-# The fixtures the tree does not carry (links into ../shared, quantized variants): scripts/fixtures.sh.
+# The fixtures the tree does not carry (vocabularies, architecture fixtures, quantized variants): scripts/fixtures.sh.
 fixtures:
 	@bash scripts/fixtures.sh
 

