@@ -28,45 +28,6 @@
 
 #define ANTH_MAX_STOP 32
 
-// ---- a growable string -------------------------------------------------------------------
-
-struct anth_buf {
-    char *p;
-    size_t n, cap;
-};
-
-static void anth_buf_add(struct anth_buf *b, const char *s, size_t len) {
-    if (b->n + len + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 64;
-        while (cap < b->n + len + 1) cap *= 2;
-        char *p = realloc(b->p, cap);
-        if (!p) abort(); // out of memory: nothing sensible to answer with
-        b->p = p;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->n, s, len);
-    b->n += len;
-    b->p[b->n] = 0;
-}
-
-static const char *anth_buf_str(const struct anth_buf *b) { return b->p ? b->p : ""; }
-
-static void anth_buf_free(struct anth_buf *b) {
-    free(b->p);
-    *b = (struct anth_buf){0};
-}
-
-static int anth_bad(struct api_err *e, const char *param, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int anth_bad(struct api_err *e, const char *param, const char *fmt, ...) {
-    char msg[sizeof e->msg];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    api_err_set(e, 400, "invalid_request_error", param, "%s", msg);
-    return -1;
-}
-
 // ---- the request -------------------------------------------------------------------------
 
 // A validated request: what run_params borrows, owned here until the run has started (run_start
@@ -123,28 +84,28 @@ static bool anth_unsupported_block(const char *type) {
 
 // The text of a string or of an array of text blocks (system, tool_result.content), text
 // blocks joined by sep. `where` names the field in errors.
-static int anth_text_of(json_t *v, const char *where, const char *sep, struct anth_buf *out, struct api_err *e) {
+static int anth_text_of(json_t *v, const char *where, const char *sep, struct api_buf *out, struct api_err *e) {
     if (json_is_string(v)) {
-        anth_buf_add(out, json_string_value(v), json_string_length(v));
+        api_buf_add(out, json_string_value(v), json_string_length(v));
         return 0;
     }
-    if (!json_is_array(v)) return anth_bad(e, where, "%s must be a string or an array of text blocks", where);
+    if (!json_is_array(v)) return api_bad(e, where, "%s must be a string or an array of text blocks", where);
     size_t i;
     json_t *b;
     json_array_foreach(v, i, b) {
         char param[100];
         snprintf(param, sizeof param, "%s[%zu]", where, i);
         const char *type = json_is_object(b) ? anth_block_type(b) : NULL;
-        if (!type) return anth_bad(e, param, "%s must be a content block with a string \"type\"", param);
+        if (!type) return api_bad(e, param, "%s must be a content block with a string \"type\"", param);
         if (strcmp(type, "text")) {
             if (anth_unsupported_block(type))
-                return anth_bad(e, param, "%s: %s blocks are not supported (frink serves text)", param, type);
-            return anth_bad(e, param, "%s: only text blocks are allowed here (got %s)", param, type);
+                return api_bad(e, param, "%s: %s blocks are not supported (frink serves text)", param, type);
+            return api_bad(e, param, "%s: only text blocks are allowed here (got %s)", param, type);
         }
         json_t *t = json_object_get(b, "text");
-        if (!json_is_string(t)) return anth_bad(e, param, "%s.text must be a string", param);
-        if (i > 0) anth_buf_add(out, sep, strlen(sep));
-        anth_buf_add(out, json_string_value(t), json_string_length(t));
+        if (!json_is_string(t)) return api_bad(e, param, "%s.text must be a string", param);
+        if (i > 0) api_buf_add(out, sep, strlen(sep));
+        api_buf_add(out, json_string_value(t), json_string_length(t));
     }
     return 0;
 }
@@ -163,50 +124,50 @@ static int anth_user_blocks(json_t *dst, json_t *blocks, size_t mi, struct api_e
         if (!strcmp(type, "text")) {
             json_t *t = json_object_get(b, "text");
             if (!json_is_string(t)) {
-                anth_bad(e, param, "%s.text must be a string", param);
+                api_bad(e, param, "%s.text must be a string", param);
                 goto fail;
             }
             json_array_append_new(parts, json_pack("{s:s,s:O}", "type", "text", "text", t));
         } else if (!strcmp(type, "tool_result")) {
             const char *id = json_string_value(json_object_get(b, "tool_use_id"));
             if (!id || !*id) {
-                anth_bad(e, param, "%s.tool_use_id must be a non-empty string", param);
+                api_bad(e, param, "%s.tool_use_id must be a non-empty string", param);
                 goto fail;
             }
             json_t *is_error = json_object_get(b, "is_error");
             if (is_error && !json_is_boolean(is_error) && !json_is_null(is_error)) {
-                anth_bad(e, param, "%s.is_error must be a boolean", param);
+                api_bad(e, param, "%s.is_error must be a boolean", param);
                 goto fail;
             }
-            struct anth_buf text = {0};
+            struct api_buf text = {0};
             // An error result is marked in the text: the template has no field for it, and
             // dropping the flag would tell the model a failed call succeeded.
-            if (json_is_true(is_error)) anth_buf_add(&text, "Error: ", 7);
+            if (json_is_true(is_error)) api_buf_add(&text, "Error: ", 7);
             json_t *c = json_object_get(b, "content");
             char where[80];
             snprintf(where, sizeof where, "%s.content", param);
             if (c && !json_is_null(c) && anth_text_of(c, where, "\n", &text, e)) {
-                anth_buf_free(&text);
+                api_buf_free(&text);
                 goto fail;
             }
             json_array_append_new(
-                dst, json_pack("{s:s,s:s,s:s}", "role", "tool", "tool_call_id", id, "content", anth_buf_str(&text)));
-            anth_buf_free(&text);
+                dst, json_pack("{s:s,s:s,s:s}", "role", "tool", "tool_call_id", id, "content", api_buf_str(&text)));
+            api_buf_free(&text);
             n_results++;
         } else if (anth_unsupported_block(type)) {
-            anth_bad(e, param, "%s: %s blocks are not supported (frink serves text)", param, type);
+            api_bad(e, param, "%s: %s blocks are not supported (frink serves text)", param, type);
             goto fail;
         } else if (!strcmp(type, "tool_use") || !strcmp(type, "thinking") || !strcmp(type, "redacted_thinking")) {
-            anth_bad(e, param, "%s: %s blocks belong in assistant messages", param, type);
+            api_bad(e, param, "%s: %s blocks belong in assistant messages", param, type);
             goto fail;
         } else {
-            anth_bad(e, param, "%s: unknown content block type \"%s\"", param, type);
+            api_bad(e, param, "%s: unknown content block type \"%s\"", param, type);
             goto fail;
         }
     }
     if (json_array_size(parts) == 0 && n_results == 0) {
         snprintf(param, sizeof param, "messages[%zu].content", mi);
-        anth_bad(e, param, "%s must not be empty", param);
+        api_bad(e, param, "%s must not be empty", param);
         goto fail;
     }
     if (json_array_size(parts) == 1)
@@ -217,7 +178,7 @@ static int anth_user_blocks(json_t *dst, json_t *blocks, size_t mi, struct api_e
     json_decref(parts);
     return 0;
 bad_block:
-    anth_bad(e, param, "%s must be a content block with a string \"type\"", param);
+    api_bad(e, param, "%s must be a content block with a string \"type\"", param);
 fail:
     json_decref(parts);
     return -1;
@@ -225,7 +186,7 @@ fail:
 
 // An assistant message's blocks. The final one is the prefill: text only.
 static int anth_assistant_blocks(json_t *dst, json_t *blocks, size_t mi, bool last, char **prefill, struct api_err *e) {
-    struct anth_buf text = {0}, thinking = {0};
+    struct api_buf text = {0}, thinking = {0};
     json_t *calls = json_array();
     size_t j;
     json_t *b;
@@ -234,28 +195,28 @@ static int anth_assistant_blocks(json_t *dst, json_t *blocks, size_t mi, bool la
         snprintf(param, sizeof param, "messages[%zu].content[%zu]", mi, j);
         const char *type = json_is_object(b) ? anth_block_type(b) : NULL;
         if (!type) {
-            anth_bad(e, param, "%s must be a content block with a string \"type\"", param);
+            api_bad(e, param, "%s must be a content block with a string \"type\"", param);
             goto fail;
         }
         if (!strcmp(type, "text")) {
             json_t *t = json_object_get(b, "text");
             if (!json_is_string(t)) {
-                anth_bad(e, param, "%s.text must be a string", param);
+                api_bad(e, param, "%s.text must be a string", param);
                 goto fail;
             }
-            anth_buf_add(&text, json_string_value(t), json_string_length(t));
+            api_buf_add(&text, json_string_value(t), json_string_length(t));
         } else if (!strcmp(type, "thinking")) {
             json_t *t = json_object_get(b, "thinking");
             if (!json_is_string(t)) {
-                anth_bad(e, param, "%s.thinking must be a string", param);
+                api_bad(e, param, "%s.thinking must be a string", param);
                 goto fail;
             }
             if (last) {
-                anth_bad(e, param, "%s: a final assistant message is a prefill of the reply and may hold only text",
+                api_bad(e, param, "%s: a final assistant message is a prefill of the reply and may hold only text",
                          param);
                 goto fail;
             }
-            anth_buf_add(&thinking, json_string_value(t), json_string_length(t));
+            api_buf_add(&thinking, json_string_value(t), json_string_length(t));
         } else if (!strcmp(type, "redacted_thinking")) {
             // Opaque data another service encrypted: nothing a local model can read.
         } else if (!strcmp(type, "tool_use")) {
@@ -263,19 +224,19 @@ static int anth_assistant_blocks(json_t *dst, json_t *blocks, size_t mi, bool la
             const char *name = json_string_value(json_object_get(b, "name"));
             json_t *input = json_object_get(b, "input");
             if (!id || !*id) {
-                anth_bad(e, param, "%s.id must be a non-empty string", param);
+                api_bad(e, param, "%s.id must be a non-empty string", param);
                 goto fail;
             }
             if (!name || !*name) {
-                anth_bad(e, param, "%s.name must be a non-empty string", param);
+                api_bad(e, param, "%s.name must be a non-empty string", param);
                 goto fail;
             }
             if (!json_is_object(input)) {
-                anth_bad(e, param, "%s.input must be an object", param);
+                api_bad(e, param, "%s.input must be an object", param);
                 goto fail;
             }
             if (last) {
-                anth_bad(e, param, "%s: a final assistant message is a prefill of the reply and may hold only text",
+                api_bad(e, param, "%s: a final assistant message is a prefill of the reply and may hold only text",
                          param);
                 goto fail;
             }
@@ -284,13 +245,13 @@ static int anth_assistant_blocks(json_t *dst, json_t *blocks, size_t mi, bool la
                                                    "name", name, "arguments", args ? args : "{}"));
             free(args);
         } else if (anth_unsupported_block(type)) {
-            anth_bad(e, param, "%s: %s blocks are not supported (frink serves text)", param, type);
+            api_bad(e, param, "%s: %s blocks are not supported (frink serves text)", param, type);
             goto fail;
         } else if (!strcmp(type, "tool_result")) {
-            anth_bad(e, param, "%s: tool_result blocks belong in user messages", param);
+            api_bad(e, param, "%s: tool_result blocks belong in user messages", param);
             goto fail;
         } else {
-            anth_bad(e, param, "%s: unknown content block type \"%s\"", param, type);
+            api_bad(e, param, "%s: unknown content block type \"%s\"", param, type);
             goto fail;
         }
     }
@@ -299,41 +260,41 @@ static int anth_assistant_blocks(json_t *dst, json_t *blocks, size_t mi, bool la
     } else {
         if (!text.n && !thinking.n && json_array_size(calls) == 0 && json_array_size(blocks) == 0) {
             snprintf(param, sizeof param, "messages[%zu].content", mi);
-            anth_bad(e, param, "%s must not be empty (only the final assistant message may be)", param);
+            api_bad(e, param, "%s must not be empty (only the final assistant message may be)", param);
             goto fail;
         }
-        json_t *m = json_pack("{s:s,s:s}", "role", "assistant", "content", anth_buf_str(&text));
+        json_t *m = json_pack("{s:s,s:s}", "role", "assistant", "content", api_buf_str(&text));
         if (json_array_size(calls)) json_object_set(m, "tool_calls", calls);
         if (thinking.n) json_object_set_new(m, "reasoning_content", json_string(thinking.p));
         json_array_append_new(dst, m);
     }
-    anth_buf_free(&text);
-    anth_buf_free(&thinking);
+    api_buf_free(&text);
+    api_buf_free(&thinking);
     json_decref(calls);
     return 0;
 fail:
-    anth_buf_free(&text);
-    anth_buf_free(&thinking);
+    api_buf_free(&text);
+    api_buf_free(&thinking);
     json_decref(calls);
     return -1;
 }
 
 static int anth_read_messages(json_t *body, struct anth_req *q, struct api_err *e) {
     json_t *src = json_object_get(body, "messages");
-    if (!src || json_is_null(src)) return anth_bad(e, "messages", "messages is required");
+    if (!src || json_is_null(src)) return api_bad(e, "messages", "messages is required");
     if (!json_is_array(src) || json_array_size(src) == 0)
-        return anth_bad(e, "messages", "messages must be a non-empty array");
+        return api_bad(e, "messages", "messages must be a non-empty array");
     q->messages = json_array();
 
     json_t *sys = json_object_get(body, "system");
     if (sys && !json_is_null(sys)) {
-        struct anth_buf t = {0};
+        struct api_buf t = {0};
         if (anth_text_of(sys, "system", "\n", &t, e)) {
-            anth_buf_free(&t);
+            api_buf_free(&t);
             return -1;
         }
-        json_array_append_new(q->messages, json_pack("{s:s,s:s}", "role", "system", "content", anth_buf_str(&t)));
-        anth_buf_free(&t);
+        json_array_append_new(q->messages, json_pack("{s:s,s:s}", "role", "system", "content", api_buf_str(&t)));
+        api_buf_free(&t);
     }
 
     size_t n = json_array_size(src), i;
@@ -341,11 +302,11 @@ static int anth_read_messages(json_t *body, struct anth_req *q, struct api_err *
     json_array_foreach(src, i, m) {
         char param[64];
         snprintf(param, sizeof param, "messages[%zu]", i);
-        if (!json_is_object(m)) return anth_bad(e, param, "%s must be an object", param);
+        if (!json_is_object(m)) return api_bad(e, param, "%s must be an object", param);
         const char *role = json_string_value(json_object_get(m, "role"));
         snprintf(param, sizeof param, "messages[%zu].role", i);
         if (!role || (strcmp(role, "user") && strcmp(role, "assistant")))
-            return anth_bad(e, param, "%s must be \"user\" or \"assistant\"", param);
+            return api_bad(e, param, "%s must be \"user\" or \"assistant\"", param);
         bool assistant = role[0] == 'a', last = i + 1 == n;
         json_t *c = json_object_get(m, "content");
         snprintf(param, sizeof param, "messages[%zu].content", i);
@@ -360,7 +321,7 @@ static int anth_read_messages(json_t *body, struct anth_req *q, struct api_err *
                                : anth_user_blocks(q->messages, c, i, e);
             if (rc) return -1;
         } else {
-            return anth_bad(e, param, "%s must be a string or an array of content blocks", param);
+            return api_bad(e, param, "%s must be a string or an array of content blocks", param);
         }
     }
     return 0;
@@ -377,27 +338,27 @@ static int anth_read_tools(json_t *body, struct anth_req *q, struct api_err *e) 
     json_array_foreach(src, i, t) {
         char param[64];
         snprintf(param, sizeof param, "tools[%zu]", i);
-        if (!json_is_object(t)) return anth_bad(e, param, "%s must be an object", param);
+        if (!json_is_object(t)) return api_bad(e, param, "%s must be an object", param);
         json_t *type = json_object_get(t, "type");
         if (type && !json_is_null(type) && (!json_is_string(type) || strcmp(json_string_value(type), "custom"))) {
             snprintf(param, sizeof param, "tools[%zu].type", i);
-            return anth_bad(e, param, "%s: server tool \"%s\" is not supported (only custom tools)", param,
+            return api_bad(e, param, "%s: server tool \"%s\" is not supported (only custom tools)", param,
                             json_is_string(type) ? json_string_value(type) : "?");
         }
         const char *name = json_string_value(json_object_get(t, "name"));
         if (!name || !*name) {
             snprintf(param, sizeof param, "tools[%zu].name", i);
-            return anth_bad(e, param, "%s must be a non-empty string", param);
+            return api_bad(e, param, "%s must be a non-empty string", param);
         }
         json_t *desc = json_object_get(t, "description");
         if (desc && !json_is_null(desc) && !json_is_string(desc)) {
             snprintf(param, sizeof param, "tools[%zu].description", i);
-            return anth_bad(e, param, "%s must be a string", param);
+            return api_bad(e, param, "%s must be a string", param);
         }
         json_t *schema = json_object_get(t, "input_schema");
         if (!json_is_object(schema)) {
             snprintf(param, sizeof param, "tools[%zu].input_schema", i);
-            return anth_bad(e, param, "%s is required and must be an object (a JSON Schema)", param);
+            return api_bad(e, param, "%s is required and must be an object (a JSON Schema)", param);
         }
         json_t *fn = json_pack("{s:s,s:O}", "name", name, "parameters", schema);
         if (json_is_string(desc)) json_object_set(fn, "description", desc);
@@ -413,7 +374,7 @@ static int anth_read_tool_choice(json_t *body, struct anth_req *q, struct api_er
     if (rc <= 0) return rc;
     const char *type = json_string_value(json_object_get(tc, "type"));
     if (!type || (strcmp(type, "auto") && strcmp(type, "any") && strcmp(type, "tool") && strcmp(type, "none")))
-        return anth_bad(e, "tool_choice.type", "tool_choice.type must be \"auto\", \"any\", \"tool\" or \"none\"");
+        return api_bad(e, "tool_choice.type", "tool_choice.type must be \"auto\", \"any\", \"tool\" or \"none\"");
     // "any": some tool must be called; "tool": that one. The call is then held to the chat
     // format's tool-call grammar (run.c).
     q->p.tool_param = "tool_choice";
@@ -421,7 +382,7 @@ static int anth_read_tool_choice(json_t *body, struct anth_req *q, struct api_er
     if (!strcmp(type, "tool")) {
         const char *name = json_string_value(json_object_get(tc, "name"));
         if (!name || !*name || strlen(name) >= sizeof q->tool_name)
-            return anth_bad(e, "tool_choice.name", "tool_choice.name must name one of the tools");
+            return api_bad(e, "tool_choice.name", "tool_choice.name must name one of the tools");
         snprintf(q->tool_name, sizeof q->tool_name, "%s", name);
         q->p.tool_mode = RUN_TOOLS_REQUIRED;
         q->p.tool_name = q->tool_name;
@@ -453,28 +414,28 @@ static int anth_read_thinking(struct srv *s, json_t *body, long max_tokens, stru
     if (rc > 0) {
         const char *type = json_string_value(json_object_get(th, "type"));
         if (!type || (strcmp(type, "enabled") && strcmp(type, "disabled") && strcmp(type, "adaptive")))
-            return anth_bad(e, "thinking.type", "thinking.type must be \"enabled\", \"adaptive\" or \"disabled\"");
+            return api_bad(e, "thinking.type", "thinking.type must be \"enabled\", \"adaptive\" or \"disabled\"");
         bool on = strcmp(type, "disabled") != 0;
         if (!strcmp(type, "enabled")) {
             long budget;
             rc = api_get_int(body, "thinking.budget_tokens", 1024, INT_MAX, &budget, e);
             if (rc < 0) return -1;
             if (rc == 0)
-                return anth_bad(e, "thinking.budget_tokens",
+                return api_bad(e, "thinking.budget_tokens",
                                 "thinking.budget_tokens is required when thinking is enabled");
             if (max_tokens > 0 && budget >= max_tokens)
-                return anth_bad(e, "thinking.budget_tokens",
+                return api_bad(e, "thinking.budget_tokens",
                                 "thinking.budget_tokens (%ld) must be less than max_tokens (%ld)", budget, max_tokens);
         }
         const char *display = NULL;
         if (api_get_str(body, "thinking.display", &display, e) < 0) return -1;
         if (display && strcmp(display, "summarized") && strcmp(display, "omitted"))
-            return anth_bad(e, "thinking.display", "thinking.display must be \"summarized\" or \"omitted\"");
+            return api_bad(e, "thinking.display", "thinking.display must be \"summarized\" or \"omitted\"");
         q->omit_thinking = display && !strcmp(display, "omitted");
         if (run_template_knows(s, "enable_thinking"))
             anth_set_var(q, "enable_thinking", json_boolean(on));
         else if (on)
-            return anth_bad(e, "thinking", "thinking is not supported: the model's chat template has no switch for it");
+            return api_bad(e, "thinking", "thinking is not supported: the model's chat template has no switch for it");
     }
 
     json_t *oc;
@@ -488,14 +449,14 @@ static int anth_read_thinking(struct srv *s, json_t *body, long max_tokens, stru
             bool known = false;
             for (size_t i = 0; i < sizeof efforts / sizeof *efforts; i++) known |= !strcmp(effort, efforts[i]);
             if (!known)
-                return anth_bad(e, "output_config.effort",
+                return api_bad(e, "output_config.effort",
                                 "output_config.effort must be low, medium, high, xhigh or max");
             // Templates that take an effort know low/medium/high; "high" is also the API's default.
             if (run_template_knows(s, "reasoning_effort"))
                 anth_set_var(q, "reasoning_effort",
                              json_string(!strcmp(effort, "low") || !strcmp(effort, "medium") ? effort : "high"));
             else if (strcmp(effort, "high"))
-                return anth_bad(e, "output_config.effort",
+                return api_bad(e, "output_config.effort",
                                 "output_config.effort is not supported: the model's chat template takes no effort");
         }
         json_t *fmt;
@@ -505,9 +466,9 @@ static int anth_read_thinking(struct srv *s, json_t *body, long max_tokens, stru
             const char *type = json_string_value(json_object_get(fmt, "type"));
             json_t *schema = json_object_get(fmt, "schema");
             if (!type || strcmp(type, "json_schema"))
-                return anth_bad(e, "output_config.format.type", "output_config.format.type must be \"json_schema\"");
+                return api_bad(e, "output_config.format.type", "output_config.format.type must be \"json_schema\"");
             if (!json_is_object(schema))
-                return anth_bad(e, "output_config.format.schema", "output_config.format.schema must be an object");
+                return api_bad(e, "output_config.format.schema", "output_config.format.schema must be an object");
             q->schema = json_dumps(schema, JSON_COMPACT);
         }
     }
@@ -524,7 +485,7 @@ static int anth_read(struct srv *s, const struct http_req *r, json_t *body, bool
     if (whole) {
         int rc = api_get_int(body, "max_tokens", 1, INT_MAX, &max_tokens, e);
         if (rc < 0) return -1;
-        if (rc == 0) return anth_bad(e, "max_tokens", "max_tokens is required");
+        if (rc == 0) return api_bad(e, "max_tokens", "max_tokens is required");
     }
     if (api_refuse(body, "container", NULL, "containers run Anthropic's code-execution tools", e) ||
         api_refuse(body, "mcp_servers", NULL, "MCP servers are not connected by frink", e) ||
@@ -541,8 +502,8 @@ static int anth_read(struct srv *s, const struct http_req *r, json_t *body, bool
         json_t *schema = json_object_get(of, "schema");
         const char *type = json_string_value(json_object_get(of, "type"));
         if (!type || strcmp(type, "json_schema") || !json_is_object(schema))
-            return anth_bad(e, "output_format", "output_format must be {\"type\": \"json_schema\", \"schema\": {...}}");
-        if (q->schema) return anth_bad(e, "output_format", "output_format and output_config.format are both given");
+            return api_bad(e, "output_format", "output_format must be {\"type\": \"json_schema\", \"schema\": {...}}");
+        if (q->schema) return api_bad(e, "output_format", "output_format and output_config.format are both given");
         q->schema = json_dumps(schema, JSON_COMPACT);
     }
 
@@ -550,7 +511,7 @@ static int anth_read(struct srv *s, const struct http_req *r, json_t *body, bool
     const char *salt = NULL, *grammar = NULL;
     if (api_get_str(body, "cache_salt", &salt, e) < 0 || api_get_str(body, "grammar", &grammar, e) < 0) return -1;
     if (grammar && q->schema)
-        return anth_bad(e, "grammar",
+        return api_bad(e, "grammar",
                         "grammar and output_config.format cannot be combined: each constrains the output");
 
     struct run_params *p = &q->p;
@@ -596,7 +557,7 @@ struct anth_reply {
     bool started;              // message_start sent
     enum anth_kind open;       // the open block's kind
     int index;                 // the open block's index (the next one's when none is open)
-    struct anth_buf cur;       // whole responses: the open block's text
+    struct api_buf cur;       // whole responses: the open block's text
     size_t sent_args;          // bytes of the open tool block's arguments streamed
     bool tool_ended;           // the open tool block's call is complete (TOOL_END)
     char *tool_id, *tool_name; // the open tool block's
@@ -610,7 +571,7 @@ struct anth_reply {
 static void anth_reply_free(void *ud) {
     struct anth_reply *a = ud;
     if (!a) return;
-    anth_buf_free(&a->cur);
+    api_buf_free(&a->cur);
     free(a->tool_id);
     free(a->tool_name);
     free(a->stop_string);
@@ -651,7 +612,7 @@ static void anth_close(struct anth_reply *a) {
         api_sse(a->st, "content_block_stop", json_pack("{s:s,s:i}", "type", "content_block_stop", "index", a->index));
     } else {
         json_t *b = NULL;
-        const char *text = anth_buf_str(&a->cur);
+        const char *text = api_buf_str(&a->cur);
         if (a->open == ANTH_THINKING) {
             b = json_pack("{s:s,s:o,s:s}", "type", "thinking", "thinking", api_json_text(text, a->cur.n), "signature",
                           "");
@@ -715,7 +676,7 @@ static void anth_open(struct anth_reply *a, enum anth_kind kind, const struct ru
 
 static void anth_text(struct anth_reply *a, enum anth_kind kind, const char *text, size_t len) {
     if (!a->st) {
-        anth_buf_add(&a->cur, text, len);
+        api_buf_add(&a->cur, text, len);
         return;
     }
     json_t *s = api_json_text(text, len);
@@ -753,7 +714,7 @@ static void anth_on_event(void *ud, const struct run_ev *ev) {
         if (!a->st) {
             // The whole arguments are authoritative over the fragments.
             a->cur.n = 0;
-            anth_buf_add(&a->cur, ev->text ? ev->text : "", ev->text ? ev->len : 0);
+            api_buf_add(&a->cur, ev->text ? ev->text : "", ev->text ? ev->len : 0);
         } else if (!a->sent_args && ev->len) {
             anth_text(a, ANTH_TOOL, ev->text, ev->len);
         }

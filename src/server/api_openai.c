@@ -28,34 +28,6 @@
 #define OAI_MAX_N 16
 #define OAI_MAX_TOKENS (1L << 30)
 
-// ---- a growing byte string ------------------------------------------------------------
-
-struct oai_buf {
-    char *p;
-    size_t n, cap;
-};
-
-static void oai_buf_add(struct oai_buf *b, const char *s, size_t n) {
-    if (!n) return;
-    if (b->n + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 64;
-        while (cap < b->n + n + 1) cap *= 2;
-        char *np = realloc(b->p, cap);
-        if (!np) return;
-        b->p = np;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->n, s, n);
-    b->n += n;
-    b->p[b->n] = 0;
-}
-
-static void oai_buf_free(struct oai_buf *b) {
-    free(b->p);
-    b->p = NULL;
-    b->n = b->cap = 0;
-}
-
 // ---- tokens as OpenAI shows them -------------------------------------------------------
 
 // A log-probability as JSON: -inf (a banned token that was still reported) cannot be JSON,
@@ -124,14 +96,14 @@ static json_t *oai_chat_lp(struct srv *s, const struct gen_tok *t, int top) {
 // ---- the request state -------------------------------------------------------------------
 
 struct oai_tool {
-    struct oai_buf args;         // fragments received
+    struct api_buf args;         // fragments received
     char *id, *name;
     bool ended;
 };
 
 struct oai_choice {
-    struct oai_buf content, reasoning;
-    struct oai_buf pending;      // stream with logprobs: content waiting for its tokens
+    struct api_buf content, reasoning;
+    struct api_buf pending;      // stream with logprobs: content waiting for its tokens
     struct oai_tool *tools;
     int n_tools, cap_tools;
     json_t *lp;                  // chat: logprobs content (array); NULL when not asked
@@ -155,7 +127,7 @@ struct oai_req {
     int top_logprobs;
     bool ignore_eos;
     bool tools_none;             // tool_choice "none": a call the model makes anyway is content
-    struct oai_buf scratch;
+    struct api_buf scratch;
     struct oai_choice *ch;
     // what run_params borrow, owned here
     struct run_params p;
@@ -173,11 +145,11 @@ static void oai_req_free(void *ud) {
     if (!o) return;
     for (int i = 0; o->ch && i < o->n; i++) {
         struct oai_choice *c = &o->ch[i];
-        oai_buf_free(&c->content);
-        oai_buf_free(&c->reasoning);
-        oai_buf_free(&c->pending);
+        api_buf_free(&c->content);
+        api_buf_free(&c->reasoning);
+        api_buf_free(&c->pending);
         for (int k = 0; k < c->n_tools; k++) {
-            oai_buf_free(&c->tools[k].args);
+            api_buf_free(&c->tools[k].args);
             free(c->tools[k].id);
             free(c->tools[k].name);
         }
@@ -189,7 +161,7 @@ static void oai_req_free(void *ud) {
         json_decref(c->l_off);
     }
     free(o->ch);
-    oai_buf_free(&o->scratch);
+    api_buf_free(&o->scratch);
     free(o->bias);
     free(o->stop);
     json_decref(o->vars);
@@ -827,12 +799,12 @@ static const struct run_ev *oai_filter(struct oai_req *o, const struct run_ev *e
             t->name = NULL; // not a tool call on the wire
         }
         o->scratch.n = 0;
-        oai_buf_add(&o->scratch, "{\"name\": ", 9);
-        if (nj) oai_buf_add(&o->scratch, nj, strlen(nj));
+        api_buf_add(&o->scratch, "{\"name\": ", 9);
+        if (nj) api_buf_add(&o->scratch, nj, strlen(nj));
         free(nj);
-        oai_buf_add(&o->scratch, ", \"arguments\": ", 15);
-        oai_buf_add(&o->scratch, ev->text ? ev->text : "{}", ev->text ? ev->len : 2);
-        oai_buf_add(&o->scratch, "}", 1);
+        api_buf_add(&o->scratch, ", \"arguments\": ", 15);
+        api_buf_add(&o->scratch, ev->text ? ev->text : "{}", ev->text ? ev->len : 2);
+        api_buf_add(&o->scratch, "}", 1);
         *tmp = *ev;
         tmp->kind = RUN_EV_CONTENT;
         tmp->text = o->scratch.p;
@@ -877,9 +849,9 @@ static void oai_collect(void *ud, const struct run_ev *ev) {
     struct oai_tool *t;
     switch (ev->kind) {
     case RUN_EV_CONTENT:
-        oai_buf_add(&c->content, ev->text, ev->len);
+        api_buf_add(&c->content, ev->text, ev->len);
         break;
-    case RUN_EV_REASONING: oai_buf_add(&c->reasoning, ev->text, ev->len); break;
+    case RUN_EV_REASONING: api_buf_add(&c->reasoning, ev->text, ev->len); break;
     case RUN_EV_TOOL_NAME:
         if (!(t = oai_tool_at(c, ev->tool_index))) break;
         free(t->id);
@@ -888,12 +860,12 @@ static void oai_collect(void *ud, const struct run_ev *ev) {
         t->name = strdup(ev->tool_name ? ev->tool_name : "");
         break;
     case RUN_EV_TOOL_ARGS:
-        if ((t = oai_tool_at(c, ev->tool_index))) oai_buf_add(&t->args, ev->text, ev->len);
+        if ((t = oai_tool_at(c, ev->tool_index))) api_buf_add(&t->args, ev->text, ev->len);
         break;
     case RUN_EV_TOOL_END:
         if (!(t = oai_tool_at(c, ev->tool_index))) break;
         t->args.n = 0; // the whole arguments are authoritative
-        oai_buf_add(&t->args, ev->text, ev->len);
+        api_buf_add(&t->args, ev->text, ev->len);
         t->ended = true;
         break;
     case RUN_EV_TOKENS:
@@ -1002,13 +974,13 @@ static void oai_chat_stream_event(struct api_stream *st, const struct run_ev *ev
     switch (ev->kind) {
     case RUN_EV_CONTENT:
         // With logprobs, the text waits for its tokens so that they travel in one chunk.
-        if (o->logprobs) oai_buf_add(&c->pending, ev->text, ev->len);
+        if (o->logprobs) api_buf_add(&c->pending, ev->text, ev->len);
         else api_sse(st, NULL, oai_chat_chunk(o, i, json_pack("{s:o}", "content", api_json_text(ev->text, ev->len)),
                                               NULL, NULL));
         break;
     case RUN_EV_REASONING:
         oai_chat_flush(st, o, i, NULL);
-        oai_buf_add(&c->reasoning, ev->text, ev->len);
+        api_buf_add(&c->reasoning, ev->text, ev->len);
         api_sse(st, NULL,
                 oai_chat_chunk(o, i, json_pack("{s:o}", "reasoning_content", api_json_text(ev->text, ev->len)), NULL,
                                NULL));
@@ -1026,7 +998,7 @@ static void oai_chat_stream_event(struct api_stream *st, const struct run_ev *ev
     case RUN_EV_TOOL_ARGS:
         if (!ev->len) break;
         oai_chat_flush(st, o, i, NULL);
-        if ((t = oai_tool_at(c, ev->tool_index))) oai_buf_add(&t->args, ev->text, ev->len);
+        if ((t = oai_tool_at(c, ev->tool_index))) api_buf_add(&t->args, ev->text, ev->len);
         api_sse(st, NULL,
                 oai_chat_chunk(o, i,
                                json_pack("{s:[{s:i, s:{s:o}}]}", "tool_calls", "index", ev->tool_index, "function",
@@ -1039,7 +1011,7 @@ static void oai_chat_stream_event(struct api_stream *st, const struct run_ev *ev
         t = oai_tool_at(c, ev->tool_index);
         if (t && !t->args.n && ev->len) {
             oai_chat_flush(st, o, i, NULL);
-            oai_buf_add(&t->args, ev->text, ev->len);
+            api_buf_add(&t->args, ev->text, ev->len);
             api_sse(st, NULL,
                     oai_chat_chunk(o, i,
                                    json_pack("{s:[{s:i, s:{s:o}}]}", "tool_calls", "index", ev->tool_index, "function",
@@ -1155,14 +1127,17 @@ fail:
     api_err_send(&e, r->api, out);
 }
 
-void api_chat_completions(struct srv *s, struct http_req *r, struct http_resp *out) {
+static int oai_read_completion(struct oai_req *o, json_t *req, struct api_err *e);
+
+// A POST body read into a request (chat or completion) and run.
+static void oai_handle(struct srv *s, struct http_req *r, struct http_resp *out, bool chat) {
     struct api_err e = {0};
     json_t *req = api_parse_body(r, &e);
     if (!req) {
         api_err_send(&e, r->api, out);
         return;
     }
-    struct oai_req *o = oai_req_new(s, true);
+    struct oai_req *o = oai_req_new(s, chat);
     if (!o) {
         json_decref(req);
         api_err_set(&e, 500, "server_error", NULL, "out of memory");
@@ -1170,13 +1145,15 @@ void api_chat_completions(struct srv *s, struct http_req *r, struct http_resp *o
         return;
     }
     o->body = req;
-    if (oai_read_chat(o, req, &e)) {
+    if (chat ? oai_read_chat(o, req, &e) : oai_read_completion(o, req, &e)) {
         oai_req_free(o);
         api_err_send(&e, r->api, out);
         return;
     }
     oai_run(o, r, out);
 }
+
+void api_chat_completions(struct srv *s, struct http_req *r, struct http_resp *out) { oai_handle(s, r, out, true); }
 
 // ---- completions -------------------------------------------------------------------------
 
@@ -1217,13 +1194,13 @@ static int oai_read_prompt(struct oai_req *o, json_t *req, struct api_err *e) {
     if (json_is_array(pr) && json_array_size(pr) == 1 &&
         (json_is_string(json_array_get(pr, 0)) || json_is_array(json_array_get(pr, 0))))
         pr = json_array_get(pr, 0);
-    struct oai_buf echo = {0};
+    struct api_buf echo = {0};
     frink_token *ids = NULL;
     size_t n = 0, cap = 0;
     int n_vocab = frink_model_n_vocab(o->s->model);
     if (json_is_string(pr)) {
         if (oai_prompt_text(o, json_string_value(pr), json_string_length(pr), true, &ids, &n, &cap, e)) goto fail;
-        oai_buf_add(&echo, json_string_value(pr), json_string_length(pr));
+        api_buf_add(&echo, json_string_value(pr), json_string_length(pr));
     } else if (json_is_array(pr)) {
         size_t len = json_array_size(pr);
         if (!len) {
@@ -1244,7 +1221,7 @@ static int oai_read_prompt(struct oai_req *o, json_t *req, struct api_err *e) {
             if (json_is_string(el)) {
                 if (oai_prompt_text(o, json_string_value(el), json_string_length(el), i == 0, &ids, &n, &cap, e))
                     goto fail;
-                oai_buf_add(&echo, json_string_value(el), json_string_length(el));
+                api_buf_add(&echo, json_string_value(el), json_string_length(el));
             } else if (json_is_integer(el)) {
                 json_int_t id = json_integer_value(el);
                 if (id < 0 || id >= n_vocab) {
@@ -1266,7 +1243,7 @@ static int oai_read_prompt(struct oai_req *o, json_t *req, struct api_err *e) {
                 ids[n++] = (frink_token)id;
                 char piece[512];
                 int k = frink_token_piece(o->s->model, (frink_token)id, piece, sizeof piece, true);
-                if (k > 0) oai_buf_add(&echo, piece, (size_t)k);
+                if (k > 0) api_buf_add(&echo, piece, (size_t)k);
             } else {
                 api_err_set(e, 400, "invalid_request_error", param,
                             "'%s' must be a token id (an integer) or a string, not %s", param, oai_kind(el));
@@ -1294,7 +1271,7 @@ static int oai_read_prompt(struct oai_req *o, json_t *req, struct api_err *e) {
     return 0;
 fail:
     free(ids);
-    oai_buf_free(&echo);
+    api_buf_free(&echo);
     return -1;
 }
 
@@ -1347,13 +1324,13 @@ static json_t *oai_completion_reply(struct oai_req *o, struct run *run) {
     json_t *choices = json_array();
     for (int i = 0; i < o->n; i++) {
         struct oai_choice *c = &o->ch[i];
-        struct oai_buf text = {0};
-        oai_buf_add(&text, o->echo, o->echo_len);
-        oai_buf_add(&text, c->content.p, c->content.n);
+        struct api_buf text = {0};
+        api_buf_add(&text, o->echo, o->echo_len);
+        api_buf_add(&text, c->content.p, c->content.n);
         json_array_append_new(choices, json_pack("{s:o, s:i, s:o, s:s}", "text", api_json_text(text.p, text.n),
                                                  "index", i, "logprobs", oai_legacy_logprobs(o, c), "finish_reason",
                                                  run_finish_openai(c->finish, 0)));
-        oai_buf_free(&text);
+        api_buf_free(&text);
     }
     return json_pack("{s:s, s:s, s:I, s:s, s:s, s:o, s:o}", "id", o->id, "object", "text_completion", "created",
                      (json_int_t)o->created, "model", o->s->model_id ? o->s->model_id : "", "system_fingerprint",
@@ -1378,7 +1355,7 @@ static void oai_completion_stream_event(struct api_stream *st, const struct run_
     int i = ev->choice;
     switch (ev->kind) {
     case RUN_EV_CONTENT:
-        if (o->logprobs) oai_buf_add(&c->pending, ev->text, ev->len);
+        if (o->logprobs) api_buf_add(&c->pending, ev->text, ev->len);
         else api_sse(st, NULL, oai_text_chunk(o, i, api_json_text(ev->text, ev->len), NULL, NULL));
         break;
     case RUN_EV_TOKENS: {
@@ -1416,28 +1393,7 @@ static void oai_completion_stream_event(struct api_stream *st, const struct run_
     }
 }
 
-void api_completions(struct srv *s, struct http_req *r, struct http_resp *out) {
-    struct api_err e = {0};
-    json_t *req = api_parse_body(r, &e);
-    if (!req) {
-        api_err_send(&e, r->api, out);
-        return;
-    }
-    struct oai_req *o = oai_req_new(s, false);
-    if (!o) {
-        json_decref(req);
-        api_err_set(&e, 500, "server_error", NULL, "out of memory");
-        api_err_send(&e, r->api, out);
-        return;
-    }
-    o->body = req;
-    if (oai_read_completion(o, req, &e)) {
-        oai_req_free(o);
-        api_err_send(&e, r->api, out);
-        return;
-    }
-    oai_run(o, r, out);
-}
+void api_completions(struct srv *s, struct http_req *r, struct http_resp *out) { oai_handle(s, r, out, false); }
 
 // ---- models ------------------------------------------------------------------------------
 

@@ -28,50 +28,6 @@
 
 #include "server/api_util.h"
 
-// ---- a growable string -------------------------------------------------------------------
-
-struct resp_buf {
-    char *p;
-    size_t n, cap;
-};
-
-static void resp_buf_add(struct resp_buf *b, const char *s, size_t len) {
-    if (b->n + len + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 64;
-        while (cap < b->n + len + 1) cap *= 2;
-        char *p = realloc(b->p, cap);
-        if (!p) abort(); // out of memory: nothing sensible to answer with
-        b->p = p;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->n, s, len);
-    b->n += len;
-    b->p[b->n] = 0;
-}
-
-static const char *resp_buf_str(const struct resp_buf *b) { return b->p ? b->p : ""; }
-
-static void resp_buf_clear(struct resp_buf *b) {
-    b->n = 0;
-    if (b->p) b->p[0] = 0;
-}
-
-static void resp_buf_free(struct resp_buf *b) {
-    free(b->p);
-    *b = (struct resp_buf){0};
-}
-
-static int resp_bad(struct api_err *e, const char *param, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int resp_bad(struct api_err *e, const char *param, const char *fmt, ...) {
-    char msg[sizeof e->msg];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    api_err_set(e, 400, "invalid_request_error", param, "%s", msg);
-    return -1;
-}
-
 // ---- the request -------------------------------------------------------------------------
 
 struct resp_req {
@@ -106,7 +62,7 @@ static const char *resp_type(json_t *v) { return json_string_value(json_object_g
 
 // The reasoning a reasoning item carries: its content's text, else its summary's, else the
 // text in an encrypted_content frink wrote.
-static void resp_reasoning_text(json_t *item, struct resp_buf *out) {
+static void resp_reasoning_text(json_t *item, struct api_buf *out) {
     static const char *const fields[] = {"content", "summary"};
     for (size_t f = 0; f < 2; f++) {
         json_t *arr = json_object_get(item, fields[f]);
@@ -116,15 +72,15 @@ static void resp_reasoning_text(json_t *item, struct resp_buf *out) {
         json_array_foreach(arr, i, part) {
             json_t *t = json_object_get(part, "text");
             if (json_is_string(t)) {
-                if (out->n > before) resp_buf_add(out, "\n", 1);
-                resp_buf_add(out, json_string_value(t), json_string_length(t));
+                if (out->n > before) api_buf_add(out, "\n", 1);
+                api_buf_add(out, json_string_value(t), json_string_length(t));
             }
         }
         if (out->n > before) return;
     }
     const char *enc = json_string_value(json_object_get(item, "encrypted_content"));
     size_t k = strlen(RESP_ENC_PREFIX);
-    if (enc && !strncmp(enc, RESP_ENC_PREFIX, k)) resp_buf_add(out, enc + k, strlen(enc + k));
+    if (enc && !strncmp(enc, RESP_ENC_PREFIX, k)) api_buf_add(out, enc + k, strlen(enc + k));
 }
 
 // A message item's content: a string or parts. User-side parts stay parts (of type "text"),
@@ -134,10 +90,10 @@ static int resp_message_content(json_t *c, const char *role, const char *where, 
         *out = json_incref(c);
         return 0;
     }
-    if (!json_is_array(c)) return resp_bad(e, where, "%s must be a string or an array of content parts", where);
+    if (!json_is_array(c)) return api_bad(e, where, "%s must be a string or an array of content parts", where);
     bool assistant = !strcmp(role, "assistant");
     json_t *parts = json_array();
-    struct resp_buf joined = {0};
+    struct api_buf joined = {0};
     size_t i;
     json_t *part;
     json_array_foreach(c, i, part) {
@@ -145,7 +101,7 @@ static int resp_message_content(json_t *c, const char *role, const char *where, 
         snprintf(param, sizeof param, "%s[%zu]", where, i);
         const char *type = json_is_object(part) ? resp_type(part) : NULL;
         if (!type) {
-            resp_bad(e, param, "%s must be a content part with a string \"type\"", param);
+            api_bad(e, param, "%s must be a content part with a string \"type\"", param);
             goto fail;
         }
         const char *key = "text";
@@ -153,30 +109,30 @@ static int resp_message_content(json_t *c, const char *role, const char *where, 
             key = "refusal";
         else if (strcmp(type, "input_text") && strcmp(type, "output_text") && strcmp(type, "text")) {
             if (!strcmp(type, "input_image") || !strcmp(type, "input_file") || !strcmp(type, "input_audio"))
-                resp_bad(e, param, "%s: %s parts are not supported (frink serves text)", param, type);
+                api_bad(e, param, "%s: %s parts are not supported (frink serves text)", param, type);
             else
-                resp_bad(e, param, "%s: unknown content part type \"%s\"", param, type);
+                api_bad(e, param, "%s: unknown content part type \"%s\"", param, type);
             goto fail;
         }
         json_t *t = json_object_get(part, key);
         if (!json_is_string(t)) {
-            resp_bad(e, param, "%s.%s must be a string", param, key);
+            api_bad(e, param, "%s.%s must be a string", param, key);
             goto fail;
         }
-        resp_buf_add(&joined, json_string_value(t), json_string_length(t));
+        api_buf_add(&joined, json_string_value(t), json_string_length(t));
         json_array_append_new(parts, json_pack("{s:s,s:O}", "type", "text", "text", t));
     }
     if (assistant || json_array_size(parts) == 1)
-        *out = json_string(resp_buf_str(&joined));
+        *out = json_string(api_buf_str(&joined));
     else
         *out = json_incref(parts);
     json_decref(parts);
-    resp_buf_free(&joined);
-    if (!*out) return resp_bad(e, where, "%s is not valid UTF-8", where);
+    api_buf_free(&joined);
+    if (!*out) return api_bad(e, where, "%s is not valid UTF-8", where);
     return 0;
 fail:
     json_decref(parts);
-    resp_buf_free(&joined);
+    api_buf_free(&joined);
     return -1;
 }
 
@@ -191,18 +147,18 @@ static json_t *resp_assistant(json_t *dst) {
     return m;
 }
 
-static void resp_attach_reasoning(json_t *m, struct resp_buf *pending) {
+static void resp_attach_reasoning(json_t *m, struct api_buf *pending) {
     if (!pending->n) return;
     const char *old = json_string_value(json_object_get(m, "reasoning_content"));
-    struct resp_buf t = {0};
+    struct api_buf t = {0};
     if (old && *old) {
-        resp_buf_add(&t, old, strlen(old));
-        resp_buf_add(&t, "\n", 1);
+        api_buf_add(&t, old, strlen(old));
+        api_buf_add(&t, "\n", 1);
     }
-    resp_buf_add(&t, pending->p, pending->n);
+    api_buf_add(&t, pending->p, pending->n);
     json_object_set_new(m, "reasoning_content", json_string(t.p));
-    resp_buf_free(&t);
-    resp_buf_clear(pending);
+    api_buf_free(&t);
+    api_buf_clear(pending);
 }
 
 static int resp_read_input(json_t *body, struct resp_req *q, struct api_err *e) {
@@ -214,7 +170,7 @@ static int resp_read_input(json_t *body, struct resp_req *q, struct api_err *e) 
 
     json_t *input = json_object_get(body, "input");
     if (!input || json_is_null(input))
-        return resp_bad(e, "input",
+        return api_bad(e, "input",
                         "input is required (frink's Responses API is stateless: send the whole "
                         "conversation)");
     if (json_is_string(input)) {
@@ -222,22 +178,22 @@ static int resp_read_input(json_t *body, struct resp_req *q, struct api_err *e) 
         return 0;
     }
     if (!json_is_array(input) || json_array_size(input) == 0)
-        return resp_bad(e, "input", "input must be a string or a non-empty array of items");
+        return api_bad(e, "input", "input must be a string or a non-empty array of items");
 
-    struct resp_buf pending = {0}; // reasoning waiting for its assistant message
+    struct api_buf pending = {0}; // reasoning waiting for its assistant message
     size_t i;
     json_t *it;
     char param[80];
     json_array_foreach(input, i, it) {
         snprintf(param, sizeof param, "input[%zu]", i);
         if (!json_is_object(it)) {
-            resp_bad(e, param, "%s must be an object", param);
+            api_bad(e, param, "%s must be an object", param);
             goto fail;
         }
         const char *type = resp_type(it);
         if (!type && json_object_get(it, "role")) type = "message";
         if (!type) {
-            resp_bad(e, param, "%s needs a \"type\" (or a \"role\" for a message)", param);
+            api_bad(e, param, "%s needs a \"type\" (or a \"role\" for a message)", param);
             goto fail;
         }
         if (!strcmp(type, "message")) {
@@ -245,7 +201,7 @@ static int resp_read_input(json_t *body, struct resp_req *q, struct api_err *e) 
             if (!role || (strcmp(role, "user") && strcmp(role, "assistant") && strcmp(role, "system") &&
                           strcmp(role, "developer"))) {
                 snprintf(param, sizeof param, "input[%zu].role", i);
-                resp_bad(e, param, "%s must be \"user\", \"assistant\", \"system\" or \"developer\"", param);
+                api_bad(e, param, "%s must be \"user\", \"assistant\", \"system\" or \"developer\"", param);
                 goto fail;
             }
             char where[80];
@@ -261,17 +217,17 @@ static int resp_read_input(json_t *body, struct resp_req *q, struct api_err *e) 
             const char *args = json_string_value(json_object_get(it, "arguments"));
             if (!call_id || !*call_id) {
                 snprintf(param, sizeof param, "input[%zu].call_id", i);
-                resp_bad(e, param, "%s must be a non-empty string", param);
+                api_bad(e, param, "%s must be a non-empty string", param);
                 goto fail;
             }
             if (!name || !*name) {
                 snprintf(param, sizeof param, "input[%zu].name", i);
-                resp_bad(e, param, "%s must be a non-empty string", param);
+                api_bad(e, param, "%s must be a non-empty string", param);
                 goto fail;
             }
             if (!args) {
                 snprintf(param, sizeof param, "input[%zu].arguments", i);
-                resp_bad(e, param, "%s must be a string (JSON text)", param);
+                api_bad(e, param, "%s must be a string (JSON text)", param);
                 goto fail;
             }
             json_t *m = resp_assistant(q->messages);
@@ -287,7 +243,7 @@ static int resp_read_input(json_t *body, struct resp_req *q, struct api_err *e) 
             const char *call_id = json_string_value(json_object_get(it, "call_id"));
             if (!call_id || !*call_id) {
                 snprintf(param, sizeof param, "input[%zu].call_id", i);
-                resp_bad(e, param, "%s must be a non-empty string", param);
+                api_bad(e, param, "%s must be a non-empty string", param);
                 goto fail;
             }
             json_t *output = json_object_get(it, "output"), *content = NULL;
@@ -298,17 +254,17 @@ static int resp_read_input(json_t *body, struct resp_req *q, struct api_err *e) 
             json_array_append_new(
                 q->messages, json_pack("{s:s,s:s,s:o}", "role", "tool", "tool_call_id", call_id, "content", content));
         } else if (!strcmp(type, "reasoning")) {
-            if (pending.n) resp_buf_add(&pending, "\n", 1);
+            if (pending.n) api_buf_add(&pending, "\n", 1);
             resp_reasoning_text(it, &pending);
         } else if (!strcmp(type, "item_reference")) {
-            resp_bad(e, param,
+            api_bad(e, param,
                      "%s: item_reference is not supported: frink's Responses API is stateless (send the "
                      "item itself)",
                      param);
             goto fail;
         } else {
             snprintf(param, sizeof param, "input[%zu].type", i);
-            resp_bad(e, param,
+            api_bad(e, param,
                      "%s: %s items are not supported (only message, function_call, "
                      "function_call_output and reasoning)",
                      param, type);
@@ -316,10 +272,10 @@ static int resp_read_input(json_t *body, struct resp_req *q, struct api_err *e) 
         }
     }
     // Reasoning with no assistant message after it has nothing to belong to: dropped.
-    resp_buf_free(&pending);
+    api_buf_free(&pending);
     return 0;
 fail:
-    resp_buf_free(&pending);
+    api_buf_free(&pending);
     return -1;
 }
 
@@ -336,31 +292,31 @@ static int resp_read_tools(json_t *body, struct resp_req *q, struct api_err *e) 
     char param[64];
     json_array_foreach(src, i, t) {
         snprintf(param, sizeof param, "tools[%zu]", i);
-        if (!json_is_object(t)) return resp_bad(e, param, "%s must be an object", param);
+        if (!json_is_object(t)) return api_bad(e, param, "%s must be an object", param);
         const char *type = resp_type(t);
         snprintf(param, sizeof param, "tools[%zu].type", i);
-        if (!type) return resp_bad(e, param, "%s must be a string", param);
+        if (!type) return api_bad(e, param, "%s must be a string", param);
         if (strcmp(type, "function"))
-            return resp_bad(e, param, "%s: built-in tool \"%s\" is not supported (only function tools)", param, type);
+            return api_bad(e, param, "%s: built-in tool \"%s\" is not supported (only function tools)", param, type);
         const char *name = json_string_value(json_object_get(t, "name"));
         if (!name || !*name) {
             snprintf(param, sizeof param, "tools[%zu].name", i);
-            return resp_bad(e, param, "%s must be a non-empty string", param);
+            return api_bad(e, param, "%s must be a non-empty string", param);
         }
         json_t *desc = json_object_get(t, "description");
         if (desc && !json_is_null(desc) && !json_is_string(desc)) {
             snprintf(param, sizeof param, "tools[%zu].description", i);
-            return resp_bad(e, param, "%s must be a string", param);
+            return api_bad(e, param, "%s must be a string", param);
         }
         json_t *params = json_object_get(t, "parameters");
         if (params && !json_is_null(params) && !json_is_object(params)) {
             snprintf(param, sizeof param, "tools[%zu].parameters", i);
-            return resp_bad(e, param, "%s must be an object (a JSON Schema)", param);
+            return api_bad(e, param, "%s must be an object (a JSON Schema)", param);
         }
         snprintf(param, sizeof param, "tools[%zu].strict", i);
         json_t *strict = json_object_get(t, "strict");
         if (strict && !json_is_null(strict) && !json_is_boolean(strict))
-            return resp_bad(e, param, "%s must be a boolean", param);
+            return api_bad(e, param, "%s must be a boolean", param);
         // strict: the call's arguments are held to its schema by the tool-call grammar (run.c).
         if (json_is_true(strict)) q->p.tools_strict = true;
         json_t *schema =
@@ -392,8 +348,8 @@ static int resp_read_tool_choice(json_t *body, struct resp_req *q, struct api_er
         return 0;
     }
     if (v && strcmp(v, "required"))
-        return resp_bad(e, "tool_choice", "tool_choice must be \"auto\", \"none\", \"required\" or an object");
-    if (!v && !json_is_object(tc)) return resp_bad(e, "tool_choice", "tool_choice must be a string or an object");
+        return api_bad(e, "tool_choice", "tool_choice must be \"auto\", \"none\", \"required\" or an object");
+    if (!v && !json_is_object(tc)) return api_bad(e, "tool_choice", "tool_choice must be a string or an object");
     // "required", or {type: "function", name}: the call is forced and held to the chat format's
     // tool-call grammar (run.c).
     q->p.tool_mode = RUN_TOOLS_REQUIRED;
@@ -405,9 +361,9 @@ static int resp_read_tool_choice(json_t *body, struct resp_req *q, struct api_er
     const char *type = json_string_value(json_object_get(tc, "type"));
     const char *name = json_string_value(json_object_get(tc, "name"));
     if (!type || strcmp(type, "function"))
-        return resp_bad(e, "tool_choice.type", "tool_choice.type must be \"function\" (built-in tools are not available)");
+        return api_bad(e, "tool_choice.type", "tool_choice.type must be \"function\" (built-in tools are not available)");
     if (!name || !*name || strlen(name) >= sizeof q->tool_name)
-        return resp_bad(e, "tool_choice.name", "tool_choice.name must name one of the tools");
+        return api_bad(e, "tool_choice.name", "tool_choice.name must name one of the tools");
     snprintf(q->tool_name, sizeof q->tool_name, "%s", name);
     q->p.tool_name = q->tool_name;
     q->p.tool_param = "tool_choice.name";
@@ -435,13 +391,13 @@ static int resp_read_reasoning(struct srv *s, json_t *body, struct resp_req *q, 
     bool known = false;
     for (size_t i = 0; i < sizeof efforts / sizeof *efforts; i++) known |= !strcmp(effort, efforts[i]);
     if (!known)
-        return resp_bad(e, "reasoning.effort", "reasoning.effort must be none, minimal, low, medium, high or xhigh");
+        return api_bad(e, "reasoning.effort", "reasoning.effort must be none, minimal, low, medium, high or xhigh");
     bool off = !strcmp(effort, "none");
     bool knows_effort = run_template_knows(s, "reasoning_effort");
     bool knows_switch = run_template_knows(s, "enable_thinking");
     if (off) {
         if (!knows_switch)
-            return resp_bad(e, "reasoning.effort",
+            return api_bad(e, "reasoning.effort",
                             "reasoning.effort \"none\" is not supported: the model's chat "
                             "template cannot turn reasoning off");
         resp_set_var(q, "enable_thinking", json_false());
@@ -454,7 +410,7 @@ static int resp_read_reasoning(struct srv *s, json_t *body, struct resp_req *q, 
     }
     if (knows_switch) resp_set_var(q, "enable_thinking", json_true());
     if (!knows_effort && !knows_switch)
-        return resp_bad(e, "reasoning.effort",
+        return api_bad(e, "reasoning.effort",
                         "reasoning.effort is not supported: the model's chat template takes no reasoning effort");
     return 0;
 }
@@ -470,13 +426,13 @@ static int resp_read_text(json_t *body, struct resp_req *q, struct api_err *e) {
         (api_get_obj(body, "text.format", &fmt, e) < 0 || api_get_str(body, "text.verbosity", &verbosity, e) < 0))
         return -1;
     if (verbosity && strcmp(verbosity, "medium"))
-        return resp_bad(e, "text.verbosity",
+        return api_bad(e, "text.verbosity",
                         "text.verbosity \"%s\" is not supported: frink cannot steer the length (medium is the "
                         "default)",
                         verbosity);
     json_t *echo_fmt;
     const char *type = fmt ? resp_type(fmt) : "text";
-    if (!type) return resp_bad(e, "text.format.type", "text.format.type must be a string");
+    if (!type) return api_bad(e, "text.format.type", "text.format.type must be a string");
     if (!strcmp(type, "text")) {
         echo_fmt = json_pack("{s:s}", "type", "text");
     } else if (!strcmp(type, "json_object")) {
@@ -487,10 +443,10 @@ static int resp_read_text(json_t *body, struct resp_req *q, struct api_err *e) {
         json_t *schema;
         bool strict = false;
         if (api_get_str(body, "text.format.name", &name, e) < 0) return -1;
-        if (!name) return resp_bad(e, "text.format.name", "text.format.name is required for json_schema");
+        if (!name) return api_bad(e, "text.format.name", "text.format.name is required for json_schema");
         rc = api_get_obj(body, "text.format.schema", &schema, e);
         if (rc < 0) return -1;
-        if (rc == 0) return resp_bad(e, "text.format.schema", "text.format.schema is required for json_schema");
+        if (rc == 0) return api_bad(e, "text.format.schema", "text.format.schema is required for json_schema");
         if (api_get_bool(body, "text.format.strict", &strict, e) < 0) return -1;
         q->schema = json_dumps(schema, JSON_COMPACT);
         echo_fmt =
@@ -498,7 +454,7 @@ static int resp_read_text(json_t *body, struct resp_req *q, struct api_err *e) {
         json_t *desc = json_object_get(fmt, "description");
         if (json_is_string(desc)) json_object_set(echo_fmt, "description", desc);
     } else {
-        return resp_bad(e, "text.format.type", "text.format.type must be \"text\", \"json_object\" or \"json_schema\"");
+        return api_bad(e, "text.format.type", "text.format.type must be \"text\", \"json_object\" or \"json_schema\"");
     }
     json_object_set_new(q->echo, "text", json_pack("{s:o,s:s}", "format", echo_fmt, "verbosity", "medium"));
     return 0;
@@ -522,17 +478,17 @@ static int resp_read_include(json_t *body, struct resp_req *q, struct api_err *e
         char param[40];
         snprintf(param, sizeof param, "include[%zu]", i);
         const char *s = json_string_value(v);
-        if (!s) return resp_bad(e, param, "%s must be a string", param);
+        if (!s) return api_bad(e, param, "%s must be a string", param);
         if (!strcmp(s, "reasoning.encrypted_content")) {
             q->encrypted = true;
             continue;
         }
         if (!strcmp(s, "message.output_text.logprobs"))
-            return resp_bad(e, param, "%s: message.output_text.logprobs is not supported by frink's Responses API",
+            return api_bad(e, param, "%s: message.output_text.logprobs is not supported by frink's Responses API",
                             param);
         bool ok = false;
         for (size_t k = 0; k < sizeof vacuous / sizeof *vacuous; k++) ok |= !strcmp(s, vacuous[k]);
-        if (!ok) return resp_bad(e, param, "%s: unknown include value \"%s\"", param, s);
+        if (!ok) return api_bad(e, param, "%s: unknown include value \"%s\"", param, s);
     }
     return 0;
 }
@@ -586,7 +542,7 @@ static int resp_read(struct srv *s, const struct http_req *r, json_t *body, stru
         return -1;
     if (api_read_sampling(s, body, p, &q->bias, e) < 0) return -1;
     if (grammar && q->schema)
-        return resp_bad(e, "grammar", "grammar and text.format cannot be combined: each constrains the output");
+        return api_bad(e, "grammar", "grammar and text.format cannot be combined: each constrains the output");
 
     p->messages = q->messages;
     p->tools = q->tools;
@@ -635,7 +591,7 @@ struct resp_reply {
     char item_id[64];
     char call_id[64];
     char *name;          // the open call's
-    struct resp_buf cur; // the open item's text or arguments
+    struct api_buf cur; // the open item's text or arguments
     size_t sent_args;
     bool call_ended; // the open call is complete (TOOL_END)
     json_t *output;  // the closed items
@@ -652,7 +608,7 @@ static void resp_reply_free(void *ud) {
     json_decref(a->echo);
     json_decref(a->output);
     free(a->name);
-    resp_buf_free(&a->cur);
+    api_buf_free(&a->cur);
     free(a);
 }
 
@@ -706,7 +662,7 @@ static json_t *resp_text_part(const char *text, size_t len) {
 // The open item as a whole, with status "completed" / "incomplete" (or "in_progress" when
 // it has just been added).
 static json_t *resp_item(struct resp_reply *a, const char *status, bool with_content) {
-    const char *text = with_content ? resp_buf_str(&a->cur) : "";
+    const char *text = with_content ? api_buf_str(&a->cur) : "";
     size_t len = with_content ? a->cur.n : 0;
     if (a->open == RESP_REASONING) {
         json_t *it = json_pack("{s:s,s:s,s:[]}", "id", a->item_id, "type", "reasoning", "summary");
@@ -715,11 +671,11 @@ static json_t *resp_item(struct resp_reply *a, const char *status, bool with_con
                                 ? json_pack("[{s:s,s:o}]", "type", "reasoning_text", "text", api_json_text(text, len))
                                 : json_array());
         if (a->encrypted && with_content) {
-            struct resp_buf enc = {0};
-            resp_buf_add(&enc, RESP_ENC_PREFIX, strlen(RESP_ENC_PREFIX));
-            resp_buf_add(&enc, text, len);
+            struct api_buf enc = {0};
+            api_buf_add(&enc, RESP_ENC_PREFIX, strlen(RESP_ENC_PREFIX));
+            api_buf_add(&enc, text, len);
             json_object_set_new(it, "encrypted_content", api_json_text(enc.p, enc.n));
-            resp_buf_free(&enc);
+            api_buf_free(&enc);
         }
         return it;
     }
@@ -734,14 +690,14 @@ static json_t *resp_item(struct resp_reply *a, const char *status, bool with_con
 static void resp_close(struct resp_reply *a) {
     if (a->open == RESP_NONE) return;
     const char *status = resp_incomplete(a->finish) ? "incomplete" : "completed";
-    const char *text = resp_buf_str(&a->cur);
+    const char *text = api_buf_str(&a->cur);
     size_t len = a->cur.n;
     if (a->open == RESP_CALL && !a->call_ended) {
         // A call the parser voided (its markup follows as text), or one cut off by the token
         // limit: not a complete call.
         status = "incomplete";
         if (!a->st) {
-            resp_buf_clear(&a->cur);
+            api_buf_clear(&a->cur);
             a->open = RESP_NONE; // a whole response leaves it out (the stream had announced it)
             return;
         }
@@ -768,7 +724,7 @@ static void resp_close(struct resp_reply *a) {
     json_t *item = resp_item(a, status, true);
     resp_event(a, "response.output_item.done", json_pack("{s:i,s:O}", "output_index", a->index, "item", item));
     json_array_append_new(a->output, item);
-    resp_buf_clear(&a->cur);
+    api_buf_clear(&a->cur);
     a->open = RESP_NONE;
     a->index++;
 }
@@ -800,7 +756,7 @@ static void resp_open(struct resp_reply *a, enum resp_kind kind, const struct ru
 }
 
 static void resp_delta(struct resp_reply *a, const char *text, size_t len) {
-    resp_buf_add(&a->cur, text, len);
+    api_buf_add(&a->cur, text, len);
     if (!a->st) return;
     json_t *d = api_json_text(text, len);
     if (a->open == RESP_REASONING)
@@ -847,8 +803,8 @@ static void resp_on_event(void *ud, const struct run_ev *ev) {
             resp_delta(a, ev->text, ev->len);
         } else if (ev->text) {
             // The whole arguments are authoritative over the fragments.
-            resp_buf_clear(&a->cur);
-            resp_buf_add(&a->cur, ev->text, ev->len);
+            api_buf_clear(&a->cur);
+            api_buf_add(&a->cur, ev->text, ev->len);
         }
         a->call_ended = true;
         resp_close(a);

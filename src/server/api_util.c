@@ -643,3 +643,42 @@ json_t *api_json_text(const char *s, size_t len) {
     free(o);
     return j;
 }
+
+// ---- small shared pieces -------------------------------------------------------------------
+
+void api_buf_add(struct api_buf *b, const char *s, size_t n) {
+    if (!n) return;
+    if (b->n + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 64;
+        while (cap < b->n + n + 1) cap *= 2;
+        char *np = realloc(b->p, cap);
+        if (!np) return;
+        b->p = np;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+    b->p[b->n] = 0;
+}
+
+const char *api_buf_str(const struct api_buf *b) { return b->p ? b->p : ""; }
+
+void api_buf_clear(struct api_buf *b) {
+    b->n = 0;
+    if (b->p) b->p[0] = 0;
+}
+
+void api_buf_free(struct api_buf *b) {
+    free(b->p);
+    *b = (struct api_buf){0};
+}
+
+int api_bad(struct api_err *e, const char *param, const char *fmt, ...) {
+    char msg[sizeof e->msg];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    api_err_set(e, 400, "invalid_request_error", param, "%s", msg);
+    return -1;
+}

@@ -65,6 +65,19 @@ void api_sse(struct api_stream *st, const char *name, json_t *data);
 // Appends raw bytes ("data: [DONE]\n\n").
 void api_sse_raw(struct api_stream *st, const char *text);
 
+// A growing byte string, NUL-terminated when not empty (a failed allocation drops the bytes).
+struct api_buf {
+    char *p;
+    size_t n, cap;
+};
+void api_buf_add(struct api_buf *b, const char *s, size_t n);
+const char *api_buf_str(const struct api_buf *b); // "" when empty
+void api_buf_clear(struct api_buf *b);
+void api_buf_free(struct api_buf *b);
+
+// A 400 invalid_request_error naming param: fills e and returns -1.
+int api_bad(struct api_err *e, const char *param, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 // Seconds since the epoch, and a monotonic clock in seconds.
 int64_t api_unix_time(void);
 double api_mono(void);
