@@ -38,6 +38,46 @@ LIB_OBJ  := $(LIB_COBJ) $(LIB_ASM:%.S=$(B)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(B)/%.o)
 TESTS    := $(TEST_SRC:tests/%.c=$(B)/tests/%) $(B)/tests/test_server
 
+# ---- CUDA (src/cuda/) ---------------------------------------------------------------------------
+# `make CUDA=1` compiles src/cuda/*.cu with nvcc into libfrink (linking libcudart) and leaves out
+# src/cuda/stub.c, which the default build links instead and which needs no CUDA at all.
+# `make cuda-check` only compiles (no link, no device needed): the .cu files for sm_80 and sm_90,
+# and tests/cuda_parity.c. `make CUDA=1 cuda-parity` builds the device parity program
+# (scripts/device-check.sh runs it). -fmad=false: no fused multiply-adds, so the device's sums
+# equal their host twins in src/cuda/blocks.h bit for bit. A switch of CUDA= rebuilds the
+# objects that differ ($(B)/cuda-config), so one build folder serves both.
+NVCC       ?= nvcc
+NVCC_PATH  := $(shell command -v $(NVCC) 2>/dev/null)
+CUDA_HOME  ?= $(if $(NVCC_PATH),$(abspath $(dir $(NVCC_PATH))..),/usr/local/cuda)
+CUDA_SRC   := $(sort $(wildcard src/cuda/*.cu))
+CUDA_OBJ   := $(CUDA_SRC:%.cu=$(B)/%.cu.o)
+NVCC_FLAGS  = -O2 -g -std=c++17 -fmad=false -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
+              -Iinclude -Isrc -DFRINK_BUILD -Xcompiler -fPIC,-fvisibility=hidden,-Wall,-Wextra
+ifeq ($(CUDA),1)
+LIB_COBJ := $(filter-out $(B)/src/cuda/stub.o,$(LIB_COBJ))
+LIB_OBJ  := $(filter-out $(B)/src/cuda/stub.o,$(LIB_OBJ)) $(CUDA_OBJ)
+LDLIBS   += -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcudart -lstdc++
+endif
+$(B)/cuda-config: FORCE
+	@mkdir -p $(dir $@)
+	@echo 'CUDA=$(CUDA)' | cmp -s - $@ 2>/dev/null || echo 'CUDA=$(CUDA)' > $@
+$(B)/src/cuda/stub.o $(CUDA_OBJ): $(B)/cuda-config
+$(B)/%.cu.o: %.cu src/cuda/blocks.h src/cuda/cuda.h
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCC_FLAGS) -c $< -o $@
+.PHONY: cuda-check cuda-parity
+cuda-check:
+	@mkdir -p $(B)/cuda-check
+	@for f in $(CUDA_SRC); do echo "$(NVCC) -c $$f"; \
+	  $(NVCC) $(NVCC_FLAGS) -c $$f -o $(B)/cuda-check/$$(basename $$f .cu).o || exit 1; done
+	$(CC) $(CFLAGS) -Itests -c tests/cuda_parity.c -o $(B)/cuda-check/cuda_parity.o
+ifeq ($(CUDA),1)
+cuda-parity: $(B)/tests/cuda_parity
+else
+cuda-parity:
+	@echo "cuda-parity: build with make CUDA=1" >&2; exit 1
+endif
+
 EXAMPLES := $(sort $(wildcard examples/*.c))
 
 .PHONY: all deps fixtures test sanitize run install example-check clean fuzz fuzz-smoke format check-shared FORCE

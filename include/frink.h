@@ -83,6 +83,11 @@ typedef struct frink_model_params {
                         // that only inspect; evaluation is slower but identical
     bool file_only;     // parse the file only (metadata and tensor table): no weights bound,
                         // no tokenizer, so no refusal either; for inspecting any GGUF
+    const char *device; // where layers may run: "cpu" or "cuda"; NULL: the environment's
+                        // FRINK_DEVICE, else "cpu". "cuda" fails (FRINK_ERR_UNSUPPORTED, naming
+                        // why) on a build without CUDA (`make CUDA=1`) or a machine without a
+                        // device, an unknown name with FRINK_ERR_ARG. Today no layer runs on the
+                        // device: each layer's plan names what the cuda path lacks (frink inspect).
 } frink_model_params;
 
 // Defaults: the embedded model, unread tensors refused, weights and tokenizer.

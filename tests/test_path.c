@@ -128,7 +128,7 @@ static void check_refusal(const char *path, struct model *m, int il) {
     }
     L->feat = feat;
     CHECK(flips == popcount64(host & ~feat), "%s: %d flips", path, flips);
-    CHECK(path_plan(m) == FRINK_OK, "%s: replan: %s", path, frink_errmsg());
+    CHECK(path_plan(m, NULL) == FRINK_OK, "%s: replan: %s", path, frink_errmsg());
     check_host_plan(path, m);
 }
 
@@ -186,7 +186,7 @@ static int path_vs_host(const char *path, struct model *m, struct pool *pool, co
         CHECK(e <= tol, "%s layer %d on %s: nmse %.3g > %.3g", path, il, p->name, e, tol);
         compared++;
     }
-    path_plan(m);
+    path_plan(m, NULL);
     return compared;
 }
 
@@ -207,7 +207,7 @@ static void check_paths(const char *path, struct model *m, struct pool *pool, bo
         free(lg);
         return;
     }
-    CHECK(path_plan(m) == FRINK_OK && forward_logits(m, pool, ids, N, ref), "%s: host forward: %s", path, frink_errmsg());
+    CHECK(path_plan(m, NULL) == FRINK_OK && forward_logits(m, pool, ids, N, ref), "%s: host forward: %s", path, frink_errmsg());
     // Tolerances: the host path against itself is bit-identical; another path may sum in
     // another order (a device, fused kernels) and is held to 1e-5 nmse per row.
     for (int i = 0; path_at(i); i++) {
@@ -222,7 +222,7 @@ static void check_paths(const char *path, struct model *m, struct pool *pool, bo
             *dispatch_seen = true;
             *dispatch_live = worst_nmse(lg, ref, N, V) != 0;
         }
-        path_plan(m);
+        path_plan(m, NULL);
     }
     free(ref);
     free(lg);

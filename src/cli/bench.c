@@ -60,13 +60,14 @@ static void usage(void) {
           "       frink bench --bandwidth [-t THREADS] [-r REPS] [--json]\n"
           "       frink bench --kernels [-t THREADS] [--json]\n"
           "  model flags: -c CTX, -b BATCH, --cache-type f16|f32|q8_0, --gdn-chunk N, --reference,\n"
-          "  --allow-unread. Defaults: -p 128 -n 32 (-p 32 -n 16 with --parallel), -r 5.\n"
+          "  --allow-unread, --device cpu|cuda. Defaults: -p 128 -n 32 (-p 32 -n 16 with --parallel), -r 5.\n"
           "example: frink bench -m model.gguf -t 2 --parallel 8 --json\n",
           stdout);
 }
 
 struct bench_opts {
     const char *path; // NULL: the embedded model
+    const char *device; // --device (NULL: FRINK_DEVICE, else cpu)
     long P, N, depth, reps, S, threads, ctx, batch, gdn_chunk;
     frink_kv_type kv_type;
     bool json, reference, allow_unread;
@@ -122,6 +123,7 @@ static int engine_open(const struct bench_opts *o, int n_ctx, int n_batch, int n
     mp.path = o->path;
     mp.allow_unread = o->allow_unread;
     mp.no_tokenizer = true; // ids only
+    mp.device = o->device;
     if (frink_model_open(&mp, &e->m)) return cli_die("%s: %s", o->path ? o->path : "embedded model", frink_errmsg()), 1;
     frink_context_params cp = frink_context_default_params();
     cp.n_threads = (int)o->threads;
@@ -344,6 +346,11 @@ int cmd_bench(int argc, char **argv) {
             else if (!strcmp(v, "f32")) o.kv_type = FRINK_KV_F32;
             else if (!strcmp(v, "q8_0")) o.kv_type = FRINK_KV_Q8_0;
             else return cli_die("%s expects f16, f32 or q8_0, got '%s'", a, v);
+            i++;
+        } else if (!strcmp(a, "--device")) {
+            if (!v) return cli_die("%s needs a value", a);
+            if (strcmp(v, "cpu") && strcmp(v, "cuda")) return cli_die("%s expects cpu or cuda, got '%s'", a, v);
+            o.device = v;
             i++;
         } else if (!strcmp(a, "--json")) o.json = true;
         else if (!strcmp(a, "--bandwidth")) bandwidth = true;

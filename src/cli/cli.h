@@ -23,6 +23,7 @@ struct cli_model_opts {
     bool no_tokenizer;  // weights only (logits from ids)
     int kv_type;        // frink_kv_type of the sequence's cache (F16 default)
     long gdn_chunk;     // chunk of the chunked Gated DeltaNet prefill (0: default)
+    const char *device; // "cpu" or "cuda" (NULL: FRINK_DEVICE, else cpu)
 };
 
 struct cli_engine {

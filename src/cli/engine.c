@@ -22,7 +22,8 @@ const char cli_model_flags_help[] =
     "  --cache-type T          KV cache format: f16 (default), f32, q8_0\n"
     "  --gdn-chunk N           chunked Gated DeltaNet prefill in chunks of N (default 1: the recurrence)\n"
     "  --reference             every product on the scalar reference kernels (slow)\n"
-    "  --allow-unread          run files with tensors nothing reads, ignoring them as the reference does\n";
+    "  --allow-unread          run files with tensors nothing reads, ignoring them as the reference does\n"
+    "  --device cpu|cuda       where layers may run (default: FRINK_DEVICE, else cpu; cuda needs `make CUDA=1`)\n";
 
 static bool kv_type_parse(const char *s, int *out) {
     static const char *const names[] = {"f16", "f32", "q8_0"};
@@ -62,6 +63,12 @@ int cli_model_flag(struct cli_model_opts *o, int argc, char **argv, int i) {
         if (!v) return cli_die("%s needs a value", a), -1;
         return cli_int(a, v, 1, 1024, &o->gdn_chunk) ? 2 : -1;
     }
+    if (!strcmp(a, "--device")) {
+        if (!v) return cli_die("%s needs a value", a), -1;
+        if (strcmp(v, "cpu") && strcmp(v, "cuda")) return cli_die("%s expects cpu or cuda, got '%s'", a, v), -1;
+        o->device = v;
+        return 2;
+    }
     if (!strcmp(a, "--reference")) { o->reference = true; return 1; }
     if (!strcmp(a, "--allow-unread")) { o->allow_unread = true; return 1; }
     return 0;
@@ -80,6 +87,7 @@ int cli_engine_open(const struct cli_model_opts *o, struct cli_engine *e) {
     mp.allow_unread = o->allow_unread;
     mp.vocab_only = o->vocab_only;
     mp.no_tokenizer = o->no_tokenizer;
+    mp.device = o->device;
     if (frink_model_open(&mp, &e->m)) return cli_die("%s", frink_errmsg()), 1;
     int n_unread = frink_model_unread(e->m);
     for (int i = 0; i < n_unread && i < 8; i++)

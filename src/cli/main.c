@@ -524,6 +524,7 @@ static int cmd_inspect(int argc, char **argv) {
     mp.allow_unread = mo.allow_unread;
     mp.keep_layout = true;
     mp.no_tokenizer = true;
+    mp.device = mo.device; // the plan `inspect` prints is the one this device gives
     if (frink_model_open(&mp, &m)) {
         fprintf(stderr, "frink: refused: %s\n", frink_errmsg());
         return 1;

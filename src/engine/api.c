@@ -68,7 +68,7 @@ frink_status frink_model_open(const frink_model_params *p, frink_model **out) {
     if (vocab_only) {
         fm->f = f;
     } else {
-        struct model_load_opts lo = {.allow_unread = p->allow_unread, .keep_layout = p->keep_layout};
+        struct model_load_opts lo = {.allow_unread = p->allow_unread, .keep_layout = p->keep_layout, .device = p->device};
         if ((st = model_load(f, &lo, &fm->m))) goto fail;
         fm->f = f; // a view: fm->m owns the file (model_free closes it)
         if ((st = layer_info_build(fm))) goto fail;

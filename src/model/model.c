@@ -1048,7 +1048,7 @@ done:
         return st;
     }
     // Which path runs each layer (path.h); fails only for a layer no path implements.
-    if ((st = path_plan(m))) {
+    if ((st = path_plan(m, opts ? opts->device : NULL))) {
         m->gguf = NULL;
         model_free(m);
         return st;

@@ -234,6 +234,7 @@ struct model_load_opts {
     bool allow_unread;   // accept tensors nothing reads (listed on stderr), as the reference does
     bool keep_layout;    // leave the weights in the file's layout (no repacking at load): for
                          // callers that only inspect the model
+    const char *device;  // "cpu" or "cuda" for the plan (path_plan); NULL: FRINK_DEVICE, else cpu
 };
 
 // Binds `f` (ownership passes to the model on success) and validates it. Fails,

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuda/cuda.h"
+
 // Every layer feature the host path (forward.c, attn.c, gdn.c, ffn.c) computes, one by one.
 // Deliberately not "all bits": a bit added to model.h is implemented by no path, and so
 // refused at load, until someone adds it here after the host path applies it.
@@ -20,9 +22,19 @@
      LF_MOE_NORM_W | LF_MOE_PROBS_BIAS | LF_MOE_SIGMOID | LF_MOE_SOFTMAX_K | LF_MOE_GROUPS |            \
      LF_MOE_W_SCALE | LF_WSCALE | LF_PARALLEL | LF_RESIDUAL_SCALE)
 
+// What the CUDA path implements: NOTHING yet. Its set is empty, so it refuses every layer,
+// naming all of the layer's bits in path_refused, and the host path runs the layer; its run fn
+// is NULL because it is never chosen. The device's matvecs exist (src/cuda/) and are checked
+// against the host by scripts/device-check.sh, but no layer is wired onto them: a fused layer
+// that no device has run is untested code. Each bit goes here only with its device test.
+#define CUDA_FEATURES ((uint64_t)0)
+
 // In preference order; the host path last (it accepts every layer). A fused or device path
-// goes before it with the exact set it implements.
+// goes before it with the exact set it implements. The cuda entry (PATH_CUDA) takes part in a
+// plan only when the device was chosen (cuda_select, FRINK_DEVICE) and is present.
+enum { PATH_CUDA = 0 };
 static const struct layer_path paths[] = {
+    [PATH_CUDA] = {"cuda", CUDA_FEATURES, NULL},
     {"host", HOST_FEATURES, NULL},
 };
 
@@ -217,4 +229,10 @@ frink_status path_plan_with(struct model *m, const struct layer_path *ps, int n)
     return FRINK_OK;
 }
 
-frink_status path_plan(struct model *m) { return path_plan_with(m, paths, N_PATHS); }
+frink_status path_plan(struct model *m, const char *device) {
+    char err[256];
+    int cuda = device ? cuda_parse_device(device, err, sizeof err) : cuda_plan_device(err, sizeof err);
+    if (cuda < 0) return frink_fail(cuda == -2 ? FRINK_ERR_ARG : FRINK_ERR_UNSUPPORTED, "%s", err);
+    const int first = cuda ? PATH_CUDA : PATH_CUDA + 1;
+    return path_plan_with(m, paths + first, N_PATHS - first);
+}

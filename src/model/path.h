@@ -31,7 +31,8 @@ struct layer_path {
     layer_path_fn run;    // NULL: forward.c's host block, which the executor runs itself
 };
 
-// The built-in paths in preference order (path_plan's table): NULL past the end.
+// The built-in paths in preference order (path_plan's table, "cuda" included whether or not a
+// device was chosen): NULL past the end.
 const struct layer_path *path_at(int i);
 // The host path (the table's last): every LF_* bit, listed one by one in path.c.
 const struct layer_path *path_host(void);
@@ -39,10 +40,15 @@ const struct layer_path *path_host(void);
 // The layer bits p lacks for L (0: p accepts L).
 static inline uint64_t path_missing(const struct layer_path *p, const struct layer *L) { return L->feat & ~p->implements; }
 
-// Plans m with the built-in paths in preference order (today: the host path only). Sets every
-// layer's path and path_refused. Fails, naming the layer and the bits, when no path accepts a
-// layer (a bit no path lists: a bit added to model.h without its host path entry).
-frink_status path_plan(struct model *m);
+// Plans m with the built-in paths in preference order: the "cuda" path first when the device
+// was chosen (device "cuda"; NULL: cuda_select's choice, else FRINK_DEVICE=cuda; src/cuda/cuda.h; the default is the CPU), then
+// the host path. The cuda path implements no feature yet, so today every layer runs on the host
+// and, with cuda chosen, its path_refused names what the cuda path lacks. Sets every layer's
+// path and path_refused. Fails, naming the layer and the bits, when no path accepts a layer (a
+// bit no path lists: a bit added to model.h without its host path entry); fails naming why when
+// cuda was asked for and this build or machine has none (FRINK_ERR_UNSUPPORTED) or the device
+// named is unknown (FRINK_ERR_ARG).
+frink_status path_plan(struct model *m, const char *device);
 
 // As path_plan with the paths paths[0..n) in preference order (tests plan with paths of their
 // own). Replaces an earlier plan; on failure the failing layer's path is NULL.

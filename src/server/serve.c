@@ -184,6 +184,7 @@ int cmd_serve(int argc, char **argv) {
     frink_model_params mp = frink_model_default_params();
     mp.path = mo.path;
     mp.allow_unread = mo.allow_unread;
+    mp.device = mo.device;
     int rc = 0;
     if (frink_model_open(&mp, &s.model)) {
         rc = cli_die("%s", frink_errmsg());
