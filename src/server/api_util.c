@@ -288,6 +288,13 @@ int api_refuse(json_t *obj, const char *key, json_t *ok, const char *why, struct
 // or general.name.
 static bool api_model_matches(struct srv *s, const char *name) {
     if (s->model_id && strcmp(name, s->model_id) == 0) return true;
+    // every name of --alias's comma-separated list (the first is model_id)
+    for (const char *a = s->cfg.alias; a && *a;) {
+        const char *end = strchr(a, ',');
+        size_t len = end ? (size_t)(end - a) : strlen(a);
+        if (len && strlen(name) == len && strncmp(name, a, len) == 0) return true;
+        a = end ? end + 1 : NULL;
+    }
     const char *path = s->cfg.model_path;
     if (path) {
         const char *base = strrchr(path, '/');

@@ -36,7 +36,8 @@ static const char help_serve[] =
     "  --cache-ram MIB         prefix cache budget in MiB (default 1024; 0: slots only)\n"
     "  --api-key KEY           require KEY (Authorization: Bearer KEY or x-api-key: KEY) on all but /health\n"
     "  --api-key-file F        the key from the first line of F\n"
-    "  --alias NAME            the model's id on the wire (default: the file's name)\n"
+    "  --alias NAME[,NAME...]  the model's id on the wire (the first; default: the file's name);\n"
+    "                          requests may name any of them (clients that insist on their own model name)\n"
     "  --chat-template-file F  a Jinja chat template instead of the model's own\n"
     "  --slot-save-path DIR    enable POST /slots/{id}?action=save|restore (files under DIR)\n"
     "  --metrics               enable GET /metrics (Prometheus text)\n"
@@ -133,7 +134,11 @@ int cmd_serve(int argc, char **argv) {
             c->cache_bytes = (size_t)n << 20, i++;
         } else if (!strcmp(a, "--api-key")) c->api_key = v, i++;
         else if (!strcmp(a, "--api-key-file")) key_file = v, i++;
-        else if (!strcmp(a, "--alias") || !strcmp(a, "-a")) c->alias = v, i++;
+        else if (!strcmp(a, "--alias") || !strcmp(a, "-a")) {
+            if (!v || !*v || *v == ',' || strstr(v, ",,") || v[strlen(v) - 1] == ',')
+                return cli_die("%s expects NAME or NAME,NAME,... (no empty name)", a);
+            c->alias = v, i++;
+        }
         else if (!strcmp(a, "--chat-template-file")) c->chat_template_file = v, i++;
         else if (!strcmp(a, "--slot-save-path")) c->slot_save_path = v, i++;
         else if (!strcmp(a, "--cors-origin")) c->cors_origins[c->n_cors++] = v, i++;
@@ -174,7 +179,9 @@ int cmd_serve(int argc, char **argv) {
     sigaction(SIGTERM, &sa, NULL);
 
     s.created = (int64_t)time(NULL);
-    s.model_id = c->alias ? c->alias : mo.path ? basename_of(mo.path) : "stories260K";
+    char first_alias[256] = "";
+    if (c->alias) snprintf(first_alias, sizeof first_alias, "%.*s", (int)strcspn(c->alias, ","), c->alias);
+    s.model_id = c->alias ? first_alias : mo.path ? basename_of(mo.path) : "stories260K";
     atomic_init(&s.ready, false);
     int port = 0;
     if (http_start(&s, &port)) return 1;

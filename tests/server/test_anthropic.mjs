@@ -5,9 +5,9 @@ import Anthropic from '@anthropic-ai/sdk';
 import { check, eq, fail, finish, get, group, model_id, post, start_server, throws } from './lib.mjs';
 
 const KEY = 'anthropic-test-key-42';
-const srv = await start_server('anthropic', ['-np', '4', '-c', '1024', '--alias', 'claude-local-test']);
+const srv = await start_server('anthropic', ['-np', '4', '-c', '1024', '--alias', 'claude-local-test,claude-other-name']);
 const MODEL = await model_id(srv);
-eq('--alias: the model\'s id on the wire', MODEL, 'claude-local-test');
+eq('--alias: the model\'s id on the wire (the first of the list)', MODEL, 'claude-local-test');
 const client = new Anthropic({ baseURL: srv.url, apiKey: 'unused', maxRetries: 0, timeout: 60000 });
 const MSGS = [{ role: 'user', content: 'Tell me a story about a dog.' }];
 
@@ -26,6 +26,11 @@ await group('messages, non-streaming', async () => {
     check('usage: input_tokens and output_tokens', m.usage && Number.isInteger(m.usage.input_tokens) && m.usage.output_tokens > 0
         && m.usage.output_tokens <= 24, JSON.stringify(m.usage));
     text0 = m.content[0].text;
+    const other = await client.messages.create({ model: 'claude-other-name', max_tokens: 24, messages: MSGS, temperature: 0 });
+    check('a request may name any alias of the list: the same reply, the id on the wire', other.model === MODEL
+        && JSON.stringify(other.content) === JSON.stringify(m.content), JSON.stringify([other.model, other.content]));
+    const none = await post(srv, '/v1/messages', { model: 'claude-other', max_tokens: 4, messages: MSGS });
+    eq('a name outside the list: 404', none.status, 404);
     // The same conversation through the OpenAI route renders the same prompt: the same text.
     const o = await post(srv, '/v1/chat/completions', { model: MODEL, messages: MSGS, max_tokens: 24, temperature: 0 });
     eq('the same text as /v1/chat/completions (greedy)', text0, o.json && o.json.choices[0].message.content);
