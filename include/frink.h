@@ -263,6 +263,11 @@ FRINK_API size_t frink_seq_bytes(const frink_seq *s);
 // gets how many. The logits of token n-1 are not produced (truncate to n-1 and evaluate
 // it again to get them).
 FRINK_API frink_status frink_seq_truncate(frink_seq *s, int n, int *replayed);
+// The length truncating to n (0 <= n <= len) resumes from without recomputing anything: n for
+// an attention-only model; for a hybrid, the nearest checkpoint at or before n (0 when none).
+// A caller that evaluates the tokens in between itself (batched with other sequences, as a
+// server does, instead of inside frink_seq_truncate) truncates to this. -1 for n out of range.
+FRINK_API int frink_seq_restore_point(const frink_seq *s, int n);
 // A copy of s in the same context; checkpoints are shared, not copied.
 FRINK_API frink_status frink_seq_fork(const frink_seq *s, frink_seq **out);
 // Takes a checkpoint of the recurrent state at the current length, kept under the
@@ -320,6 +325,11 @@ FRINK_API frink_status frink_cache_store(frink_context *c, const frink_seq *s);
 // many of those tokens were recomputed rather than copied.
 FRINK_API frink_status frink_cache_lookup(frink_context *c, frink_seq *dst, const frink_token *prompt, int n,
                                           int max_len, int *n_prefix, int *n_replayed);
+// As frink_cache_lookup, but evaluates nothing: a hybrid model's prefix stops at the entry's
+// checkpoint at or before the match (attention-only models restore the whole match), and the
+// caller evaluates the rest of the prompt, from *n_prefix on, itself.
+FRINK_API frink_status frink_cache_lookup_resume(frink_context *c, frink_seq *dst, const frink_token *prompt, int n,
+                                                 int max_len, int *n_prefix);
 FRINK_API int frink_cache_entries(const frink_context *c);
 FRINK_API size_t frink_cache_bytes(const frink_context *c);
 

@@ -116,6 +116,11 @@ static void test_truncate(struct tm_ctx *t, const frink_token *p) {
     // Nor to one taken by frink_seq_checkpoint; a point after it replays from it.
     CHECK(!frink_seq_eval(s, p + 100, 50, NULL, 0) && !frink_seq_checkpoint(s) && !frink_seq_eval(s, p + 150, 30, NULL, 0),
           "%s", frink_errmsg());
+    // What truncating resumes from without recomputation: the checkpoint at 150 (hybrid).
+    CHECK(frink_seq_restore_point(s, 170) == (hybrid ? 150 : 170) && frink_seq_restore_point(s, 150) == 150 &&
+              frink_seq_restore_point(s, 180) == 180 && frink_seq_restore_point(s, 181) == -1 &&
+              frink_seq_restore_point(s, -1) == -1,
+          "%s: restore points %d %d", t->name, frink_seq_restore_point(s, 170), frink_seq_restore_point(s, 150));
     CHECK(!frink_seq_truncate(s, 170, &replayed) && replayed == (hybrid ? 20 : 0), "%s: replayed %d after a checkpoint",
           t->name, replayed);
     CHECK(!frink_seq_truncate(s, 150, &replayed) && replayed == 0 && frink_seq_len(s) == 150,
@@ -206,6 +211,29 @@ static void test_prefix_cache(struct tm_ctx *t, const frink_token *p) {
     CHECK(!tm_greedy(t, d, lg, NG, got), "%s", t->name);
     CHECK(!memcmp(want, got, sizeof want), "%s: greedy after a prefix hit differs", t->name);
     printf("  %-40s prefix hit %d/%d (replayed %d), logits nmse %.1e\n", t->name, share, nq, rp, e);
+    // The same hit without replay: the prefix stops at the checkpoint (hybrid), the caller
+    // evaluates the rest, and the logits are the replaying path's bit for bit.
+    {
+        float *lg2 = malloc((size_t)t->V * sizeof *lg2);
+        frink_seq *d3 = tm_seq(c);
+        CHECK(lg2 && d3, "%s: a sequence", t->name);
+        if (lg2 && d3) {
+            CHECK(!frink_cache_lookup(c, d, q, nq, nq - 1, &np, &rp) && !frink_seq_eval(d, q + np, nq - np, lg, 0),
+                  "%s: %s", t->name, frink_errmsg());
+            CHECK(!frink_cache_lookup_resume(c, d3, q, nq, nq - 1, &np), "%s: lookup_resume: %s", t->name, frink_errmsg());
+            CHECK(np == (hybrid ? E : share) && frink_seq_len(d3) == np, "%s: resume hit %d, want %d", t->name, np,
+                  hybrid ? E : share);
+            CHECK(!frink_seq_eval(d3, q + np, nq - np, lg2, 0), "%s", frink_errmsg());
+            CHECK(!memcmp(lg, lg2, (size_t)t->V * sizeof *lg), "%s: resumed logits differ from the replaying lookup's",
+                  t->name);
+            q[0] = 1 + p[0] % (t->V - 1);
+            CHECK(!frink_cache_lookup_resume(c, d3, q, 100, 100, &np) && np == 0 && frink_seq_len(d3) == 0,
+                  "%s: resume miss gave %d", t->name, np);
+            q[0] = p[0];
+        }
+        frink_seq_free(d3);
+        free(lg2);
+    }
 
     // The whole cached prompt, capped at n-1 so the last token is computed.
     CHECK(!frink_cache_lookup(c, d, p, NP, NP - 1, &np, &rp) && np == NP - 1, "%s: capped hit %d", t->name, np);

@@ -363,6 +363,11 @@ size_t frink_seq_bytes(const frink_seq *fs) { return seq_bytes(fs->s); }
 
 frink_status frink_seq_truncate(frink_seq *fs, int n, int *replayed) { return seq_truncate(fs->c->ex, fs->s, n, replayed); }
 
+int frink_seq_restore_point(const frink_seq *fs, int n) {
+    if (n < 0 || n > fs->s->n_past) return -1;
+    return seq_restore_point(fs->s, n);
+}
+
 frink_status frink_seq_fork(const frink_seq *fs, frink_seq **out) {
     if (!out) return frink_fail(FRINK_ERR_ARG, "frink_seq_fork: no place for the result");
     *out = NULL;
@@ -519,8 +524,8 @@ frink_status frink_cache_store(frink_context *c, const frink_seq *s) {
     return prefix_cache_put(c->pc, s->s);
 }
 
-frink_status frink_cache_lookup(frink_context *c, frink_seq *dst, const frink_token *prompt, int n, int max_len,
-                                int *n_prefix, int *n_replayed) {
+static frink_status cache_lookup(frink_context *c, frink_seq *dst, const frink_token *prompt, int n, int max_len,
+                                 int *n_prefix, int *n_replayed, bool replay) {
     if (!n_prefix) return frink_fail(FRINK_ERR_ARG, "frink_cache_lookup: no place for the result");
     *n_prefix = 0;
     if (n_replayed) *n_replayed = 0;
@@ -531,7 +536,17 @@ frink_status frink_cache_lookup(frink_context *c, frink_seq *dst, const frink_to
         seq_reset(dst->s);
         return FRINK_OK;
     }
-    return prefix_cache_lookup(c->pc, c->ex, prompt, n, max_len, dst->s, n_prefix, n_replayed);
+    return prefix_cache_lookup(c->pc, replay ? c->ex : NULL, prompt, n, max_len, dst->s, n_prefix, n_replayed);
+}
+
+frink_status frink_cache_lookup(frink_context *c, frink_seq *dst, const frink_token *prompt, int n, int max_len,
+                                int *n_prefix, int *n_replayed) {
+    return cache_lookup(c, dst, prompt, n, max_len, n_prefix, n_replayed, true);
+}
+
+frink_status frink_cache_lookup_resume(frink_context *c, frink_seq *dst, const frink_token *prompt, int n, int max_len,
+                                       int *n_prefix) {
+    return cache_lookup(c, dst, prompt, n, max_len, n_prefix, NULL, false);
 }
 
 int frink_cache_entries(const frink_context *c) { return c->pc ? prefix_cache_entries(c->pc) : 0; }

@@ -306,22 +306,21 @@ static void slot_assign(struct sched *q, struct gen_task *t) {
         }
     }
     if (rec_n > t->n_prompt - 1) rec_n = t->n_prompt - 1;
-    int replayed = 0;
+    // Nothing is evaluated here: a hybrid model resumes from the checkpoint at or before the
+    // shared prefix, and the tokens after it are fed as prompt tokens of the coming steps, in
+    // the step budget beside everyone else's (a replay inside this call would stall every
+    // running request for as long as it takes).
     if (rec && rec_n > keep) {
         slot_store(q, sl);
         int np = 0;
-        if (frink_cache_lookup(q->c, sl->seq, t->prompt, t->n_prompt, rec_n, &np, &replayed) != FRINK_OK) {
+        if (frink_cache_lookup_resume(q->c, sl->seq, t->prompt, t->n_prompt, rec_n, &np) != FRINK_OK)
             frink_seq_reset(sl->seq);
-            np = 0;
-        }
         rec->used = mono();
     } else {
         if (keep < frink_seq_len(sl->seq)) {
             slot_store(q, sl);
-            if (frink_seq_truncate(sl->seq, keep, &replayed) != FRINK_OK) {
-                frink_seq_reset(sl->seq);
-                keep = 0;
-            }
+            int r = frink_seq_restore_point(sl->seq, keep);
+            if (r < 0 || frink_seq_truncate(sl->seq, r, NULL) != FRINK_OK) frink_seq_reset(sl->seq);
             sl->in_cache = false;
         }
     }

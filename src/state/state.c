@@ -543,6 +543,13 @@ frink_status prefix_cache_lookup(struct prefix_cache *pc, struct exec *ex, const
         seq_reset(dst);
         return FRINK_OK;
     }
+    if (!ex) { // nothing evaluated: stop at the restore point
+        if (best_r <= 0) {
+            seq_reset(dst);
+            return FRINK_OK;
+        }
+        best_len = best_r;
+    }
     pc->e[best].used_at = ++pc->clock;
     frink_status st = seq_restore_from(ex, dst, pc->e[best].s, best_len, n_replayed);
     if (st) return st;

@@ -81,6 +81,7 @@ frink_status prefix_cache_put(struct prefix_cache *pc, const struct seq *s);
 // prompt[0..n) and restores `dst` to it (replaying after the nearest
 // checkpoint for hybrid models). *n_prefix gets the restored length (0: a miss,
 // dst reset), *n_replayed how many of those were recomputed rather than copied.
+// ex NULL evaluates nothing: a hybrid's prefix stops at the entry's restore point.
 frink_status prefix_cache_lookup(struct prefix_cache *pc, struct exec *ex, const int32_t *prompt, int n, int max_len,
                                  struct seq *dst, int *n_prefix, int *n_replayed);
 

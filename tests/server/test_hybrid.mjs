@@ -111,6 +111,23 @@ await group('cache_salt', async () => {
     eq('every tenant gets the same output', [text(a2), text(b1), text(b2), text(u)], Array(4).fill(text(a1)));
 });
 
+await group('an edited conversation resumes from a checkpoint, replaying in the step budget', async () => {
+    // The same history with its last user turn rewritten: the slot's state is rewound to the
+    // checkpoint at or before the divergence and the rest is fed as prompt (nothing replayed
+    // inside the scheduler); the reply is the cold one.
+    const conv = conversation(7, 6, 90);
+    const edited = conv.map((m) => ({ ...m }));
+    edited[edited.length - 1].content = para(77, 60);
+    const body = (messages, salt) => ({ model: MODEL, messages, max_tokens: 8, temperature: 0, ...(salt ? { cache_salt: salt } : {}) });
+    const first = await oai.chat.completions.create(body(conv));
+    const edit = await oai.chat.completions.create(body(edited));
+    const cold = await oai.chat.completions.create(body(edited, 'cold-edit'));
+    eq('the cold request (its own salt) reused nothing', cached(cold), 0);
+    check('the edit reused part of the first request\'s state', cached(edit) > 0 && cached(edit) < edit.usage.prompt_tokens,
+        `${cached(edit)} of ${edit.usage.prompt_tokens} (first: ${first.usage.prompt_tokens})`);
+    eq('edited = cold, token for token', text(edit), text(cold));
+});
+
 await group('prefix reuse (Anthropic cache_read_input_tokens)', async () => {
     const conv = conversation(3, 5, 100);
     const system = conv[0].content;
