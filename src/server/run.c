@@ -142,6 +142,16 @@ static bool spellable(const frink_model *m, const char *text) {
     return ok && n > 0;
 }
 
+// Whether the template's output format has tool calls frink parses (not just text and reasoning).
+static bool tool_calls_parsed(struct srv *s) {
+    frink_chat_parser *probe = NULL;
+    if (frink_chat_parser_create(NULL, s->tmpl, 0, 0, &probe) != FRINK_OK) return false;
+    const char *f = frink_chat_parser_format(probe);
+    bool ok = strcmp(f, "none") != 0 && strcmp(f, "think") != 0;
+    frink_chat_parser_free(probe);
+    return ok;
+}
+
 bool run_template_knows(struct srv *s, const char *var) {
     const char *src = s->tmpl ? frink_template_source(s->tmpl) : NULL;
     return src && strstr(src, var);
@@ -400,6 +410,15 @@ int run_start(struct srv *s, const struct run_params *p, struct run **out, struc
         goto fail;
     }
     if (tool_constrained && tool_grammar(s, p, &tgbnf, &ttrig, e)) goto fail;
+    if (has_tools && p->tool_mode != RUN_TOOLS_NONE && run_template_knows(s, "tools") && !tool_calls_parsed(s)) {
+        // The model is shown the tools and may call them, but its calls would reach the client
+        // as text: a wrong answer that looks right.
+        api_err_set(e, 400, "invalid_request_error", "tools",
+                    "this model's chat template renders tools, but frink does not parse its tool-call format "
+                    "(calls would come back as text); serve it with a template whose format frink parses "
+                    "(--chat-template-file), or send tool_choice \"none\"");
+        goto fail;
+    }
 
     frink_token *ids = NULL;
     size_t n_ids = 0;

@@ -244,4 +244,27 @@ await group('reasoning: Responses reasoning item', async () => {
 });
 
 await rs.stop();
+
+// ---- a template that shows the model its tools in a call format frink does not parse
+// (MiniMax-M2's <invoke>): the calls would come back as text, so tools are refused by name
+// unless the request asks for no calls.
+const us = await start_server('unparsed', ['-np', '1', '-c', '2048', '--chat-template-file', `${TEMPLATES}/MiniMax-M2.jinja`]);
+await group('tools on a template whose tool-call format frink does not parse', async () => {
+    const F = [{ type: 'function', function: { name: 'f', description: 'f', parameters: { type: 'object' } } }];
+    const c = await post(us, '/v1/chat/completions', { model: MODEL, messages: USER, max_tokens: 3, tools: F });
+    check('chat: 400 naming tools', c.status === 400 && c.json && c.json.error.param === 'tools' && /does not parse/.test(c.json.error.message),
+        `${c.status} ${c.text.slice(0, 200)}`);
+    const n = await post(us, '/v1/chat/completions', { model: MODEL, messages: USER, max_tokens: 3, tools: F, tool_choice: 'none' });
+    eq('chat, tool_choice "none": answered', n.status, 200);
+    const p = await post(us, '/v1/chat/completions', { model: MODEL, messages: USER, max_tokens: 3 });
+    eq('chat without tools: answered', p.status, 200);
+    const a = await post(us, '/v1/messages', { model: MODEL, max_tokens: 3, messages: USER,
+        tools: [{ name: 'f', description: 'f', input_schema: { type: 'object' } }] });
+    check('messages: 400 invalid_request_error in the Anthropic shape', a.status === 400 && a.json && a.json.type === 'error'
+        && a.json.error.type === 'invalid_request_error' && /tools/.test(a.json.error.message), `${a.status} ${a.text.slice(0, 200)}`);
+    const r = await post(us, '/v1/responses', { model: MODEL, input: 'hi', max_output_tokens: 3,
+        tools: [{ type: 'function', name: 'f', parameters: { type: 'object' } }] });
+    check('responses: 400 naming tools', r.status === 400 && r.json && r.json.error.param === 'tools', `${r.status} ${r.text.slice(0, 200)}`);
+});
+await us.stop();
 finish('test_tools');
