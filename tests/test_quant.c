@@ -412,6 +412,46 @@ static void test_matmul(uint32_t type, const char *name) {
     free_golden(&g);
 }
 
+// ---- 4. panels on awkward shapes -------------------------------------------------------------
+//
+// The Q8_0 and Q1_0 panel kernels against the one-token kernel, bit for bit: rows that are not
+// a whole number of panels and do not start at one, rows longer than a panel chunk and not a
+// multiple of it, every token count 1..17 (the passes and the leftovers of each run), and
+// extreme codes: random bytes, so Q8_0 has -128 and +-127 weights against the +-127 that every
+// activation block reaches at its largest element.
+static void test_panel_shapes(uint32_t type, const char *name) {
+    const int blck = ggml_type_geom(type)->blck, bsz = ggml_type_geom(type)->size;
+    static const int64_t nbs[] = {1, 5, 17, 37};
+    enum { ROWS = 27, R0 = 2, NT = 17 };
+    for (size_t k = 0; k < sizeof nbs / sizeof nbs[0]; k++) {
+        const int64_t n = nbs[k] * blck;
+        const size_t row_bytes = ggml_row_size(type, n), act_bytes = quant_act_size(type, n);
+        uint8_t *w = malloc(row_bytes * ROWS), *xq = malloc(act_bytes * NT);
+        float *x = malloc(sizeof(float) * n), y[NT * ROWS], yv[ROWS];
+        for (size_t i = 0; i < row_bytes * ROWS; i++) w[i] = (uint8_t)rnd();
+        for (int r = 0; r < ROWS; r++) // finite scales of either sign, over a wide range
+            for (int64_t b = 0; b < nbs[k]; b++) {
+                const ggml_half d = (ggml_half)(0x1000 + rnd() % 0x3000) | (ggml_half)(rnd() & 0x8000);
+                memcpy(w + (size_t)r * row_bytes + (size_t)b * bsz, &d, sizeof d);
+            }
+        for (int t = 0; t < NT; t++) {
+            for (int64_t i = 0; i < n; i++) x[i] = rndf() * (t % 3 ? 1.0f : 1000.0f);
+            quant_act_from_float(type, x, xq + (size_t)t * act_bytes, n);
+        }
+        for (int nt = 1; nt <= NT; nt++) {
+            quant_matmul(type, w, row_bytes, xq, n, nt, y, ROWS, R0, ROWS);
+            int bad = 0;
+            for (int t = 0; t < nt; t++) {
+                quant_matvec(type, w, row_bytes, xq + (size_t)t * act_bytes, n, yv, R0, ROWS);
+                for (int r = 0; r < ROWS - R0; r++) bad += f32_bits(yv[r]) != f32_bits(y[t * ROWS + r]);
+            }
+            CHECK(bad == 0, "%s n=%lld n_tok=%d (%s): %d panel outputs differ from the one-token kernel", name,
+                  (long long)n, nt, quant_isa(), bad);
+        }
+        free(w), free(xq), free(x);
+    }
+}
+
 int main(void) {
     printf("quant: cpu isa %s\n", quant_isa());
     static const uint32_t unsupported[] = {GGML_TYPE_Q8_1, GGML_TYPE_Q8_K, GGML_TYPE_IQ2_XXS,
@@ -429,12 +469,16 @@ int main(void) {
         test_fast_vs_ref(golden_types[i].type, golden_types[i].file);
         test_matmul(golden_types[i].type, golden_types[i].file);
     }
+    test_panel_shapes(GGML_TYPE_Q8_0, "q8_0");
+    test_panel_shapes(GGML_TYPE_Q1_0, "q1_0");
     // and every lower x86 kernel set this CPU can run (panels and packed layouts included)
     for (int cap = QUANT_ISA_AVX2; cap < (int)quant_cpu_isa(); cap++) {
         quant_cap_isa((enum quant_isa_id)cap);
         printf("quant: matmul checks again with the kernel set capped at %s\n", quant_isa());
         for (size_t i = 0; i < sizeof golden_types / sizeof golden_types[0]; i++)
             test_matmul(golden_types[i].type, golden_types[i].file);
+        test_panel_shapes(GGML_TYPE_Q8_0, "q8_0");
+        test_panel_shapes(GGML_TYPE_Q1_0, "q1_0");
         quant_cap_isa(QUANT_ISA_COUNT);
     }
     if (quant_cpu_isa() >= QUANT_ISA_AVX2)

@@ -4,8 +4,9 @@
 // VNNI), where dpbusd / dpwssd below are single instructions. Under AVX2 they are maddubs +
 // madd + add, which give the same integers wherever no pair sum reaches maddubs' int16
 // saturation: true for every unsigned operand here (codes up to 63, bits as 0/2) except Q8_0's
-// +128-biased weights, so the Q8_0 panel exists only in the VNNI build. The AVX2 Q4_K and Q6_K
-// kernels go further: they add maddubs results as int16 while the bound allows, and widen once.
+// +128-biased weights, so the AVX2 build has its own Q8_0 panel (int16 weights, vpmaddwd). The
+// AVX2 Q4_K, Q6_K and Q1_0 kernels go further: they add maddubs results as int16 while the bound
+// allows, and widen once.
 //
 // A one-token kernel walks one weight row with its elements spread over the vector lanes. For
 // many tokens that repeats the weight unpacking and the per-block scale work for every token.
@@ -53,9 +54,13 @@ static inline int32_t load_i32(const void *p) {
     return v;
 }
 
-// A kernel's run entry: passes of `tok` tokens through NAME_runT, a pass of 2 or 3 for what is
-// left where tok is larger, then one token at a time (runT is inlined with T constant, so each
-// pass keeps its accumulators in registers; each token's outputs are the same in any pass).
+// A kernel's run entry: passes of `tok` tokens through NAME_runT, then one pass of what is
+// left (runT is inlined with T constant, so each pass keeps its accumulators in registers; each
+// token's outputs are the same in any pass).
+#define PANEL_RUN_REST(name, tok, k)                                                                      \
+    case k: /* unreachable for k >= tok, and compiled away */                                            \
+        if ((k) < (tok)) name##_runT((k) < (tok) ? (k) : 1, panel, x, xs, e, es, n, o);                  \
+        break;
 #define PANEL_RUN(name, tok)                                                                              \
     static void name##_run(const void *panel, const void *xq, size_t xs, const void *prep, size_t es, int nt, \
                            int64_t n, float *out) {                                                      \
@@ -63,19 +68,23 @@ static inline int32_t load_i32(const void *p) {
         for (; t + (tok) <= nt; t += (tok))                                                               \
             name##_runT((tok), panel, (const uint8_t *)xq + t * xs, xs, (const uint8_t *)prep + t * es, es, n, \
                         out + 8 * t);                                                                     \
-        if ((tok) > 3 && nt - t >= 3) {                                                                   \
-            name##_runT((tok) > 3 ? 3 : 1, panel, (const uint8_t *)xq + t * xs, xs, (const uint8_t *)prep + t * es, \
-                        es, n, out + 8 * t);                                                              \
-            t += (tok) > 3 ? 3 : 1;                                                                       \
+        const uint8_t *x = (const uint8_t *)xq + t * xs, *e = (const uint8_t *)prep + t * es;            \
+        float *o = out + 8 * t;                                                                           \
+        switch (nt - t) {                                                                                 \
+            PANEL_RUN_REST(name, tok, 1)                                                                  \
+            PANEL_RUN_REST(name, tok, 2)                                                                  \
+            PANEL_RUN_REST(name, tok, 3)                                                                  \
+            PANEL_RUN_REST(name, tok, 4)                                                                  \
+            PANEL_RUN_REST(name, tok, 5)                                                                  \
+            PANEL_RUN_REST(name, tok, 6)                                                                  \
+            PANEL_RUN_REST(name, tok, 7)                                                                  \
+        default: break;                                                                                   \
         }                                                                                                 \
-        if ((tok) > 2 && nt - t >= 2) {                                                                   \
-            name##_runT((tok) > 2 ? 2 : 1, panel, (const uint8_t *)xq + t * xs, xs, (const uint8_t *)prep + t * es, \
-                        es, n, out + 8 * t);                                                              \
-            t += (tok) > 2 ? 2 : 1;                                                                       \
-        }                                                                                                 \
-        for (; t < nt; t++)                                                                               \
-            name##_runT(1, panel, (const uint8_t *)xq + t * xs, xs, (const uint8_t *)prep + t * es, es, n, out + 8 * t); \
     }
+
+// Holds a running sum as one chain: without it gcc reassociates the int16 sums of a sub-block
+// into a tree whose products are all live at once, and spills most of them.
+static inline void keep_chain(__m256i *v) { __asm__("" : "+x"(*v)); }
 
 // 8 rows x 8 dwords (row r at src + r * stride) -> out[l] = dword l of each row, rows in lanes.
 static inline void transpose8x8(const uint8_t *src, size_t stride, __m256i out[8]) {
@@ -100,12 +109,13 @@ static inline void transpose8x8(const uint8_t *src, size_t stride, __m256i out[8
 }
 
 
-#ifdef QUANT_X86_VNNI // the Q8_0 panel needs vpdpbusd (see the top)
 // The one-token kernels' final reduction of eight lane accumulators (hsum_f32_8), on vectors.
 static inline __m256 reduce8(const __m256 a[8]) {
     return _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(a[0], a[4]), _mm256_add_ps(a[2], a[6])),
                          _mm256_add_ps(_mm256_add_ps(a[1], a[5]), _mm256_add_ps(a[3], a[7])));
 }
+
+#ifdef QUANT_X86_VNNI // biased bytes need vpdpbusd (see the top); the AVX2 Q8_0 panel is below
 
 // ---- Q8_0 ---------------------------------------------------------------------------------------
 //
@@ -175,6 +185,125 @@ static inline __attribute__((always_inline)) void q8_0_runT(int T, const void *p
 
 PANEL_RUN(q8_0, 2)
 
+#else // AVX2
+// ---- Q8_0 without vpdpbusd ------------------------------------------------------------------------
+//
+// maddubs saturates with the +128 bias, and the sign trick (maddubs(|w|, sign(y, w))) costs a
+// sign per product vector. Widened to int16 instead, the weights need no trick: one vpmaddwd of
+// a weight pair with a broadcast activation pair gives w0 y0 + w1 y1 exactly for every row, so
+// two of them and an add give the one-token kernel's lane l (elements 4l..4l+3) as the same
+// exact int32 (its maddubs pairs never saturate: |y| <= 127 from the activation quantizer).
+// Measured on Zen 3 (tight loops, operands in registers): this mix (2 madd + add + cvt + fma)
+// runs a 32-MAC step in ~1.6 cycles, the sign-trick mix (sign + maddubs + madd + cvt + fma) in
+// ~1.8; with the weights and broadcasts from memory, as here, ~2.1.
+//
+// Panel block: w[j] = elements 2j, 2j+1 of the block as int16 for each row (rows in lanes),
+// d[r] = the row's block scale. Activation extras per block: the bytes as int16, and yd.
+// Twice the bytes of the file's rows, which costs nothing: the panel is built per call, kept in
+// L1 by walking it in chunks of Q8_0_CHUNK blocks for every token (the accumulators wait in
+// memory between chunks; each still sums its blocks in order, so the result is the same).
+
+struct panel_q8_0 {
+    __m256i w[16];
+    __m256 d;
+};
+
+static size_t q8_0_panel_bytes(int64_t n) { return (size_t)(n / QK8_0) * sizeof(struct panel_q8_0); }
+
+static void q8_0_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *panel) {
+    struct panel_q8_0 *p = panel;
+    _Alignas(32) int16_t wide[8][QK8_0]; // [row][element]
+    for (int64_t b = 0; b < n / QK8_0; b++, p++) {
+        const uint8_t *blk = W + (size_t)b * sizeof(block_q8_0);
+        float *d = (float *)&p->d;
+        for (int r = 0; r < 8; r++) {
+            const block_q8_0 *x = (const block_q8_0 *)(blk + (size_t)r * row_bytes);
+            d[r] = h2f(x->d);
+            const __m256i q = _mm256_loadu_si256((const __m256i *)x->qs);
+            _mm256_store_si256((__m256i *)wide[r], _mm256_cvtepi8_epi16(_mm256_castsi256_si128(q)));
+            _mm256_store_si256((__m256i *)wide[r] + 1, _mm256_cvtepi8_epi16(_mm256_extracti128_si256(q, 1)));
+        }
+        transpose8x8((const uint8_t *)wide, sizeof wide[0], p->w);
+        transpose8x8((const uint8_t *)wide + 32, sizeof wide[0], p->w + 8);
+    }
+}
+
+struct prep_q8_0 {
+    int16_t y[QK8_0];
+    float yd;
+};
+
+static size_t q8_0_prep_bytes(int64_t n) { return (size_t)(n / QK8_0) * sizeof(struct prep_q8_0); }
+
+static void q8_0_prep(const void *xq, int64_t n, void *prep) {
+    const block_q8_0 *y = xq;
+    struct prep_q8_0 *e = prep;
+    for (int64_t b = 0; b < n / QK8_0; b++) {
+        const __m256i q = _mm256_loadu_si256((const __m256i *)y[b].qs);
+        _mm256_storeu_si256((__m256i *)e[b].y, _mm256_cvtepi8_epi16(_mm256_castsi256_si128(q)));
+        _mm256_storeu_si256((__m256i *)e[b].y + 1, _mm256_cvtepi8_epi16(_mm256_extracti128_si256(q, 1)));
+        e[b].yd = h2f(y[b].d);
+    }
+}
+
+// four bytes broadcast: vbroadcastss is a bare load on Zen (vpbroadcastd adds a shuffle uop)
+static inline __m256i bcast32(const void *p) { return _mm256_castps_si256(_mm256_broadcast_ss((const float *)p)); }
+
+enum { Q8_0_CHUNK = 16 }; // blocks: 8.5 KiB of panel, 1.1 KiB of extras per token
+
+// Blocks [b0, b1) of one token into its eight lane accumulators, in registers throughout.
+// This loop runs ~2.5 cycles per 32 MACs (the step alone ~2.1, above). Two tokens sharing the
+// weight registers (half the lanes each) measured no faster.
+static inline __attribute__((always_inline)) void q8_0_blocks(const struct panel_q8_0 *p, const struct prep_q8_0 *e,
+                                                              int64_t b0, int64_t b1, float *keep) {
+    __m256 a0 = _mm256_load_ps(keep), a1 = _mm256_load_ps(keep + 8), a2 = _mm256_load_ps(keep + 16),
+           a3 = _mm256_load_ps(keep + 24), a4 = _mm256_load_ps(keep + 32), a5 = _mm256_load_ps(keep + 40),
+           a6 = _mm256_load_ps(keep + 48), a7 = _mm256_load_ps(keep + 56);
+    for (int64_t b = b0; b < b1; b++) {
+        const __m256i *w = p[b].w;
+        const int16_t *y = e[b].y;
+        const __m256 d = _mm256_mul_ps(p[b].d, _mm256_set1_ps(e[b].yd));
+#define Q8_0_LANE(a, l)                                                                                              \
+    a = _mm256_fmadd_ps(d,                                                                                           \
+                        _mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_madd_epi16(w[2 * (l)], bcast32(y + 4 * (l))),     \
+                                                            _mm256_madd_epi16(w[2 * (l) + 1], bcast32(y + 4 * (l) + 2)))), \
+                        a)
+        Q8_0_LANE(a0, 0);
+        Q8_0_LANE(a1, 1);
+        Q8_0_LANE(a2, 2);
+        Q8_0_LANE(a3, 3);
+        Q8_0_LANE(a4, 4);
+        Q8_0_LANE(a5, 5);
+        Q8_0_LANE(a6, 6);
+        Q8_0_LANE(a7, 7);
+#undef Q8_0_LANE
+    }
+    _mm256_store_ps(keep, a0), _mm256_store_ps(keep + 8, a1), _mm256_store_ps(keep + 16, a2);
+    _mm256_store_ps(keep + 24, a3), _mm256_store_ps(keep + 32, a4), _mm256_store_ps(keep + 40, a5);
+    _mm256_store_ps(keep + 48, a6), _mm256_store_ps(keep + 56, a7);
+}
+
+static void q8_0_run(const void *panel, const void *xq, size_t xs, const void *prep, size_t es, int nt, int64_t n,
+                     float *out) {
+    (void)xq, (void)xs;
+    const int64_t nb = n / QK8_0;
+    for (int t0 = 0; t0 < nt; t0 += 16) {
+        const int tn = nt - t0 < 16 ? nt - t0 : 16;
+        _Alignas(32) float keep[16][64] = {{0}}; // [token][8 l + row]: the accumulators between chunks
+        for (int64_t b0 = 0; b0 < nb; b0 += Q8_0_CHUNK) {
+            const int64_t b1 = b0 + Q8_0_CHUNK < nb ? b0 + Q8_0_CHUNK : nb;
+            for (int t = 0; t < tn; t++)
+                q8_0_blocks(panel, (const struct prep_q8_0 *)((const uint8_t *)prep + (size_t)(t0 + t) * es), b0, b1,
+                            keep[t]);
+        }
+        for (int t = 0; t < tn; t++) {
+            __m256 a[8];
+            for (int l = 0; l < 8; l++) a[l] = _mm256_load_ps(keep[t] + 8 * l);
+            _mm256_storeu_ps(out + 8 * (t0 + t), reduce8(a));
+        }
+    }
+}
+
 #endif
 
 // ---- Q1_0 ------------------------------------------------------------------------------------------
@@ -235,6 +364,7 @@ static void q1_0_prep(const void *xq, int64_t n, void *prep) {
     }
 }
 
+#ifdef QUANT_X86_VNNI
 static inline __attribute__((always_inline)) void q1_0_runT(int T, const void *panel, const uint8_t *xq, size_t xs,
                                                             const uint8_t *prep, size_t es, int64_t n, float *out) {
     (void)xq, (void)xs;
@@ -264,6 +394,50 @@ static inline __attribute__((always_inline)) void q1_0_runT(int T, const void *p
 }
 
 PANEL_RUN(q1_0, TOK)
+
+#else // AVX2
+// Without vpdpbusd the widening madd would cost as much as the product. The bytes are 0 or 2
+// against |y| <= 128, so a maddubs pair is at most 2 * 2 * 128 = 512 and the eight of a block
+// sum exactly as int16 (<= 4096): eight maddubs, seven adds, then one widening madd per
+// activation block. The four accumulators of a token (one per activation block k of a weight
+// block) are independent chains, each summed over the blocks in order, so the panel is walked
+// once per k: four tokens then need four float and four int16 registers, not sixteen floats.
+enum { Q1_TOK = 4 };
+
+static inline __attribute__((always_inline)) void q1_0_runT(int T, const void *panel, const uint8_t *xq, size_t xs,
+                                                            const uint8_t *prep, size_t es, int64_t n, float *out) {
+    (void)xq, (void)xs;
+    const __m256i ones = _mm256_set1_epi16(1);
+    __m256 acc[4][Q1_TOK]; // [k][token]
+    _Pragma("GCC unroll 4") for (int k = 0; k < 4; k++) {
+        __m256 a[Q1_TOK];
+        _Pragma("GCC unroll 8") for (int t = 0; t < T; t++) a[t] = _mm256_setzero_ps();
+        const struct panel_q1_0 *p = panel;
+        for (int64_t b = 0; b < n / QK1_0; b++, p++) {
+            const struct prep_q1_0 *e[Q1_TOK];
+            __m256i S[Q1_TOK];
+            _Pragma("GCC unroll 8") for (int t = 0; t < T; t++) e[t] = (const struct prep_q1_0 *)(prep + t * es) + 4 * b + k;
+            _Pragma("GCC unroll 8") for (int l = 0; l < 8; l++) {
+                const __m256i w = _mm256_load_si256(&p->w[k][l]);
+                _Pragma("GCC unroll 8") for (int t = 0; t < T; t++) {
+                    const __m256i m = _mm256_maddubs_epi16(w, _mm256_set1_epi32(load_i32(e[t]->negy + 4 * l)));
+                    S[t] = l ? _mm256_add_epi16(S[t], m) : m;
+                    keep_chain(&S[t]);
+                }
+            }
+            _Pragma("GCC unroll 8") for (int t = 0; t < T; t++) {
+                const __m256i St = _mm256_add_epi32(_mm256_set1_epi32(e[t]->sum), _mm256_madd_epi16(S[t], ones));
+                a[t] = _mm256_fmadd_ps(_mm256_mul_ps(p->nd, _mm256_set1_ps(e[t]->yd)), _mm256_cvtepi32_ps(St), a[t]);
+            }
+        }
+        _Pragma("GCC unroll 8") for (int t = 0; t < T; t++) acc[k][t] = a[t];
+    }
+    _Pragma("GCC unroll 8") for (int t = 0; t < T; t++)
+        _mm256_storeu_ps(out + 8 * t, _mm256_add_ps(_mm256_add_ps(acc[0][t], acc[2][t]), _mm256_add_ps(acc[1][t], acc[3][t])));
+}
+
+PANEL_RUN(q1_0, Q1_TOK)
+#endif
 
 // ---- Q4_K packed at load time (decode and prefill) ------------------------------------------------
 //
@@ -379,10 +553,6 @@ static inline __attribute__((always_inline)) void q4_K_packed_runT(int T, const 
 // summed as int16 and widened once, by a madd with the rows' scale (in both halves of each row's
 // dword), which also replaces the per-sub-block vpmulld. Still the same exact integers S and M.
 enum { Q4K_TOK = 4 }; // 8 int16 sums + the unpacked vectors fill the 16 registers
-
-// Holds a running sum as one chain: without it gcc reassociates the int16 sums of a sub-block
-// into a tree whose products are all live at once, and spills most of them.
-static inline void keep_chain(__m256i *v) { __asm__("" : "+x"(*v)); }
 
 // the int16 in the low half of each dword copied into its high half
 static inline __m256i dup_lo16(__m256i x) {
@@ -725,9 +895,7 @@ static void q1_0_packed_to_panel(const void *packed, int64_t n, void *panel) {
     }
 }
 
-#ifdef QUANT_X86_VNNI
 static const struct quant_panel q8_0_panel_kernels = {q8_0_panel_bytes, q8_0_pack, q8_0_prep_bytes, q8_0_prep, q8_0_run, NULL, NULL};
-#endif
 static const struct quant_panel q1_0_panel_kernels = {q1_0_panel_bytes, q1_0_pack, q1_0_prep_bytes, q1_0_prep, q1_0_run, NULL, NULL};
 static const struct quant_panel q4_K_packed_kernels = {q4_K_packed_bytes, q4_K_packed_pack, q4_K_prep_bytes, q4_K_prep,
                                                        q4_K_packed_run, NULL, NULL};
@@ -741,9 +909,7 @@ static const struct quant_panel q1_0_packed_kernels = {q1_0_packed_bytes, q1_0_p
 // Q6_K use their packed layouts, which are compact and cheap to build.
 const struct quant_panel *PANEL(quant_panel)(uint32_t type) {
     switch (type) {
-#ifdef QUANT_X86_VNNI
     case GGML_TYPE_Q8_0: return &q8_0_panel_kernels;
-#endif
     case GGML_TYPE_Q1_0: return &q1_0_panel_kernels;
     case GGML_TYPE_Q4_K: return &q4_K_packed_kernels;
     case GGML_TYPE_Q6_K: return &q6_K_packed_kernels;

@@ -24,23 +24,23 @@
 
 static const struct quant_type_info type_table[GGML_TYPE_COUNT] = {
     [GGML_TYPE_F32] = {GGML_TYPE_F32, dequant_f32_ref, ISA_DOTS(dot_f32_f32_ref, dot_f32_f32_avx2, NULL), NO_DOT4, NO_ROWS4},
-    [GGML_TYPE_F16] = {GGML_TYPE_F16, dequant_f16_ref, ISA_DOTS(dot_f16_f16_ref, dot_f16_f16_avx2, NULL), NO_DOT4, NO_ROWS4},
-    [GGML_TYPE_BF16] = {GGML_TYPE_BF16, dequant_bf16_ref, ISA_DOTS(dot_bf16_bf16_ref, dot_bf16_bf16_avx2, NULL), NO_DOT4, NO_ROWS4},
+    [GGML_TYPE_F16] = {GGML_TYPE_F16, dequant_f16_ref, ISA_DOTS(dot_f16_f16_ref, dot_f16_f16_avx2, NULL), {NULL, dot4_f16_f16_avx2, NULL}, NO_ROWS4},
+    [GGML_TYPE_BF16] = {GGML_TYPE_BF16, dequant_bf16_ref, ISA_DOTS(dot_bf16_bf16_ref, dot_bf16_bf16_avx2, NULL), {NULL, dot4_bf16_bf16_avx2, NULL}, NO_ROWS4},
     [GGML_TYPE_Q8_0] = {GGML_TYPE_Q8_0, dequant_q8_0_ref, X86_DOTS(q8_0, q8_0), X86_DOT4(q8_0, q8_0), NO_ROWS4},
-    [GGML_TYPE_Q4_0] = {GGML_TYPE_Q8_0, dequant_q4_0_ref, X86_DOTS(q4_0, q8_0), NO_DOT4, NO_ROWS4},
+    [GGML_TYPE_Q4_0] = {GGML_TYPE_Q8_0, dequant_q4_0_ref, X86_DOTS(q4_0, q8_0), X86_DOT4(q4_0, q8_0), NO_ROWS4},
     [GGML_TYPE_Q4_1] = {GGML_TYPE_Q8_1, dequant_q4_1_ref, X86_DOTS(q4_1, q8_1), NO_DOT4, NO_ROWS4},
-    [GGML_TYPE_Q5_0] = {GGML_TYPE_Q8_0, dequant_q5_0_ref, X86_DOTS(q5_0, q8_0), NO_DOT4, NO_ROWS4},
+    [GGML_TYPE_Q5_0] = {GGML_TYPE_Q8_0, dequant_q5_0_ref, X86_DOTS(q5_0, q8_0), X86_DOT4(q5_0, q8_0), NO_ROWS4},
     [GGML_TYPE_Q5_1] = {GGML_TYPE_Q8_1, dequant_q5_1_ref, X86_DOTS(q5_1, q8_1), NO_DOT4, NO_ROWS4},
-    [GGML_TYPE_IQ4_NL] = {GGML_TYPE_Q8_0, dequant_iq4_nl_ref, X86_DOTS(iq4_nl, q8_0), NO_DOT4, NO_ROWS4},
-    [GGML_TYPE_MXFP4] = {GGML_TYPE_Q8_0, dequant_mxfp4_ref, X86_DOTS(mxfp4, q8_0), NO_DOT4, NO_ROWS4},
+    [GGML_TYPE_IQ4_NL] = {GGML_TYPE_Q8_0, dequant_iq4_nl_ref, X86_DOTS(iq4_nl, q8_0), X86_DOT4(iq4_nl, q8_0), NO_ROWS4},
+    [GGML_TYPE_MXFP4] = {GGML_TYPE_Q8_0, dequant_mxfp4_ref, X86_DOTS(mxfp4, q8_0), X86_DOT4(mxfp4, q8_0), NO_ROWS4},
     [GGML_TYPE_Q1_0] = {GGML_TYPE_Q8_0, dequant_q1_0_ref, X86_DOTS(q1_0, q8_0), X86_DOT4(q1_0, q8_0), NO_ROWS4},
     [GGML_TYPE_Q2_0] = {GGML_TYPE_Q8_0, dequant_q2_0_ref, X86_DOTS(q2_0, q8_0), NO_DOT4, NO_ROWS4},
     [GGML_TYPE_Q2_K] = {GGML_TYPE_Q8_K, dequant_q2_K_ref, X86_DOTS(q2_K, q8_K), NO_DOT4, NO_ROWS4},
     [GGML_TYPE_Q3_K] = {GGML_TYPE_Q8_K, dequant_q3_K_ref, X86_DOTS(q3_K, q8_K), NO_DOT4, NO_ROWS4},
     [GGML_TYPE_Q4_K] = {GGML_TYPE_Q8_K, dequant_q4_K_ref, X86_DOTS(q4_K, q8_K), X86_DOT4(q4_K, q8_K), X86_ROWS4(q4_K, q8_K)},
-    [GGML_TYPE_Q5_K] = {GGML_TYPE_Q8_K, dequant_q5_K_ref, X86_DOTS(q5_K, q8_K), NO_DOT4, NO_ROWS4},
+    [GGML_TYPE_Q5_K] = {GGML_TYPE_Q8_K, dequant_q5_K_ref, X86_DOTS(q5_K, q8_K), X86_DOT4(q5_K, q8_K), NO_ROWS4},
     [GGML_TYPE_Q6_K] = {GGML_TYPE_Q8_K, dequant_q6_K_ref, X86_DOTS(q6_K, q8_K), X86_DOT4(q6_K, q8_K), X86_ROWS4(q6_K, q8_K)},
-    [GGML_TYPE_IQ4_XS] = {GGML_TYPE_Q8_K, dequant_iq4_xs_ref, X86_DOTS(iq4_xs, q8_K), NO_DOT4, NO_ROWS4},
+    [GGML_TYPE_IQ4_XS] = {GGML_TYPE_Q8_K, dequant_iq4_xs_ref, X86_DOTS(iq4_xs, q8_K), X86_DOT4(iq4_xs, q8_K), NO_ROWS4},
     [GGML_TYPE_TQ1_0] = {GGML_TYPE_Q8_K, dequant_tq1_0_ref, X86_DOTS(tq1_0, q8_K), NO_DOT4, NO_ROWS4},
     [GGML_TYPE_TQ2_0] = {GGML_TYPE_Q8_K, dequant_tq2_0_ref, X86_DOTS(tq2_0, q8_K), NO_DOT4, NO_ROWS4},
 };
@@ -255,7 +255,10 @@ void quant_matmul(uint32_t wt, const void *W, size_t row_bytes, const void *xq, 
     const quant_dot_fn dot = pick_dot(ti, quant_active_isa(), &level);
     const quant_dot4_fn dot4 = n_tok >= 4 ? ti->dot4[level] : NULL;
     const size_t act_bytes = ggml_row_size(ti->act, n);
-    if (!dot4) { // decode (or a type without a batched kernel): token by token
+    // Decode, and types whose four-row kernel is the one-token path: token by token. Every other
+    // type without a batched kernel still takes the tiled loop below with its one-token dot, so
+    // a weight row is read from memory once per block of tokens, not once per token.
+    if (n_tok == 1 || (!dot4 && ti->rows4[level])) {
         for (int64_t t = 0; t < n_tok; t++)
             matvec_rows(ti, level, dot, W, row_bytes, (const uint8_t *)xq + (size_t)t * act_bytes, n, y + t * ldy, r0, r1);
         return;

@@ -990,3 +990,191 @@ void KERNEL(dot4_q1_0_q8_0)(int64_t n, const void *w, const void *xq, size_t act
     }
     for (int t = 0; t < 4; t++) out[t] = hsum_f32_4(acc[t]);
 }
+
+// ---- four activations per weight row for the other formats ------------------------------------
+//
+// Prefill of fewer than eight tokens, and of every type without a panel kernel: each one decodes
+// a weight block once for four activations, then runs exactly its one-token kernel's per-block
+// arithmetic (same integer lanes, same float accumulators, same reductions) per activation, so
+// every output equals the one-token kernel's bit for bit (test_quant pins each).
+
+#define DOT4_Y(type)                                                                           \
+    const type *y[4];                                                                          \
+    for (int t = 0; t < 4; t++) y[t] = (const type *)((const uint8_t *)xq + (size_t)t * act_stride)
+
+// As dot_q4_0_q8_0: even blocks into one accumulator, odd into the other, the tail into the first.
+void KERNEL(dot4_q4_0_q8_0)(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]) {
+    const block_q4_0 *x = w;
+    DOT4_Y(block_q8_0);
+    const __m256i off = _mm256_set1_epi8(8);
+    __m256 acc0[4], acc1[4];
+    for (int t = 0; t < 4; t++) acc0[t] = acc1[t] = _mm256_setzero_ps();
+    const int64_t nb = n / QK8_0;
+    int64_t i = 0;
+    for (; i + 1 < nb; i += 2) {
+        const float xd0 = h2f(x[i].d), xd1 = h2f(x[i + 1].d);
+        const __m256i qx0 = _mm256_sub_epi8(nibbles_32(x[i].qs), off);
+        const __m256i qx1 = _mm256_sub_epi8(nibbles_32(x[i + 1].qs), off);
+        const __m256i ax0 = _mm256_sign_epi8(qx0, qx0), ax1 = _mm256_sign_epi8(qx1, qx1);
+        _Pragma("GCC unroll 4") for (int t = 0; t < 4; t++) {
+            const __m256 d0 = _mm256_set1_ps(xd0 * h2f(y[t][i].d)), d1 = _mm256_set1_ps(xd1 * h2f(y[t][i + 1].d));
+            const __m256i qy0 = _mm256_loadu_si256((const __m256i *)y[t][i].qs);
+            const __m256i qy1 = _mm256_loadu_si256((const __m256i *)y[t][i + 1].qs);
+            acc0[t] = _mm256_fmadd_ps(d0, _mm256_cvtepi32_ps(dot_us8(ax0, _mm256_sign_epi8(qy0, qx0))), acc0[t]);
+            acc1[t] = _mm256_fmadd_ps(d1, _mm256_cvtepi32_ps(dot_us8(ax1, _mm256_sign_epi8(qy1, qx1))), acc1[t]);
+        }
+    }
+    for (; i < nb; i++) {
+        const float xd = h2f(x[i].d);
+        const __m256i qx = _mm256_sub_epi8(nibbles_32(x[i].qs), off), ax = _mm256_sign_epi8(qx, qx);
+        for (int t = 0; t < 4; t++) {
+            const __m256 d = _mm256_set1_ps(xd * h2f(y[t][i].d));
+            const __m256i qy = _mm256_loadu_si256((const __m256i *)y[t][i].qs);
+            acc0[t] = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(dot_us8(ax, _mm256_sign_epi8(qy, qx))), acc0[t]);
+        }
+    }
+    for (int t = 0; t < 4; t++) out[t] = hsum_f32_8(_mm256_add_ps(acc0[t], acc1[t]));
+}
+
+// The one-accumulator formats against Q8_0: a block's signed weights qx (decoded once) and its
+// scale product, as their one-token kernels form them.
+#define DOT4_Q8_0_BODY(block_t, xd_expr, qx_expr)                                                       \
+    const block_t *x = w;                                                                               \
+    DOT4_Y(block_q8_0);                                                                                 \
+    __m256 acc[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()}; \
+    for (int64_t i = 0; i < n / QK8_0; i++) {                                                           \
+        const __m256i qx = (qx_expr), ax = _mm256_sign_epi8(qx, qx);                                    \
+        _Pragma("GCC unroll 4") for (int t = 0; t < 4; t++) {                                           \
+            const __m256 d = _mm256_set1_ps(xd_expr);                                                   \
+            const __m256i qy = _mm256_loadu_si256((const __m256i *)y[t][i].qs);                         \
+            acc[t] = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(dot_us8(ax, _mm256_sign_epi8(qy, qx))), acc[t]); \
+        }                                                                                               \
+    }                                                                                                   \
+    for (int t = 0; t < 4; t++) out[t] = hsum_f32_8(acc[t])
+
+void KERNEL(dot4_q5_0_q8_0)(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]) {
+    DOT4_Q8_0_BODY(block_q5_0, h2f(x[i].d) * h2f(y[t][i].d),
+                   _mm256_or_si256(nibbles_32(x[i].qs),
+                                   _mm256_andnot_si256(bytes_from_bits_32(x[i].qh), _mm256_set1_epi8((char)0xF0))));
+}
+
+void KERNEL(dot4_iq4_nl_q8_0)(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]) {
+    const __m128i table = _mm_loadu_si128((const __m128i *)kvalues_iq4nl);
+    DOT4_Q8_0_BODY(block_iq4_nl, h2f(x[i].d) * h2f(y[t][i].d), lookup_nibbles_32(table, x[i].qs));
+}
+
+void KERNEL(dot4_mxfp4_q8_0)(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]) {
+    const __m128i table = _mm_loadu_si128((const __m128i *)kvalues_mxfp4);
+    DOT4_Q8_0_BODY(block_mxfp4, h2f(y[t][i].d) * e8m0_to_fp32_half(x[i].e), lookup_nibbles_32(table, x[i].qs));
+}
+
+// As dot_q5_K_q8_K: the 5-bit codes and the block's scales decoded once, the integer lanes and both
+// accumulators (acc per lane, acc_m per min pair) per activation.
+void KERNEL(dot4_q5_K_q8_K)(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]) {
+    const block_q5_K *x = w;
+    DOT4_Y(block_q8_K);
+    const __m256i m4 = _mm256_set1_epi8(0xF), m1 = _mm256_set1_epi8(1);
+    __m256 acc[4];
+    __m128 acc_m[4];
+    for (int t = 0; t < 4; t++) acc[t] = _mm256_setzero_ps(), acc_m[t] = _mm_setzero_ps();
+    for (int64_t i = 0; i < n / QK_K; i++) {
+        const float xd = h2f(x[i].d), xdmin = h2f(x[i].dmin);
+        const __m256i mins_and_scales = _mm256_cvtepu8_epi16(k45_scales_mins(&x[i]));
+        const __m128i mins = _mm256_extracti128_si256(mins_and_scales, 1);
+        const __m128i sc128 = _mm256_extracti128_si256(mins_and_scales, 0);
+        const __m256i scales = combine128(sc128, sc128);
+        const __m256i hbits = _mm256_loadu_si256((const __m256i *)x[i].qh);
+        __m256i sumi[4];
+        for (int t = 0; t < 4; t++) {
+            const __m128i prod = _mm_madd_epi16(mins, q8K_pair_sums(&y[t][i]));
+            acc_m[t] = _mm_fmadd_ps(_mm_set1_ps(-y[t][i].d * xdmin), _mm_cvtepi32_ps(prod), acc_m[t]);
+            sumi[t] = _mm256_setzero_si256();
+        }
+        const uint8_t *q5 = x[i].qs;
+        for (int c = 0; c < 4; c++, q5 += 32) {
+            const __m256i scale_l = _mm256_shuffle_epi8(scales, k4_scale_shuffle(2 * c));
+            const __m256i scale_h = _mm256_shuffle_epi8(scales, k4_scale_shuffle(2 * c + 1));
+            const __m256i bits = _mm256_loadu_si256((const __m256i *)q5);
+            const __m256i hl = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hbits, 2 * c), m1), 4);
+            const __m256i hh = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hbits, 2 * c + 1), m1), 4);
+            const __m256i lo = _mm256_or_si256(_mm256_and_si256(bits, m4), hl);
+            const __m256i hi = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(bits, 4), m4), hh);
+            _Pragma("GCC unroll 4") for (int t = 0; t < 4; t++) {
+                const int8_t *q8 = y[t][i].qs + 64 * c;
+                sumi[t] = madd16_acc(sumi[t], scale_l, _mm256_maddubs_epi16(lo, _mm256_loadu_si256((const __m256i *)q8)));
+                sumi[t] = madd16_acc(sumi[t], scale_h, _mm256_maddubs_epi16(hi, _mm256_loadu_si256((const __m256i *)(q8 + 32))));
+            }
+        }
+        for (int t = 0; t < 4; t++)
+            acc[t] = _mm256_fmadd_ps(_mm256_set1_ps(y[t][i].d * xd), _mm256_cvtepi32_ps(sumi[t]), acc[t]);
+    }
+    for (int t = 0; t < 4; t++) {
+        __m128 m = _mm_add_ps(acc_m[t], _mm_movehl_ps(acc_m[t], acc_m[t]));
+        m = _mm_add_ss(m, _mm_movehdup_ps(m));
+        out[t] = hsum_f32_8(acc[t]) + _mm_cvtss_f32(m);
+    }
+}
+
+// As dot_iq4_xs_q8_K: codes and sub-block scales decoded once.
+void KERNEL(dot4_iq4_xs_q8_K)(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]) {
+    const block_iq4_xs *x = w;
+    DOT4_Y(block_q8_K);
+    const __m128i table = _mm_loadu_si128((const __m128i *)kvalues_iq4nl);
+    __m256 acc[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
+    for (int64_t i = 0; i < n / QK_K; i++) {
+        const float xd = h2f(x[i].d);
+        __m256i sumi[4] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
+        for (int ib = 0; ib < QK_K / 32; ib++) {
+            const int ls = ((x[i].scales_l[ib / 2] >> 4 * (ib % 2)) & 0xf) | (((x[i].scales_h >> 2 * ib) & 3) << 4);
+            const __m256i qx = lookup_nibbles_32(table, x[i].qs + 16 * ib), ax = _mm256_sign_epi8(qx, qx);
+            const __m256i sc = _mm256_set1_epi16((short)(ls - 32));
+            _Pragma("GCC unroll 4") for (int t = 0; t < 4; t++) {
+                const __m256i qy = _mm256_loadu_si256((const __m256i *)(y[t][i].qs + 32 * ib));
+                sumi[t] = madd16_acc(sumi[t], sc, _mm256_maddubs_epi16(ax, _mm256_sign_epi8(qy, qx)));
+            }
+        }
+        for (int t = 0; t < 4; t++) acc[t] = _mm256_fmadd_ps(_mm256_set1_ps(xd * y[t][i].d), _mm256_cvtepi32_ps(sumi[t]), acc[t]);
+    }
+    for (int t = 0; t < 4; t++) out[t] = hsum_f32_8(acc[t]);
+}
+
+#ifndef QUANT_X86_VNNI
+// The float formats, two activations at a time (dot_float's four accumulators each: eight live
+// vectors): each weight vector is converted once for both.
+static inline __attribute__((always_inline)) void dot2_float(int64_t n, const void *a, const void *b0, const void *b1,
+                                                             load8_fn l8, load1_fn l1, float out[2]) {
+    __m256 s[2][4];
+    for (int t = 0; t < 2; t++)
+        for (int k = 0; k < 4; k++) s[t][k] = _mm256_setzero_ps();
+    const void *b[2] = {b0, b1};
+    int64_t i = 0;
+    for (; i + 32 <= n; i += 32)
+        _Pragma("GCC unroll 4") for (int k = 0; k < 4; k++) {
+            const __m256 wa = l8(a, i + 8 * k);
+            s[0][k] = _mm256_fmadd_ps(wa, l8(b[0], i + 8 * k), s[0][k]);
+            s[1][k] = _mm256_fmadd_ps(wa, l8(b[1], i + 8 * k), s[1][k]);
+        }
+    for (; i + 8 <= n; i += 8) {
+        const __m256 wa = l8(a, i);
+        s[0][0] = _mm256_fmadd_ps(wa, l8(b[0], i), s[0][0]);
+        s[1][0] = _mm256_fmadd_ps(wa, l8(b[1], i), s[1][0]);
+    }
+    for (int t = 0; t < 2; t++) {
+        float sum = hsum_f32_8(_mm256_add_ps(_mm256_add_ps(s[t][0], s[t][1]), _mm256_add_ps(s[t][2], s[t][3])));
+        for (int64_t j = i; j < n; j++) sum += l1(a, j) * l1(b[t], j);
+        out[t] = sum;
+    }
+}
+
+void dot4_f16_f16_avx2(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]) {
+    const uint8_t *y = xq;
+    dot2_float(n, w, y, y + act_stride, load8_f16, load1_f16, out);
+    dot2_float(n, w, y + 2 * act_stride, y + 3 * act_stride, load8_f16, load1_f16, out + 2);
+}
+
+void dot4_bf16_bf16_avx2(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]) {
+    const uint8_t *y = xq;
+    dot2_float(n, w, y, y + act_stride, load8_bf16, load1_bf16, out);
+    dot2_float(n, w, y + 2 * act_stride, y + 3 * act_stride, load8_bf16, load1_bf16, out + 2);
+}
+#endif

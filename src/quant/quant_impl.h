@@ -108,35 +108,43 @@ void act_q8_K_ref(const float *x, void *xq, int64_t n); // ggml's quantize_row_q
 // ---- x86 kernels: quant_avx2.c, compiled twice (suffix _avx2, and _avx512 = AVX-512 VL +
 // VNNI, bit-identical results); only called after a CPU check. The float formats, activation
 // converters and attention ops exist only as _avx2.
-#define QUANT_DECL_X86_INT(sfx)                                                                  \
-    float dot_q8_0_q8_0_##sfx(int64_t n, const void *w, const void *xq);                         \
-    float dot_q4_0_q8_0_##sfx(int64_t n, const void *w, const void *xq);                         \
-    float dot_q4_1_q8_1_##sfx(int64_t n, const void *w, const void *xq);                         \
-    float dot_q5_0_q8_0_##sfx(int64_t n, const void *w, const void *xq);                         \
-    float dot_q5_1_q8_1_##sfx(int64_t n, const void *w, const void *xq);                         \
-    float dot_iq4_nl_q8_0_##sfx(int64_t n, const void *w, const void *xq);                       \
-    float dot_mxfp4_q8_0_##sfx(int64_t n, const void *w, const void *xq);                        \
-    float dot_q1_0_q8_0_##sfx(int64_t n, const void *w, const void *xq);                         \
-    float dot_q2_0_q8_0_##sfx(int64_t n, const void *w, const void *xq);                         \
-    float dot_q2_K_q8_K_##sfx(int64_t n, const void *w, const void *xq);                         \
-    float dot_q3_K_q8_K_##sfx(int64_t n, const void *w, const void *xq);                         \
-    float dot_q4_K_q8_K_##sfx(int64_t n, const void *w, const void *xq);                         \
-    float dot_q5_K_q8_K_##sfx(int64_t n, const void *w, const void *xq);                         \
-    float dot_q6_K_q8_K_##sfx(int64_t n, const void *w, const void *xq);                         \
-    float dot_iq4_xs_q8_K_##sfx(int64_t n, const void *w, const void *xq);                       \
-    float dot_tq1_0_q8_K_##sfx(int64_t n, const void *w, const void *xq);                        \
-    float dot_tq2_0_q8_K_##sfx(int64_t n, const void *w, const void *xq);                        \
-    void dot4_q4_K_q8_K_##sfx(int64_t n, const void *w, const void *xq, size_t st, float o[4]);  \
-    void dot4_q6_K_q8_K_##sfx(int64_t n, const void *w, const void *xq, size_t st, float o[4]);  \
-    void dot4_q8_0_q8_0_##sfx(int64_t n, const void *w, const void *xq, size_t st, float o[4]);  \
-    void dot4_q1_0_q8_0_##sfx(int64_t n, const void *w, const void *xq, size_t st, float o[4]);  \
-    void rows4_q4_K_q8_K_##sfx(int64_t n, const void *w, size_t rb, const void *xq, float o[4]); \
+#define QUANT_DECL_X86_INT(sfx)                                                                   \
+    float dot_q8_0_q8_0_##sfx(int64_t n, const void *w, const void *xq);                          \
+    float dot_q4_0_q8_0_##sfx(int64_t n, const void *w, const void *xq);                          \
+    float dot_q4_1_q8_1_##sfx(int64_t n, const void *w, const void *xq);                          \
+    float dot_q5_0_q8_0_##sfx(int64_t n, const void *w, const void *xq);                          \
+    float dot_q5_1_q8_1_##sfx(int64_t n, const void *w, const void *xq);                          \
+    float dot_iq4_nl_q8_0_##sfx(int64_t n, const void *w, const void *xq);                        \
+    float dot_mxfp4_q8_0_##sfx(int64_t n, const void *w, const void *xq);                         \
+    float dot_q1_0_q8_0_##sfx(int64_t n, const void *w, const void *xq);                          \
+    float dot_q2_0_q8_0_##sfx(int64_t n, const void *w, const void *xq);                          \
+    float dot_q2_K_q8_K_##sfx(int64_t n, const void *w, const void *xq);                          \
+    float dot_q3_K_q8_K_##sfx(int64_t n, const void *w, const void *xq);                          \
+    float dot_q4_K_q8_K_##sfx(int64_t n, const void *w, const void *xq);                          \
+    float dot_q5_K_q8_K_##sfx(int64_t n, const void *w, const void *xq);                          \
+    float dot_q6_K_q8_K_##sfx(int64_t n, const void *w, const void *xq);                          \
+    float dot_iq4_xs_q8_K_##sfx(int64_t n, const void *w, const void *xq);                        \
+    float dot_tq1_0_q8_K_##sfx(int64_t n, const void *w, const void *xq);                         \
+    float dot_tq2_0_q8_K_##sfx(int64_t n, const void *w, const void *xq);                         \
+    void dot4_q4_K_q8_K_##sfx(int64_t n, const void *w, const void *xq, size_t st, float o[4]);   \
+    void dot4_q6_K_q8_K_##sfx(int64_t n, const void *w, const void *xq, size_t st, float o[4]);   \
+    void dot4_q8_0_q8_0_##sfx(int64_t n, const void *w, const void *xq, size_t st, float o[4]);   \
+    void dot4_q1_0_q8_0_##sfx(int64_t n, const void *w, const void *xq, size_t st, float o[4]);   \
+    void dot4_q4_0_q8_0_##sfx(int64_t n, const void *w, const void *xq, size_t st, float o[4]);   \
+    void dot4_q5_0_q8_0_##sfx(int64_t n, const void *w, const void *xq, size_t st, float o[4]);   \
+    void dot4_iq4_nl_q8_0_##sfx(int64_t n, const void *w, const void *xq, size_t st, float o[4]); \
+    void dot4_mxfp4_q8_0_##sfx(int64_t n, const void *w, const void *xq, size_t st, float o[4]);  \
+    void dot4_q5_K_q8_K_##sfx(int64_t n, const void *w, const void *xq, size_t st, float o[4]);   \
+    void dot4_iq4_xs_q8_K_##sfx(int64_t n, const void *w, const void *xq, size_t st, float o[4]); \
+    void rows4_q4_K_q8_K_##sfx(int64_t n, const void *w, size_t rb, const void *xq, float o[4]);  \
     void rows4_q6_K_q8_K_##sfx(int64_t n, const void *w, size_t rb, const void *xq, float o[4]);
 QUANT_DECL_X86_INT(avx2)
 QUANT_DECL_X86_INT(avx512)
 float dot_f32_f32_avx2(int64_t n, const void *w, const void *xq);
 float dot_f16_f16_avx2(int64_t n, const void *w, const void *xq);
 float dot_bf16_bf16_avx2(int64_t n, const void *w, const void *xq);
+void dot4_f16_f16_avx2(int64_t n, const void *w, const void *xq, size_t st, float o[4]);
+void dot4_bf16_bf16_avx2(int64_t n, const void *w, const void *xq, size_t st, float o[4]);
 void act_f16_avx2(const float *x, void *xq, int64_t n);
 void act_q8_0_avx2(const float *x, void *xq, int64_t n);
 void act_q8_1_avx2(const float *x, void *xq, int64_t n);
