@@ -72,6 +72,13 @@ static void rope_head(float *v, const struct rope_p *r, int pos) {
     }
 }
 
+#define ATTN_MAX_GROUP 16
+// Query tokens per tile on the tile path: each K/V row is read once for them all ...
+#define ATTN_TILE_Q 8
+// ... and at most this many floats of queries (and as many of accumulators) per tile, which
+// keeps them in L1 beside the K/V rows: 8 tokens x 4 heads of 128 dims, 4 x 4 of 256.
+#define ATTN_TILE_FLOATS 4096
+
 // Attention of T rows of a step; row t extends sequence run[tok_run[t]].s at position pos[t]
 // (its K/V row is already in that sequence's cache).
 struct attn_job {
@@ -80,12 +87,16 @@ struct attn_job {
     int64_t ldq;
     int T;
     const struct exec_run *run;
+    int n_run;
     const int *tok_run, *pos;
     float *o;           // [T][H*dv]
     uint16_t *acc16;    // [nth][ATTN_MAX_GROUP][1024] F16 accumulators
     float *accf;        // [nth][ATTN_MAX_GROUP][1024] F32 accumulators
     int il;
     float softcap, alibi_max_bias;
+    // The F16 tile path (attn_tile_task): tiles of nq tokens x hpi query heads.
+    int nq, hpi;
+    int64_t work; // of all tiles (tile_items)
 };
 
 // ALiBi slope of head h of H (max bias B): m0^(h+1) below the largest power of
@@ -105,7 +116,6 @@ static float alibi_slope(int h, int H, float B) {
 // KV head: each cached row is read once for all of them (the cells are the
 // outer loop), so a long cache is streamed once per KV head, not once per
 // query head. Per head the arithmetic is exactly the one-head order.
-#define ATTN_MAX_GROUP 16
 static void attend(const struct attn_job *j, int ith, int t, int h0, int nh) {
     const struct layer *L = j->L;
     int H = L->n_head, Hkv = L->n_head_kv, d = L->head_dim, dv = L->head_dim_v;
@@ -195,6 +205,94 @@ static void attend(const struct attn_job *j, int ith, int t, int h0, int nh) {
     }
 }
 
+// Cells of query token t: [lo, hi), causal, within the sliding window.
+static void query_cells(const struct attn_job *j, int t, int *lo, int *hi) {
+    const struct layer *L = j->L;
+    int pos = j->pos[t];
+    *lo = (L->feat & LF_SWA) && pos - L->swa_window + 1 > 0 ? pos - L->swa_window + 1 : 0;
+    *hi = pos + 1;
+}
+
+// Attention of the tokens [t0, t0 + nq) of one sequence for the query heads [h0, h0 + nh), which
+// share one KV head, through quant_attn_f16_tile (each K/V row read once for the whole tile);
+// then the sink and the normalization, as attend's.
+static void attend_tile(const struct attn_job *j, int ith, int t0, int nq, int h0, int nh) {
+    const struct layer *L = j->L;
+    int H = L->n_head, Hkv = L->n_head_kv, d = L->head_dim, dv = L->head_dim_v;
+    int kvh = h0 / (H / Hkv);
+    float scale = (L->feat & LF_Q_PRESCALE) ? 1.0f : L->kq_scale;
+    float softcap = (L->feat & LF_ATTN_SOFTCAP) ? j->softcap : 0.0f;
+    if (L->feat & LF_ATTN_SOFTCAP) scale /= softcap;
+    const struct seq *sq = j->run[j->tok_run[t0]].s;
+    uint16_t q16[QUANT_ATTN_TILE_FLOATS];
+    int lo[QUANT_ATTN_TILE_STATES], hi[QUANT_ATTN_TILE_STATES];
+    float M[QUANT_ATTN_TILE_STATES], S[QUANT_ATTN_TILE_STATES];
+    for (int qi = 0; qi < nq; qi++) {
+        query_cells(j, t0 + qi, &lo[qi], &hi[qi]);
+        for (int g = 0; g < nh; g++) {
+            const float *qsrc = j->q + (size_t)(t0 + qi) * j->ldq + (size_t)(h0 + g) * d;
+            uint16_t *qd = q16 + (size_t)(qi * nh + g) * d;
+            for (int i = 0; i < d; i++) qd[i] = fp32_to_fp16(qsrc[i]);
+        }
+    }
+    float *acc = j->accf + (size_t)ith * ATTN_MAX_GROUP * 1024;
+    struct quant_attn_tile tt = {(const uint16_t *)sq->k[j->il] + (size_t)kvh * d, (const uint16_t *)sq->v[j->il] + (size_t)kvh * dv,
+                                 (size_t)Hkv * d, (size_t)Hkv * dv, d, dv, nq, nh, q16, lo, hi, scale, softcap, M, S, acc};
+    quant_attn_f16_tile(&tt);
+    for (int qi = 0; qi < nq; qi++) {
+        for (int g = 0; g < nh; g++) {
+            int st = qi * nh + g, h = h0 + g;
+            float *a = acc + (size_t)st * dv;
+            if (L->feat & LF_ATTN_SINKS) {
+                float sk = L->attn_sinks[h], ms = 1.0f, vs = 1.0f;
+                if (sk > M[st]) {
+                    ms = expf(M[st] - sk);
+                    for (int i = 0; i < dv; i++) a[i] = fp16_to_fp32(fp32_to_fp16(a[i] * ms));
+                } else {
+                    vs = expf(sk - M[st]);
+                }
+                S[st] = S[st] * ms + vs;
+            }
+            float *o = j->o + (size_t)(t0 + qi) * H * dv + (size_t)h * dv;
+            float inv = S[st] == 0.0f ? 0.0f : 1.0f / S[st];
+            for (int i = 0; i < dv; i++) o[i] = a[i] * inv;
+        }
+    }
+}
+
+// The tile path's work items: per run of the step, tiles of nq consecutive tokens, each with
+// Hkv * (group / hpi) parts of hpi query heads, costed as (query, cell) pairs times heads.
+// Thread ith of nth runs its share; nth 0 runs none. Returns the total cost.
+static int64_t tile_items(const struct attn_job *j, int ith, int nth, int64_t total) {
+    const struct layer *L = j->L;
+    int H = L->n_head, n_part = H / j->hpi;
+    int64_t cum = 0;
+    for (int r = 0; r < j->n_run; r++) {
+        for (int a = 0; a < j->run[r].n; a += j->nq) {
+            int t0 = j->run[r].t0 + a, nq = j->run[r].n - a < j->nq ? j->run[r].n - a : j->nq;
+            int64_t cells = 0;
+            for (int qi = 0; qi < nq; qi++) {
+                int lo, hi;
+                query_cells(j, t0 + qi, &lo, &hi);
+                cells += hi - lo;
+            }
+            int64_t cost = cells * j->hpi;
+            for (int p = 0; p < n_part; p++, cum += cost) {
+                // Contiguous shares of equal work: the causal triangle makes later tiles dearer,
+                // so equal counts of items would not balance.
+                if (nth > 0 && (cum + cost / 2) * nth / (total > 0 ? total : 1) == ith)
+                    attend_tile(j, ith, t0, nq, p * j->hpi, j->hpi);
+            }
+        }
+    }
+    return cum;
+}
+
+static void attn_tile_task(void *p, int ith, int nth) {
+    struct attn_job *j = p;
+    tile_items(j, ith, nth, j->work);
+}
+
 // Work items are (token, KV head) pairs when there are enough of them for the
 // threads, else (token, query head) pairs.
 static void attn_task(void *p, int ith, int nth) {
@@ -217,11 +315,30 @@ static void attn_task(void *p, int ith, int nth) {
 }
 
 static void attn_run(struct exec *ex, const struct layer *L, const float *q, int64_t ldq, int il, int T, float *o) {
-    struct attn_job j = {L, q, ldq, T, ex->run, ex->tok_run, ex->pos, o, ex->acc16, ex->accf, il,
-                         ex->m->hp.attn_softcap, ex->m->hp.alibi_max_bias};
+    struct attn_job j = {L, q, ldq, T, ex->run, ex->n_run, ex->tok_run, ex->pos, o, ex->acc16, ex->accf, il,
+                         ex->m->hp.attn_softcap, ex->m->hp.alibi_max_bias, 0, 0, 0};
     int64_t cells = 0; // K/V rows read over the step
     for (int r = 0; r < ex->n_run; r++) cells += (int64_t)ex->run[r].n * (ex->run[r].p0 + ex->run[r].n);
-    pool_run_sized(ex->pool, attn_task, &j, cells * L->n_head * (L->head_dim + L->head_dim_v));
+    int64_t work = cells * L->n_head * (L->head_dim + L->head_dim_v);
+    // The tile path: F16 caches without ALiBi (its bias stays on the per-row path).
+    int group = L->n_head / L->n_head_kv, dmax = L->head_dim > L->head_dim_v ? L->head_dim : L->head_dim_v;
+    bool tiled = !(L->feat & LF_ALIBI) && !((L->feat & LF_ATTN_SOFTCAP) && j.softcap == 0.0f) && dmax <= QUANT_ATTN_TILE_DIM;
+    for (int r = 0; r < ex->n_run; r++) tiled = tiled && ex->run[r].s->kv_type == KV_F16;
+    if (tiled) {
+        // Heads per item: the whole group, halved while the threads would outnumber the items
+        // (decode on few KV heads) or a tile of one token would not fit.
+        int nth = pool_threads(ex->pool), hpi = group;
+        while (hpi % 2 == 0 && ((int64_t)T * L->n_head_kv * (group / hpi) < nth || hpi > QUANT_ATTN_TILE_STATES ||
+                                hpi * dmax > QUANT_ATTN_TILE_FLOATS))
+            hpi /= 2;
+        int nq = ATTN_TILE_Q;
+        while (nq > 1 && (nq * hpi > QUANT_ATTN_TILE_STATES || nq * hpi * dmax > ATTN_TILE_FLOATS)) nq--;
+        tiled = hpi <= QUANT_ATTN_TILE_STATES && hpi * dmax <= QUANT_ATTN_TILE_FLOATS;
+        j.nq = nq;
+        j.hpi = hpi;
+        j.work = tile_items(&j, 0, 0, 0);
+    }
+    pool_run_sized(ex->pool, tiled ? attn_tile_task : attn_task, &j, work);
 }
 
 // Clamps n values to [-c, c] (mpt's clamp_kqv).

@@ -9,7 +9,8 @@
 // Matching the order keeps frink's logits bit-identical to the reference's
 // where the weights allow (a last-bit difference here can flip a quantized
 // activation's rounding downstream). Scalar twins here; AVX2/F16C versions in
-// quant_avx2.c; quant_set_reference(true) selects the scalar ones.
+// quant_avx2.c (the ops) and attn_avx2.c (the tile); quant_set_reference(true)
+// selects the scalar ones.
 #include <math.h>
 
 #include "quant/quant.h"
@@ -59,4 +60,41 @@ void quant_f16_scale(uint16_t *acc, float s, int n) {
 void quant_f16_get_ops(struct quant_f16_ops *ops) {
     if (fast()) *ops = (struct quant_f16_ops){f16_dot_avx2, f16_mad_avx2, f16_scale_avx2};
     else *ops = (struct quant_f16_ops){f16_dot_ref, f16_mad_ref, f16_scale_ref};
+}
+
+// The tile one state at a time, cells inner: exactly the per-row path of
+// attn.c, with the accumulator stored in F16 between updates.
+void attn_f16_tile_ref(const struct quant_attn_tile *t) {
+    uint16_t acc[QUANT_ATTN_TILE_DIM];
+    for (int qi = 0; qi < t->nq; qi++) {
+        for (int g = 0; g < t->nh; g++) {
+            int st = qi * t->nh + g;
+            const uint16_t *q = t->q + (size_t)st * t->d;
+            float M = -INFINITY, S = 0;
+            for (int i = 0; i < t->dv; i++) acc[i] = 0;
+            for (int c = t->lo[qi]; c < t->hi[qi]; c++) {
+                float s = f16_dot_ref(t->k + (size_t)c * t->k_stride, q, t->d) * t->scale;
+                if (t->softcap != 0.0f) s = t->softcap * tanhf(s);
+                float ms = 1.0f, vs = 1.0f;
+                if (s > M) {
+                    float Mold = M;
+                    M = s;
+                    ms = expf(Mold - s);
+                    f16_scale_ref(acc, ms, t->dv);
+                } else {
+                    vs = expf(s - M);
+                }
+                f16_mad_ref(acc, t->v + (size_t)c * t->v_stride, vs, t->dv);
+                S = S * ms + vs;
+            }
+            t->m[st] = M;
+            t->l[st] = S;
+            for (int i = 0; i < t->dv; i++) t->acc[(size_t)st * t->dv + i] = fp16_to_fp32(acc[i]);
+        }
+    }
+}
+
+void quant_attn_f16_tile(const struct quant_attn_tile *t) {
+    if (fast()) attn_f16_tile_avx2(t);
+    else attn_f16_tile_ref(t);
 }

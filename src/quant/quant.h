@@ -349,6 +349,27 @@ void quant_f16_get_ops(struct quant_f16_ops *ops);
 void quant_f16_mad(uint16_t *acc, const uint16_t *v, float s, int n);
 void quant_f16_scale(uint16_t *acc, float s, int n);
 
+// One tile of attention over an F16 cache: nq query tokens of one sequence x nh query heads that
+// share one KV head (state i = query * nh + head). Each state walks its query's cells
+// [lo, hi) in increasing order with the online softmax above (the order of attn.c's per-row
+// path): s = (k . q) * scale, softcap * tanhf(s) when softcap != 0, the running max m and sum l,
+// acc = f16(acc * ms), acc = f16(v * vs + acc). It leaves m, l and acc (F16 values held in
+// floats); the caller adds a sink and normalizes. The kernel in use reads each K/V row once per
+// tile; every kernel set gives the same bits.
+#define QUANT_ATTN_TILE_FLOATS 8192 // nq * nh * max(d, dv) at most
+#define QUANT_ATTN_TILE_STATES 64   // nq * nh at most
+#define QUANT_ATTN_TILE_DIM 1024    // d, dv at most
+struct quant_attn_tile {
+    const uint16_t *k, *v;     // cell 0's row of the KV head
+    size_t k_stride, v_stride; // elements from one cell's row to the next
+    int d, dv, nq, nh;
+    const uint16_t *q;         // [nq * nh][d] queries rounded to F16
+    const int *lo, *hi;        // [nq] cells of each query
+    float scale, softcap;
+    float *m, *l, *acc;        // [nq * nh], [nq * nh], [nq * nh][dv] (results)
+};
+void quant_attn_f16_tile(const struct quant_attn_tile *t);
+
 // One token of the Gated DeltaNet delta rule for one value head, on its state S stored [dk][dv]
 // (gdn_kernels.c): decay, the delta update and the output column by column, in the reference's
 // order; every kernel set gives identical results.

@@ -71,6 +71,10 @@ void f16_scale_ref(uint16_t *acc, float s, int n);
 float f16_dot_avx2(const uint16_t *x, const uint16_t *y, int n);
 void f16_mad_avx2(uint16_t *acc, const uint16_t *v, float s, int n);
 void f16_scale_avx2(uint16_t *acc, float s, int n);
+// the attention tile (attn_f16.c: per state, cells inner; attn_avx2.c: cells outer, K/V rows
+// converted once per tile, specialised for head dims 64, 128 and 256)
+void attn_f16_tile_ref(const struct quant_attn_tile *t);
+void attn_f16_tile_avx2(const struct quant_attn_tile *t);
 
 // ---- scalar reference kernels (quant_ref.c, quant_ref_k.c) ----
 #define QUANT_DECL_REF(t, a)                                             \
