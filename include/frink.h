@@ -452,10 +452,11 @@ enum {
     FRINK_CHAT_WHOLE_CALLS = 1u << 1,         // announce a call only once it is complete
 };
 
-// A parser for a format by name ("hermes", "qwen3-coder", "llama3", "mistral", "deepseek",
-// "gpt-oss", "glm", "kimi-k2", "think", "none", ...), or, with format NULL, the one t's source
-// calls for (t NULL too: "none"). id_seed seeds generated call ids. An unknown name is
-// FRINK_ERR_ARG.
+// A parser for a format by name ("hermes", "qwen3-coder", "seed-oss", "llama3", "mistral",
+// "deepseek", "deepseek-v3.2", "deepseek-v4", "minimax-m2", "minimax-m3", "gemma4", "gpt-oss",
+// "glm", "kimi-k2", "command-r7b", "granite", "functionary-v3.1", "functionary-v3.2", "apriel",
+// "think", "none"), or, with format NULL, the one t's source calls for (t NULL too: "none").
+// id_seed seeds generated call ids. An unknown name is FRINK_ERR_ARG.
 FRINK_API frink_status frink_chat_parser_create(const char *format, const frink_template *t, unsigned flags,
                                                 uint64_t id_seed, frink_chat_parser **out);
 FRINK_API void frink_chat_parser_free(frink_chat_parser *p);
@@ -516,9 +517,10 @@ FRINK_API frink_constraint frink_grammar_constraint(frink_grammar *g);
 // The GBNF of one tool call (or several, when parallel) in the output format of `format` (a
 // chat parser format name: see frink_chat_parser_create / frink_chat_parser_format: "hermes",
 // "qwen3-coder", "glm", "llama3", "mistral", "deepseek", "kimi-k2", "command-r7b", "granite",
-// "apriel", "functionary-v3.1"), for the tools of an OpenAI-shaped JSON array
-// tools_json[0..len) [{type:"function", function:{name, description, parameters}}]; name: only
-// that tool (NULL: any of them); parallel: one or more calls (else exactly one). The arguments are constrained by each tool's
+// "apriel", "functionary-v3.1", "minimax-m2", "seed-oss", "deepseek-v3.2", "deepseek-v4"), for
+// the tools of an OpenAI-shaped JSON array tools_json[0..len)
+// [{type:"function", function:{name, description, parameters}}]; name: only that tool (NULL:
+// any of them); parallel: one or more calls (else exactly one). The arguments are constrained by each tool's
 // parameters schema (frink's JSON Schema compiler: a keyword it cannot enforce is refused by
 // name, FRINK_ERR_UNSUPPORTED; no parameters: {}). *trigger gets the text that opens a call in
 // that format ("<tool_call>", "[TOOL_CALLS]", "{" for llama3): the grammar starts AT the

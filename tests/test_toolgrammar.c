@@ -418,8 +418,9 @@ static const char tools_typed[] =
     " {\"type\": \"function\", \"function\": {\"name\": \"function\", \"parameters\": {\"type\": \"object\", "
     "\"properties\": {\"code\": {\"type\": \"string\"}}, \"required\": [\"code\"], \"additionalProperties\": false}}}]";
 
-static const char *const formats[] = {"hermes", "qwen3-coder", "glm",         "llama3",  "mistral",
-                                      "deepseek", "kimi-k2",   "command-r7b", "granite", "apriel", "functionary-v3.1"};
+static const char *const formats[] = {"hermes",     "qwen3-coder", "glm",           "llama3",     "mistral",
+                                      "deepseek",   "kimi-k2",     "command-r7b",   "granite",    "apriel",
+                                      "functionary-v3.1", "minimax-m2", "seed-oss", "deepseek-v3.2", "deepseek-v4"};
 #define N_FORMATS (sizeof formats / sizeof formats[0])
 
 // ---- parsing a text as the format's parser does ---------------------------------------------
@@ -628,6 +629,15 @@ static const struct real {
     {"Cohere2MoE", "tool-parallel-named-dict", "command-r7b", "<|CHATBOT_TOKEN|>", "<|END_OF_TURN_TOKEN|>", NULL},
     {"unsloth-Apriel-1.5", "tool-parallel-named-dict", "apriel", "<|assistant|>\n", "\n<|end|>", NULL},
     {"Apriel-1.6-15b-Thinker-fixed", "tool-parallel-named-dict", "apriel", "<|begin_assistant|>", "\n<|end|>", NULL},
+    {"MiniMax-M2", "tool-parallel-named-dict", "minimax-m2", "]~b]ai\n", "[e~[", NULL},
+    {"MiniMax-M2", "tool-call-typed-args", "minimax-m2", "]~b]ai\n", "[e~[",
+     "{\"min_score\": {\"type\": \"number\"}, \"filters\": {\"type\": \"object\"}}"},
+    {"ByteDance-Seed-OSS", "tool-parallel-named-dict", "seed-oss", "<seed:bos>assistant", "<seed:eos>", NULL},
+    {"deepseek-ai-DeepSeek-V3.2", "tool-parallel-named-dict", "deepseek-v3.2", "<｜Assistant｜>", "<｜end▁of▁sentence｜>", NULL},
+    {"deepseek-ai-DeepSeek-V3.2", "tool-call-typed-args", "deepseek-v3.2", "<｜Assistant｜>", "<｜end▁of▁sentence｜>",
+     "{\"min_score\": {\"type\": \"number\"}, \"filters\": {\"type\": \"object\"}}"},
+    {"deepseek-ai-DeepSeek-V4", "tool-call-typed-args", "deepseek-v4", "<｜Assistant｜>", "<｜end▁of▁sentence｜>",
+     "{\"min_score\": {\"type\": \"number\"}, \"filters\": {\"type\": \"object\"}}"},
 };
 
 static void test_real(void) {
@@ -703,6 +713,9 @@ static void refused(const char *format, const char *tools, const char *name, fri
 static void test_refusals(void) {
     refused("gpt-oss", tools_weather, NULL, FRINK_ERR_UNSUPPORTED, "\"gpt-oss\": frink cannot force its tool calls (harmony");
     refused("functionary-v3.2", tools_weather, NULL, FRINK_ERR_UNSUPPORTED, "functionary-v3.2");
+    refused("minimax-m3", tools_weather, NULL, FRINK_ERR_UNSUPPORTED,
+            "\"minimax-m3\": frink cannot force its tool calls (its arguments are XML");
+    refused("gemma4", tools_weather, NULL, FRINK_ERR_UNSUPPORTED, "\"gemma4\": frink cannot force its tool calls (its arguments");
     refused("klingon", tools_weather, NULL, FRINK_ERR_UNSUPPORTED, "klingon");
     refused("none", tools_weather, NULL, FRINK_ERR_UNSUPPORTED, "none");
     refused(NULL, tools_weather, NULL, FRINK_ERR_UNSUPPORTED, "chat format");
@@ -769,6 +782,51 @@ static void test_texts(void) {
     CHECK(trigger && !strcmp(trigger, "<tool_call>"), "trigger %s", trigger ? trigger : "NULL");
     frink_free(gbnf);
     frink_free(trigger);
+    // MiniMax-M2 and DSML: the templates' spellings; a DSML string="true" value is raw text.
+    static const struct {
+        const char *format, *text;
+        bool ok;
+    } more[] = {
+        {"minimax-m2", "<minimax:tool_call>\n<invoke name=\"get_weather\">\n<parameter name=\"city\">New York</parameter>\n"
+                       "<parameter name=\"unit\">celsius</parameter>\n</invoke>\n</minimax:tool_call>", true},
+        {"minimax-m2", "<minimax:tool_call>\n<invoke name=\"get_weather\">\n<parameter name=\"city\">12</parameter>\n"
+                       "</invoke>\n</minimax:tool_call>", false},
+        {"minimax-m2", "<minimax:tool_call>\n<invoke name=\"get_weather\">\n<parameter name=\"city\">Paris</parameter>\n"
+                       "</invoke>\n", false},
+        {"minimax-m2", "<minimax:tool_call>\n<invoke name=\"get_weather\">\n</invoke>\n</minimax:tool_call>", false},
+        {"deepseek-v3.2", "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"get_weather\">\n<｜DSML｜parameter name=\"city\" "
+                          "string=\"true\">12 <b>x</b> ｜</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>", true},
+        {"deepseek-v3.2", "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"get_weather\">\n<｜DSML｜parameter name=\"city\" "
+                          "string=\"false\">\"Paris\"</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>", true},
+        {"deepseek-v3.2", "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"get_weather\">\n<｜DSML｜parameter name=\"city\" "
+                          "string=\"false\">Paris</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>", false},
+        {"deepseek-v3.2", "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"get_weather\">\n<｜DSML｜parameter name=\"city\" "
+                          "string=\"true\">a</｜DSML｜parameter>b</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>",
+         false},
+        {"deepseek-v4", "<｜DSML｜tool_calls>\n<｜DSML｜invoke name=\"get_time\">\n<｜DSML｜parameter name=\"timezone\" "
+                        "string=\"true\">UTC</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>", true},
+        {"deepseek-v4", "<｜DSML｜tool_calls>\n<｜DSML｜invoke name=\"get_time\">\n<｜DSML｜parameter name=\"timezone\" "
+                        "string=\"true\">UTC</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>", false},
+        {"seed-oss", "<seed:tool_call>\n<function=get_time>\n<parameter=timezone>UTC</parameter>\n</function>\n"
+                     "</seed:tool_call>", true},
+        {"seed-oss", "<seed:tool_call>\n<function=get_time>\n<parameter=timezone>UTC</parameter>\n</function>\n"
+                     "</tool_call>", false},
+    };
+    for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) {
+        CHECK(!frink_tool_call_grammar(more[i].format, tools_weather, strlen(tools_weather), NULL, true, &gbnf, &trigger), "%s",
+              frink_errmsg());
+        CHECK(gbnf && matcher_accepts(gbnf, NULL, more[i].text, strlen(more[i].text)) == more[i].ok, "%s %s [%s]",
+              more[i].format, more[i].ok ? "refuses" : "accepts", more[i].text);
+        if (more[i].ok) { // and the parser reads it as calls only
+            struct calls c;
+            parse_calls(more[i].format, more[i].text, strlen(more[i].text), &c);
+            CHECK(c.n == 1 && !c.content && !c.warnings, "%s: [%s] reads as %d calls, %s", more[i].format, more[i].text, c.n,
+                  c.what);
+            calls_free(&c);
+        }
+        frink_free(gbnf);
+        frink_free(trigger);
+    }
     // Named: only that tool.
     CHECK(!frink_tool_call_grammar("hermes", tools_weather, strlen(tools_weather), "get_time", false, &gbnf, &trigger), "%s",
           frink_errmsg());
@@ -852,6 +910,11 @@ static void test_tokens(void) {
     token_walk("tests/data/vocab/ggml-vocab-qwen35.gguf", "qwen3-coder",
                "<tool_call>\n<function=get_weather>\n<parameter=city>\nS\xc3\xa3o Paulo\n</parameter>\n<parameter=unit>\n"
                "fahrenheit\n</parameter>\n</function>\n</tool_call>",
+               "<|im_end|>");
+    // DSML's '｜' (3 bytes) is split across byte-level tokens: the grammar sees partial characters.
+    token_walk("tests/data/vocab/ggml-vocab-qwen2.gguf", "deepseek-v3.2",
+               "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"get_weather\">\n<｜DSML｜parameter name=\"city\" "
+               "string=\"true\">S\xc3\xa3o Paulo</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>",
                "<|im_end|>");
     token_walk("tests/data/vocab/ggml-vocab-llama-bpe.gguf", "llama3",
                "{\"name\": \"get_time\", \"parameters\": {\"timezone\": \"UTC\"}}", "<|eot_id|>");

@@ -33,9 +33,11 @@ struct cp_fmt {
     struct trig trig[8];              // ends at s == NULL
     const char *think_open;           // what opens the reasoning (STARTS_IN_REASONING, prompts)
     const struct cp_jkeys *keys;      // the JSON object of a call
-    const char *close;                // JSON-array formats: the tag after the array
+    const char *close;                // the tag that ends the calls: after a JSON array, a
+                                      //   <tool_call> (Qwen3-Coder, Seed-OSS), an invoke section
     uint8_t id_len;                   // generated ids: 24 ("call_" + 24) or 9 (Mistral)
     bool exact;                       // keep whitespace around markup
+    bool pyrepr;                      // XML-style values may be Python's str() of a list / dict
     int8_t init_sub;                  // >= 0: a message starts in the machine, in this state
 };
 
@@ -54,6 +56,8 @@ static const struct cp_jkeys keys_apriel = {{"name"}, {"arguments"}, {"id"}, {NU
 
 #define DS_CALLS "<｜tool▁calls▁begin｜>"
 #define DS_CALL "<｜tool▁call▁begin｜>"
+#define DSML_CALLS_V32 "<｜DSML｜function_calls>"
+#define DSML_CALLS_V4 "<｜DSML｜tool_calls>"
 
 // Every trigger that is a special token of its family's vocabulary also ends an open reasoning
 // block (a model that goes from thinking straight to a call, as llama.cpp allows too).
@@ -73,6 +77,7 @@ static const struct cp_fmt formats[CHAT_FORMAT_COUNT] = {
                                  .trig = {THINK("<think>", "</think>"), {"<tool_call>", A_CALL, 0, W_ANY},
                                           {"<function=", A_CALL, 1, W_CONTENT}},
                                  .think_open = "<think>",
+                                 .close = "</tool_call>",
                                  .id_len = 24,
                                  .init_sub = -1},
     [CHAT_FORMAT_LLAMA3] = {.name = "llama3",
@@ -160,6 +165,52 @@ static const struct cp_fmt formats[CHAT_FORMAT_COUNT] = {
                             .close = "</tool_calls>",
                             .id_len = 24,
                             .init_sub = -1},
+    [CHAT_FORMAT_MINIMAX_M2] = {.name = "minimax-m2",
+                                .call = cp_fmt_invoke,
+                                .trig = {THINK("<think>", "</think>"), {"<minimax:tool_call>", A_CALL, 0, W_ANY}},
+                                .think_open = "<think>",
+                                .close = "</minimax:tool_call>",
+                                .id_len = 24,
+                                .init_sub = -1},
+    [CHAT_FORMAT_SEED_OSS] = {.name = "seed-oss",
+                              .call = cp_fmt_qwen_xml,
+                              .trig = {THINK("<seed:think>", "</seed:think>"), {"<seed:tool_call>", A_CALL, 0, W_ANY}},
+                              .think_open = "<seed:think>",
+                              .close = "</seed:tool_call>",
+                              .id_len = 24,
+                              .pyrepr = true,
+                              .init_sub = -1},
+    // The two DeepSeek DSML versions differ in the section's tag only.
+    [CHAT_FORMAT_DEEPSEEK_V32] = {.name = "deepseek-v3.2",
+                                  .call = cp_fmt_invoke,
+                                  .trig = {THINK("<think>", "</think>"), {DSML_CALLS_V32, A_CALL, 0, W_ANY}},
+                                  .think_open = "<think>",
+                                  .close = "</｜DSML｜function_calls>",
+                                  .id_len = 24,
+                                  .init_sub = -1},
+    [CHAT_FORMAT_DEEPSEEK_V4] = {.name = "deepseek-v4",
+                                 .call = cp_fmt_invoke,
+                                 .trig = {THINK("<think>", "</think>"), {DSML_CALLS_V4, A_CALL, 0, W_ANY}},
+                                 .think_open = "<think>",
+                                 .close = "</｜DSML｜tool_calls>",
+                                 .id_len = 24,
+                                 .init_sub = -1},
+    // MiniMax-M3 without reasoning writes the closing tag alone first (its template's prefix when
+    // thinking is off): dropped there.
+    [CHAT_FORMAT_MINIMAX_M3] = {.name = "minimax-m3",
+                                .call = cp_fmt_minimax_m3,
+                                .trig = {THINK("<mm:think>", "</mm:think>"), {"</mm:think>", A_DROP, 0, W_CONTENT | W_START},
+                                         {"]<]minimax[>[<tool_call>", A_CALL, 0, W_ANY}},
+                                .think_open = "<mm:think>",
+                                .id_len = 24,
+                                .init_sub = -1},
+    // Gemma 4 names its channel after the opening tag: "thought" is the tag's, not the text's.
+    [CHAT_FORMAT_GEMMA4] = {.name = "gemma4",
+                            .call = cp_fmt_gemma4,
+                            .trig = {THINK("<|channel>thought", "<channel|>"), {"<|tool_call>", A_CALL, 0, W_ANY}},
+                            .think_open = "<|channel>thought",
+                            .id_len = 24,
+                            .init_sub = -1},
 };
 
 const char *chat_format_name(enum chat_format f) {
@@ -174,6 +225,7 @@ enum chat_format chat_format_from_name(const char *name) {
 
 const struct cp_jkeys *cp_fmt_keys(const struct chatparse *p) { return p->fmt->keys; }
 const char *cp_fmt_close(const struct chatparse *p) { return p->fmt->close; }
+bool cp_fmt_pyrepr(const struct chatparse *p) { return p->fmt->pyrepr; }
 
 // Detection: the first rule whose markers all occur in the template. Most specific first: a
 // Qwen3-Coder template also contains <tool_call>, a Hermes 3 one <|start_header_id|>.
@@ -182,7 +234,13 @@ static const struct {
     enum chat_format f;
 } detect_rules[] = {
     {{"<|channel|>"}, CHAT_FORMAT_GPT_OSS},
+    {{"｜DSML｜", "function_calls"}, CHAT_FORMAT_DEEPSEEK_V32},
+    {{"｜DSML｜", "tool_calls"}, CHAT_FORMAT_DEEPSEEK_V4},
     {{"tool▁call▁begin"}, CHAT_FORMAT_DEEPSEEK},
+    {{"<minimax:tool_call>"}, CHAT_FORMAT_MINIMAX_M2},
+    {{"]<]minimax[>["}, CHAT_FORMAT_MINIMAX_M3},
+    {{"<seed:tool_call>"}, CHAT_FORMAT_SEED_OSS},
+    {{"<|tool_call>call:"}, CHAT_FORMAT_GEMMA4},
     {{"<|tool_calls_section_begin|>"}, CHAT_FORMAT_KIMI_K2},
     {{"<arg_key>"}, CHAT_FORMAT_GLM},
     {{"<tool_call>", "<function=", "<parameter="}, CHAT_FORMAT_QWEN3_CODER},
@@ -192,7 +250,6 @@ static const struct {
     {{"<|START_ACTION|>"}, CHAT_FORMAT_COMMAND_R7B},
     {{"<|tool_call|>"}, CHAT_FORMAT_GRANITE},
     {{"<tool_calls>"}, CHAT_FORMAT_APRIEL},
-    {{"]<]minimax[>["}, CHAT_FORMAT_NONE}, // MiniMax M3's own markup, not read here
     {{"<tool_call>"}, CHAT_FORMAT_HERMES},
     {{"<|python_tag|>"}, CHAT_FORMAT_LLAMA3},
     {{"<|start_header_id|>", "\"parameters\""}, CHAT_FORMAT_LLAMA3},
@@ -672,7 +729,7 @@ static void run(struct chatparse *p) {
 }
 
 #define SBUFS(p) &p->in, &p->pending, &p->raw, &p->call.name, &p->call.id, &p->call.args, &p->jo.key, &p->jo.val, \
-                 &p->vbuf, &p->tmp, &p->out
+                 &p->vbuf, &p->tmp, &p->out, &p->m3names
 
 frink_status chatparse_create(enum chat_format f, const struct chatparse_params *params, struct chatparse **out) {
     *out = NULL;

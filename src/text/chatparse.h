@@ -84,17 +84,33 @@ enum chat_format {
     CHAT_FORMAT_APRIEL,          // Apriel 1.5 / 1.6: reasoning up to [BEGIN FINAL RESPONSE] (the
                                  //   1.6 prompt opens it), <tool_calls>[{…, "id"}]</tool_calls>;
                                  //   MiniMax-M1: <tool_calls>\n{…}\n{…}\n</tool_calls>
+    CHAT_FORMAT_MINIMAX_M2,      // <think>…</think>, <minimax:tool_call>\n<invoke name="NAME">\n
+                                 //   <parameter name="P">VALUE</parameter>\n</invoke>\n</minimax:tool_call>
+    CHAT_FORMAT_SEED_OSS,        // <seed:think>…</seed:think>, <seed:tool_call>\n<function=NAME>\n
+                                 //   <parameter=P>VALUE</parameter>\n</function>\n</seed:tool_call>
+    CHAT_FORMAT_DEEPSEEK_V32,    // V3.2 DSML: <think>…</think>, <｜DSML｜function_calls>\n<｜DSML｜invoke
+                                 //   name="NAME">\n<｜DSML｜parameter name="P" string="true|false">VALUE
+                                 //   </｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>
+    CHAT_FORMAT_DEEPSEEK_V4,     // V4 DSML: the same inside <｜DSML｜tool_calls>…</｜DSML｜tool_calls>
+    CHAT_FORMAT_MINIMAX_M3,      // <mm:think>…</mm:think>, ]<]minimax[>[<tool_call>\n NS<invoke name="NAME">
+                                 //   NS<P>VALUE NS</P>… NS</invoke> (NS the ]<]minimax[>[ token), nested
+                                 //   values as child elements, arrays as NS<item>
+    CHAT_FORMAT_GEMMA4,          // <|channel>thought\n…<channel|> reasoning, <|tool_call>call:NAME{k:V,…}
+                                 //   <tool_call|> with <|"|>text<|"|> strings and bare keys
     CHAT_FORMAT_COUNT
 };
 
 // The format a chat template's source calls for, from markers only its family uses (harmony's
-// <|channel|>, DeepSeek's <｜tool▁calls▁begin｜>, <arg_key>, <function= with <parameter=,
-// [TOOL_CALLS], <tool_call>, ...), checked most specific first. A template without tool-call
-// markup is CHAT_FORMAT_THINK when it mentions <think>, else CHAT_FORMAT_NONE. NULL: NONE.
+// <|channel|>, DeepSeek's <｜tool▁calls▁begin｜> and ｜DSML｜, <minimax:tool_call>, MiniMax-M3's
+// ]<]minimax[>[, <seed:tool_call>, Gemma 4's <|tool_call>call:, <arg_key>, <function= with
+// <parameter=, [TOOL_CALLS], <tool_call>, ...), checked most specific first. A template without
+// tool-call markup is CHAT_FORMAT_THINK when it mentions <think>, else CHAT_FORMAT_NONE. NULL:
+// NONE.
 enum chat_format chat_format_detect(const char *template_src);
 
 // "none", "think", "hermes", "qwen3-coder", "llama3", "mistral", "deepseek", "gpt-oss", "glm",
-// "kimi-k2", "command-r7b", "granite", "functionary-v3.1", "functionary-v3.2", "apriel"; NULL
+// "kimi-k2", "command-r7b", "granite", "functionary-v3.1", "functionary-v3.2", "apriel",
+// "minimax-m2", "seed-oss", "deepseek-v3.2", "deepseek-v4", "minimax-m3", "gemma4"; NULL
 // when out of range. chat_format_from_name is its inverse (CHAT_FORMAT_COUNT for an unknown name).
 const char *chat_format_name(enum chat_format f);
 enum chat_format chat_format_from_name(const char *name);

@@ -140,10 +140,11 @@ int cp_fmt_hermes(struct chatparse *p) {
     return fail(p, "internal state");
 }
 
-// ---- Qwen3-Coder, Qwen3.5 ---------------------------------------------------------------------
+// ---- Qwen3-Coder, Qwen3.5, Seed-OSS -----------------------------------------------------------
 //   <tool_call>\n<function=NAME>\n<parameter=P>\nVALUE\n</parameter>\n</function>\n</tool_call>
 // The newlines the template puts around a value are not the value's. A call may also come
-// without the outer <tool_call> (opener 1: <function= itself).
+// without the outer <tool_call> (opener 1: <function= itself). Seed-OSS writes the same inside
+// <seed:tool_call> (the table's close tag), its values without the newlines.
 
 enum { QX_START, QX_FUNC, QX_NAME, QX_BODY, QX_KEY, QX_NL, QX_VALUE, QX_CLOSE };
 
@@ -209,7 +210,7 @@ int cp_fmt_qwen_xml(struct chatparse *p) {
         p->sub = QX_BODY;
         return 1;
     case QX_CLOSE:
-        return close_tag(p, "</tool_call>", !p->section);
+        return close_tag(p, cp_fmt_close(p), !p->section);
     }
     return fail(p, "internal state");
 }

@@ -124,6 +124,18 @@ struct chatparse {
     bool section; // inside a multi-call section (DeepSeek, Kimi), or Qwen3-Coder's <tool_call>
     bool fence;   // DeepSeek R1: the arguments sit in a ``` fence
     bool lines;   // a <tool_calls> block of JSON objects one per line, not an array
+    struct {
+        char stack[64]; // Gemma 4's open containers, '{' or '['
+        int depth;
+        bool quoted; // the key being read is <|"|>quoted<|"|>
+    } gm;
+    struct {
+        char type[32];       // MiniMax-M3's open elements: 'o' object, 'a' array, 's' text, '?'
+        bool first[32];      // no member written yet
+        size_t name_off[32]; // where each one's name begins in m3names
+        int depth;
+    } m3;
+    struct cp_sbuf m3names; // their names, NUL-separated
 
     unsigned n_warn;
     char warn[256];
@@ -200,12 +212,14 @@ void cp_call_args_escaped(struct chatparse *p, const char *s, size_t n);
 
 // XML-style parameter values: start, feed what cp_until added to p->vbuf, close.
 void cp_xval_init(struct chatparse *p);
+// The same for a value known to be a string (DSML's string="true"): raw text, never JSON.
+void cp_xval_init_string(struct chatparse *p);
 void cp_xval_feed(struct chatparse *p, bool pylit);
 void cp_xval_close(struct chatparse *p, bool pylit);
 // Writes the separator and the key of the next XML-style parameter.
 void cp_xparam_key(struct chatparse *p, const char *k, size_t n);
 
-// ---- chatparse_fmt.c: the markup machines -------------------------------------------------
+// ---- chatparse_fmt.c, chatparse_xml.c: the markup machines ---------------------------------
 
 int cp_fmt_hermes(struct chatparse *p);
 int cp_fmt_qwen_xml(struct chatparse *p);
@@ -218,10 +232,18 @@ int cp_fmt_json_array(struct chatparse *p);
 int cp_fmt_functionary31(struct chatparse *p);
 int cp_fmt_functionary32(struct chatparse *p);
 int cp_fmt_harmony(struct chatparse *p);
+// chatparse_xml.c: MiniMax-M2 and DeepSeek DSML <invoke name="…"><parameter name="…">.
+int cp_fmt_invoke(struct chatparse *p);
+// chatparse_xml.c: MiniMax-M3's namespaced ]<]minimax[>[<invoke name="…">, arguments as XML.
+int cp_fmt_minimax_m3(struct chatparse *p);
+// chatparse_gemma.c: Gemma 4's <|tool_call>call:NAME{key:<|"|>v<|"|>}<tool_call|>.
+int cp_fmt_gemma4(struct chatparse *p);
 
 // Table data the machines read (chatparse.c).
 const struct cp_jkeys *cp_fmt_keys(const struct chatparse *p);
 const char *cp_fmt_close(const struct chatparse *p);
+// Whether XML-style values may be Python's str() of a list or dict (Seed-OSS).
+bool cp_fmt_pyrepr(const struct chatparse *p);
 // Harmony: the substate a header begins in.
 #define HARMONY_HEAD 0
 // Functionary v3.2: the substate reading a recipient.

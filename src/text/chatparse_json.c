@@ -522,7 +522,136 @@ int cp_args_step(struct chatparse *p, const char **why) {
 // value (or, for Qwen3-Coder, of Python's True / False / None, which its template writes for
 // booleans and null) it is held; once it cannot be, it streams as a JSON string.
 
-enum { XV_UNDECIDED, XV_PYLIT, XV_JSON, XV_STRING };
+//
+// Seed-OSS's template writes lists and dicts with Python's str() (['a', 'b'], {'k': None}): in
+// its format (cp_fmt_pyrepr) a value that begins with '[' or '{' is held whole and read at its
+// end as a Python or JSON literal; one that is neither is a string.
+
+enum { XV_UNDECIDED, XV_PYLIT, XV_JSON, XV_STRING, XV_PYREPR };
+
+// ---- Python literals: str() of lists, tuples, dicts, strings, numbers, True / False / None ----
+
+#define PY_MAX_DEPTH 64
+
+static void py_ws(const char **s, const char *e) {
+    while (*s < e && cp_is_ws((unsigned char)**s)) (*s)++;
+}
+
+// A quoted Python string at *s (its quote ' or "), decoded into p->tmp then written to out as a
+// JSON string. Python's escapes: \\ \' \" \n \r \t \b \f, \xNN, \uNNNN, \UNNNNNNNN (not NUL or a
+// lone surrogate), and JSON's (\/, surrogate pairs); another backslash stays as written.
+static bool py_string(struct chatparse *p, const char **s, const char *e, struct cp_sbuf *out) {
+    char q = *(*s)++;
+    cp_sb_clear(&p->tmp);
+    while (*s < e && **s != q) {
+        char c = *(*s)++;
+        if (c != '\\') {
+            cp_sb_put(p, &p->tmp, &c, 1);
+            continue;
+        }
+        if (*s == e) return false;
+        c = *(*s)++;
+        // ('/' for JSON's \/, which Python's str() never writes.)
+        static const char esc[] = "\\'\"nrtbf/", dec[] = "\\'\"\n\r\t\b\f/";
+        const char *simple = c ? strchr(esc, c) : NULL;
+        if (simple) {
+            cp_sb_put(p, &p->tmp, &dec[simple - esc], 1);
+            continue;
+        }
+        int digits = c == 'x' ? 2 : c == 'u' ? 4 : c == 'U' ? 8 : 0;
+        if (!digits) {
+            cp_sb_put(p, &p->tmp, "\\", 1);
+            cp_sb_put(p, &p->tmp, &c, 1);
+            continue;
+        }
+        uint32_t v = 0;
+        for (int k = 0; k < digits; k++, (*s)++) {
+            if (*s == e) return false;
+            char h = **s;
+            int d = h >= '0' && h <= '9' ? h - '0' : (h | 32) >= 'a' && (h | 32) <= 'f' ? (h | 32) - 'a' + 10 : -1;
+            if (d < 0) return false;
+            v = v * 16 + (uint32_t)d;
+        }
+        // JSON's surrogate pair (Python's str() writes the character itself).
+        if (c == 'u' && v >= 0xD800 && v <= 0xDBFF && e - *s >= 6 && (*s)[0] == '\\' && (*s)[1] == 'u') {
+            uint32_t lo = 0;
+            for (int k = 2; k < 6; k++) {
+                char h = (*s)[k];
+                int d = h >= '0' && h <= '9' ? h - '0' : (h | 32) >= 'a' && (h | 32) <= 'f' ? (h | 32) - 'a' + 10 : -1;
+                lo = d < 0 ? 0 : lo * 16 + (uint32_t)d;
+            }
+            if (lo >= 0xDC00 && lo <= 0xDFFF) v = 0x10000 + ((v - 0xD800) << 10) + (lo - 0xDC00), *s += 6;
+        }
+        if (!v || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return false;
+        put_utf8(p, &p->tmp, v);
+    }
+    if (*s == e) return false;
+    (*s)++;
+    // (Its UTF-8 is checked with the whole arguments, at the call's end.)
+    cp_json_put_string(p, out, p->tmp.p, p->tmp.n);
+    return true;
+}
+
+static bool py_value(struct chatparse *p, const char **s, const char *e, struct cp_sbuf *out, int depth) {
+    static const char *const words[] = {"True", "False", "None", "true", "false", "null"};
+    static const char *const json[] = {"true", "false", "null", "true", "false", "null"};
+    py_ws(s, e);
+    if (*s == e || depth > PY_MAX_DEPTH) return false;
+    char c = **s;
+    if (c == '\'' || c == '"') return py_string(p, s, e, out);
+    if (c == '[' || c == '(' || c == '{') {
+        char close = c == '[' ? ']' : c == '(' ? ')' : '}';
+        cp_sb_put(p, out, c == '{' ? "{" : "[", 1);
+        (*s)++;
+        for (int n = 0;; n++) {
+            py_ws(s, e);
+            if (*s < e && **s == close) break; // also after a trailing comma
+            if (n && (*s == e || *(*s)++ != ',')) return false;
+            py_ws(s, e);
+            if (n && *s < e && **s == close) break;
+            if (n) cp_sb_put(p, out, ", ", 2);
+            if (c == '{') {
+                py_ws(s, e);
+                if (*s == e || (**s != '\'' && **s != '"') || !py_string(p, s, e, out)) return false;
+                py_ws(s, e);
+                if (*s == e || *(*s)++ != ':') return false;
+                cp_sb_put(p, out, ": ", 2);
+            }
+            if (!py_value(p, s, e, out, depth + 1)) return false;
+        }
+        (*s)++;
+        cp_sb_put(p, out, c == '{' ? "}" : "]", 1);
+        return true;
+    }
+    for (int k = 0; k < 6; k++) {
+        size_t l = strlen(words[k]);
+        if ((size_t)(e - *s) >= l && !memcmp(*s, words[k], l)) {
+            *s += l;
+            cp_sb_puts(p, out, json[k]);
+            return true;
+        }
+    }
+    // A number: JSON's syntax, which Python's str() of ints and finite floats follows.
+    struct cp_jscan j;
+    cp_jscan_init(&j);
+    const char *a = *s;
+    while (*s < e && **s && strchr("-+.0123456789eE", **s)) {
+        if (cp_jscan_byte(&j, (unsigned char)**s) == CP_JSCAN_ERR) return false;
+        (*s)++;
+    }
+    if (*s == a || !cp_jscan_end(&j)) return false;
+    cp_sb_put(p, out, a, (size_t)(*s - a));
+    return true;
+}
+
+// Whether s[0..n) is one Python (or JSON) literal; its JSON in p->out.
+static bool py_literal(struct chatparse *p, const char *s, size_t n) {
+    const char *e = s + n;
+    cp_sb_clear(&p->out);
+    if (!py_value(p, &s, e, &p->out, 0)) return false;
+    py_ws(&s, e);
+    return s == e;
+}
 
 void cp_xval_init(struct chatparse *p) {
     cp_sb_clear(&p->vbuf);
@@ -553,6 +682,11 @@ static void xval_stringify(struct chatparse *p, size_t upto) {
     p->xv.done = upto;
 }
 
+void cp_xval_init_string(struct chatparse *p) {
+    cp_xval_init(p);
+    xval_stringify(p, 0);
+}
+
 void cp_xval_feed(struct chatparse *p, bool py) {
     struct cp_xval *x = &p->xv;
     const char *v = p->vbuf.p;
@@ -564,7 +698,18 @@ void cp_xval_feed(struct chatparse *p, bool py) {
             cp_call_args_escaped(p, v + x->done, n - x->done);
             x->done = n;
             break;
+        case XV_PYREPR: // held to the end
+            x->done = n;
+            break;
         case XV_UNDECIDED:
+            if (py && cp_fmt_pyrepr(p) && (v[x->done] == '[' || v[x->done] == '{')) {
+                bool lead = true; // only whitespace before it
+                for (size_t i = 0; i < x->done; i++) lead = lead && cp_is_ws((unsigned char)v[i]);
+                if (lead) {
+                    x->mode = XV_PYREPR;
+                    break;
+                }
+            }
             r = cp_jscan_byte(&x->js, (unsigned char)v[x->done]);
             if (r == CP_JSCAN_MORE || r == CP_JSCAN_DONE) {
                 x->done++;
@@ -598,6 +743,13 @@ void cp_xval_close(struct chatparse *p, bool py) {
     const char *v = p->vbuf.p;
     size_t n = p->vbuf.n;
     int k;
+    if (x->mode == XV_PYREPR) {
+        if (py_literal(p, v, n)) {
+            cp_call_args_put(p, p->out.p, p->out.n);
+            return;
+        }
+        x->mode = XV_UNDECIDED; // not a literal: the text as a string
+    }
     if (x->mode == XV_UNDECIDED && cp_jscan_end(&x->js)) x->mode = XV_JSON;
     if (x->mode == XV_PYLIT && py && (k = pylit(v, n, true)) >= 0) {
         cp_call_args_puts(p, py_json[k]);

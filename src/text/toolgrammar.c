@@ -28,7 +28,8 @@ struct tg {
     int n_tools;
     bool parallel;
     unsigned js_flags; // JSONSCHEMA_NO_LT for the XML formats
-    bool pylit;        // Qwen3-Coder: True / False / None are read as JSON's literals
+    bool pylit;        // Qwen3-Coder, Seed-OSS: True / False / None are read as JSON's literals
+    bool dsml;         // DeepSeek DSML: each value says string="true" (raw) or "false" (JSON)
     json_t *empty;     // the schema of a tool without parameters
     json_t *copies;    // parameters given "type": "object" here (owned)
 };
@@ -304,22 +305,23 @@ static void tg_raw_rules(struct tg *g, const char *close) {
         }
     }
     tg_put(g, "\n");
-    // A '<' run then a mismatch with close[1..]: tc-rmis-K is "close[K..] is not next".
-    size_t l = strlen(close);
+    // A '<' run then a mismatch with close[1..]: tc-rmis-K is "the tag's K-th character (a
+    // UTF-8 sequence: DSML's tags hold '｜') is not next".
+    const char *ch[64];
+    size_t cl[64], nc = 0;
+    for (const char *q = close; *q && nc < 64; nc++) {
+        size_t l = 1;
+        while (((unsigned char)q[l] & 0xC0) == 0x80) l++;
+        ch[nc] = q, cl[nc] = l, q += l;
+    }
     tg_put(g, "tc-rbody ::= ([^<\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F] | \"<\"+ tc-rmis-1)* (\"<\"+ tc-rpre?)?\n");
     tg_put(g, "tc-rpre ::=");
-    for (size_t k = 2; k < l; k++) {
-        char pre[64];
-        memcpy(pre, close + 1, k - 1);
-        pre[k - 1] = 0;
-        tg_put(g, "%s \"%s\"", k > 2 ? " |" : "", pre);
-    }
+    for (size_t k = 2; k < nc; k++) tg_put(g, "%s \"%.*s\"", k > 2 ? " |" : "", (int)(ch[k - 1] + cl[k - 1] - ch[1]), ch[1]);
     tg_put(g, "\n");
-    // (The tags' bytes after '<' need no escape in a class.)
-    for (size_t k = 1; k < l; k++) {
-        char c = close[k];
-        tg_put(g, "tc-rmis-%zu ::= [^%c<\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]", k, c);
-        if (k + 1 < l) tg_put(g, " | \"%c\" tc-rmis-%zu", c, k + 1);
+    // (The tags' characters after '<' need no escape in a class.)
+    for (size_t k = 1; k < nc; k++) {
+        tg_put(g, "tc-rmis-%zu ::= [^%.*s<\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]", k, (int)cl[k], ch[k]);
+        if (k + 1 < nc) tg_put(g, " | \"%.*s\" tc-rmis-%zu", (int)cl[k], ch[k], k + 1);
         tg_put(g, "\n");
     }
 }
@@ -334,9 +336,55 @@ static bool tg_key_ok(const char *k) {
     return true;
 }
 
+// The string enum / const values of schema ps that can be written raw (pred), as
+// alternatives " | PRE\"value\"" of the rule being written.
+static void tg_raw_enums(struct tg *g, const json_t *ps, bool (*pred)(const char *), const char *pre) {
+    char lit[1100];
+    const json_t *ev = json_object_get(ps, "enum"), *cv = json_object_get(ps, "const");
+    const json_t *t = json_object_get(ps, "type");
+    bool typed_ok = !t || (json_is_string(t) && !strcmp(json_string_value(t), "string"));
+    if (!typed_ok || !(ev || cv) || json_object_size(ps) > 3) return;
+    size_t n = cv ? 1 : json_array_size(ev);
+    for (size_t e = 0; e < n; e++) {
+        const json_t *v = cv ? cv : json_array_get(ev, e);
+        if (json_is_string(v) && strlen(json_string_value(v)) < 256 && pred(json_string_value(v)))
+            tg_put(g, " | %s%s", pre, tg_lit(json_string_value(v), lit, sizeof lit));
+    }
+}
+
+// Whether s can be a DSML string="true" value as it is: no '<' (so never the closing tag) and
+// no control character.
+static bool tg_dsml_raw_ok(const char *s) {
+    for (const unsigned char *q = (const unsigned char *)s; *q; q++)
+        if ((*q < 0x20 && *q != '\t' && *q != '\n' && *q != '\r') || *q == 0x7F || *q == '<') return false;
+    return true;
+}
+
+// DSML: the attribute, then the value: string="false" and its JSON, or, where a string is
+// allowed as it is, string="true" and raw text up to the closing tag.
+static void tg_dsml_value(struct tg *g, int i, int j, const char *key, const json_t *ps) {
+    char prefix[48], where[512];
+    static const char f[] = "\" string=\\\"false\\\">\"", t[] = "\" string=\\\"true\\\">\"";
+    if (!ps || json_is_true(ps)) {
+        tg_put(g, "tc-v-%d-%d ::= %s value | %s tc-rbody\n", i, j, f, t);
+        return;
+    }
+    snprintf(prefix, sizeof prefix, "tc-j-%d-%d", i, j);
+    snprintf(where, sizeof where, "tools[%d].function.parameters/properties/%s", g->tools[i].index, key);
+    tg_schema(g, g->tools[i].params, ps, prefix, where);
+    tg_put(g, "tc-v-%d-%d ::= %s %s", i, j, f, prefix);
+    if (tg_plain_type(ps, "string")) tg_put(g, " | %s tc-rbody", t);
+    tg_raw_enums(g, ps, tg_dsml_raw_ok, t);
+    tg_put(g, "\n");
+}
+
 // The value rule tc-v-I-J of parameter `key` (schema ps, NULL when only required by name).
 static void tg_xml_value(struct tg *g, int i, int j, const char *key, const json_t *ps) {
-    char prefix[48], where[512], lit[1100];
+    if (g->dsml) {
+        tg_dsml_value(g, i, j, key, ps);
+        return;
+    }
+    char prefix[48], where[512];
     const json_t *root = g->tools[i].params;
     snprintf(prefix, sizeof prefix, "tc-j-%d-%d", i, j);
     snprintf(where, sizeof where, "tools[%d].function.parameters/properties/%s", g->tools[i].index, key);
@@ -352,17 +400,7 @@ static void tg_xml_value(struct tg *g, int i, int j, const char *key, const json
     if (g->pylit && tg_plain_type(ps, "boolean")) tg_put(g, " | \"True\" | \"False\"");
     if (g->pylit && tg_plain_type(ps, "null")) tg_put(g, " | \"None\"");
     // A string enum / const: each value that reads back as itself raw, raw.
-    const json_t *ev = json_object_get(ps, "enum"), *cv = json_object_get(ps, "const");
-    const json_t *t = json_object_get(ps, "type");
-    bool typed_ok = !t || (json_is_string(t) && !strcmp(json_string_value(t), "string"));
-    if (typed_ok && (ev || cv) && json_object_size(ps) <= 3) {
-        size_t n = cv ? 1 : json_array_size(ev);
-        for (size_t e = 0; e < n; e++) {
-            const json_t *v = cv ? cv : json_array_get(ev, e);
-            if (json_is_string(v) && tg_raw_safe(json_string_value(v)) && strlen(json_string_value(v)) < 256)
-                tg_put(g, " | %s", tg_lit(json_string_value(v), lit, sizeof lit));
-        }
-    }
+    tg_raw_enums(g, ps, tg_raw_safe, "");
     tg_put(g, "\n");
 }
 
@@ -421,7 +459,7 @@ static void tg_xml_params(struct tg *g, int i, const char *open, const char *mid
         keys[n] = k, schemas[n] = v, required[n++] = false;
     }
     for (int j = 0; j < n; j++)
-        if (!tg_key_ok(keys[j])) {
+        if (!tg_key_ok(keys[j]) || (strchr(open, '"') && strchr(keys[j], '"'))) { // name="K" holds no quote
             g->st = frink_fail(FRINK_ERR_UNSUPPORTED, "%s/properties/%s: a parameter name this format cannot write", where, keys[j]);
             return;
         }
@@ -465,6 +503,44 @@ static void fmt_glm(struct tg *g) {
     tg_raw_rules(g, "</arg_value>");
 }
 
+static void fmt_seed_oss(struct tg *g) {
+    tg_put(g, "root ::= \"<seed:tool_call>\" after-trigger\n");
+    tg_repeat(g, "tc-one", "\n<seed:tool_call>");
+    tg_put(g, "tc-one ::= \"\\n\" tc-fn \"</seed:tool_call>\"\n");
+    for (int i = 0; i < g->n_tools; i++) {
+        tg_put(g, "tc-fn-%d ::= \"<function=%s>\\n\" tc-params-%d \"</function>\\n\"\n", i, g->tools[i].name, i);
+        tg_xml_params(g, i, "<parameter=", ">", "</parameter>\\n");
+    }
+    tg_alts(g, "tc-fn");
+    tg_raw_rules(g, "</parameter>");
+}
+
+// ---- <invoke name="N"><parameter name="K">V</parameter></invoke>: MiniMax-M2, DeepSeek DSML --
+// One section holds the calls, each on its line.
+
+static void tg_invoke(struct tg *g, const char *open, const char *close, const char *pfx) {
+    char lit[256], cl[256];
+    tg_put(g, "root ::= %s after-trigger\n", tg_lit(open, lit, sizeof lit));
+    tg_put(g, "after-trigger ::= \"\\n\" tc-fn%s %s\n", g->parallel ? "+" : "", tg_lit(close, cl, sizeof cl));
+    for (int i = 0; i < g->n_tools; i++) {
+        tg_put(g, "tc-fn-%d ::= \"<%sinvoke name=\\\"%s\\\">\\n\" tc-params-%d \"</%sinvoke>\\n\"\n", i, pfx,
+               g->tools[i].name, i, pfx);
+        char popen[64], pclose[64];
+        snprintf(popen, sizeof popen, "<%sparameter name=\"", pfx);
+        snprintf(pclose, sizeof pclose, "</%sparameter>\\n", pfx);
+        tg_xml_params(g, i, popen, g->dsml ? "\"" : "\">", pclose);
+    }
+    tg_alts(g, "tc-fn");
+    snprintf(cl, sizeof cl, "</%sparameter>", pfx);
+    tg_raw_rules(g, cl);
+}
+
+static void fmt_minimax_m2(struct tg *g) { tg_invoke(g, "<minimax:tool_call>", "</minimax:tool_call>", ""); }
+static void fmt_deepseek_v32(struct tg *g) {
+    tg_invoke(g, "<｜DSML｜function_calls>", "</｜DSML｜function_calls>", "｜DSML｜");
+}
+static void fmt_deepseek_v4(struct tg *g) { tg_invoke(g, "<｜DSML｜tool_calls>", "</｜DSML｜tool_calls>", "｜DSML｜"); }
+
 // ---- the format table -----------------------------------------------------------------------
 
 static const struct tg_fmt {
@@ -484,6 +560,10 @@ static const struct tg_fmt {
     {"granite", "<|tool_call|>", fmt_granite, 0},
     {"apriel", "<tool_calls>", fmt_apriel, 0},
     {"functionary-v3.1", "<function=", fmt_functionary31, 0},
+    {"minimax-m2", "<minimax:tool_call>", fmt_minimax_m2, JSONSCHEMA_NO_LT},
+    {"seed-oss", "<seed:tool_call>", fmt_seed_oss, JSONSCHEMA_NO_LT},
+    {"deepseek-v3.2", "<｜DSML｜function_calls>", fmt_deepseek_v32, JSONSCHEMA_NO_LT},
+    {"deepseek-v4", "<｜DSML｜tool_calls>", fmt_deepseek_v4, JSONSCHEMA_NO_LT},
 };
 
 // Formats refused, and why.
@@ -495,6 +575,10 @@ static const struct {
     {"gpt-oss", "harmony writes a call's header in control tokens (<|channel|>, <|constrain|>, <|message|>), which a "
                 "grammar over token text cannot produce"},
     {"functionary-v3.2", "its calls begin at the message's first byte after the prompt's >>>; not written yet"},
+    {"minimax-m3", "its arguments are XML elements nested as deep as the values (]<]minimax[>[<item> for arrays), "
+                   "which the JSON Schema compiler does not write; not written yet"},
+    {"gemma4", "its arguments are in the template's own literal syntax (<|\"|>text<|\"|> strings, bare keys), which the "
+               "JSON Schema compiler does not write; not written yet"},
 };
 
 // Whether a tool name can be written in every format's markup as it is, and read back.
@@ -564,10 +648,14 @@ frink_status toolgrammar_build(const char *format, const json_t *tools, const ch
         for (size_t i = 0; format && i < sizeof tg_refused / sizeof tg_refused[0]; i++)
             if (!strcmp(tg_refused[i].name, format)) why = tg_refused[i].why;
         return frink_fail(FRINK_ERR_UNSUPPORTED, "chat format \"%s\": frink cannot force its tool calls (%s); it can for hermes, "
-                          "qwen3-coder, glm, llama3, mistral, deepseek, kimi-k2, command-r7b, granite, apriel and "
-                          "functionary-v3.1", format ? format : "(none)", why);
+                          "qwen3-coder, glm, llama3, mistral, deepseek, kimi-k2, command-r7b, granite, apriel, "
+                          "functionary-v3.1, minimax-m2, seed-oss, deepseek-v3.2 and deepseek-v4",
+                          format ? format : "(none)", why);
     }
-    struct tg g = {.parallel = parallel, .js_flags = f->js_flags, .pylit = f->write == fmt_qwen_xml};
+    struct tg g = {.parallel = parallel,
+                   .js_flags = f->js_flags,
+                   .pylit = f->write == fmt_qwen_xml || f->write == fmt_seed_oss,
+                   .dsml = f->write == fmt_deepseek_v32 || f->write == fmt_deepseek_v4};
     g.empty = json_pack("{s:s, s:{}, s:b}", "type", "object", "properties", "additionalProperties", 0);
     g.copies = json_array();
     frink_status st = g.empty && g.copies ? tg_read_tools(&g, tools, name)

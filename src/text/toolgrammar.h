@@ -28,21 +28,30 @@
 //   granite      <|tool_call|>[{"name": "N", "arguments": {…}}, …]
 //   apriel       <tool_calls>[{"name": "N", "arguments": {…}, "id": "call_…"}, …]</tool_calls>
 //   functionary-v3.1  <function=N>{…}</function>
+//   minimax-m2   <minimax:tool_call>\n<invoke name="N">\n<parameter name="K">V</parameter>\n</invoke>\n
+//                …</minimax:tool_call>
+//   seed-oss     <seed:tool_call>\n<function=N>\n<parameter=K>V</parameter>\n</function>\n</seed:tool_call>
+//   deepseek-v3.2  <｜DSML｜function_calls>\n<｜DSML｜invoke name="N">\n<｜DSML｜parameter name="K"
+//                string="true|false">V</｜DSML｜parameter>\n</｜DSML｜invoke>\n…</｜DSML｜function_calls>
+//   deepseek-v4  the same in <｜DSML｜tool_calls>…</｜DSML｜tool_calls>
 // Other formats are refused by name (FRINK_ERR_UNSUPPORTED): none and think have no calls;
 // gpt-oss (harmony) writes its call's header in control tokens (<|channel|>, <|message|>,
 // <|constrain|>) that a grammar over pieces without special text can never produce, and ends
-// the turn with each call; functionary-v3.2 (calls from the message's first byte) is not
-// written yet.
+// the turn with each call; functionary-v3.2 (calls from the message's first byte), gemma4
+// (arguments in its template's literal syntax, <|"|>strings<|"|> and bare keys, not JSON) and
+// minimax-m3 (arguments as nested XML elements) are not written yet.
 //
-// XML-style values (qwen3-coder, glm) are read as JSON when they parse as JSON, else as a raw
-// string. So a parameter's value is its schema's JSON text, or, for a plain string schema (type
-// string and nothing else) or a string enum/const, raw text that cannot be read as JSON: it does
-// not begin with whitespace, a digit, '-', '"', '{', '[' or '<', and not with a JSON or Python
-// literal (true, None, ...) unless something but whitespace follows it; it never holds the
-// closing tag. Inside these values JSON strings write '<' as \u003c (so no string can hold the
-// closing tag; patterns, enums and consts included). Only the declared
+// XML-style values (qwen3-coder, seed-oss, glm, minimax-m2) are read as JSON when they parse as
+// JSON, else as a raw string. So a parameter's value is its schema's JSON text, or, for a plain
+// string schema (type string and nothing else) or a string enum/const, raw text that cannot be
+// read as JSON: it does not begin with whitespace, a digit, '-', '"', '{', '[' or '<', and not
+// with a JSON or Python literal (true, None, ...) unless something but whitespace follows it;
+// it never holds the closing tag. Inside these values JSON strings write '<' as \u003c (so no
+// string can hold the closing tag; patterns, enums and consts included). Only the declared
 // properties are written there (additional ones are not), required ones first, in the schema's
-// order.
+// order. DSML says which with its attribute: string="false" and the schema's JSON text, or, for a
+// plain string schema or a string enum/const, string="true" and any text without the closing
+// tag (or '<', for enum values).
 //
 // Known limitation, by design of pieces without special text: markup inside a call that is a
 // control token of the vocabulary (Mistral's [ARGS], DeepSeek's separators, Kimi's) can only be

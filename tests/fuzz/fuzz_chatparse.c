@@ -33,6 +33,11 @@ static const char *const tags[] = {
     "<|python_tag|>", "<|START_ACTION|>", "<|END_ACTION|>", "<|START_THINKING|>", "<|END_THINKING|>", "<|tool_call|>",
     "<tool_calls>", "</tool_calls>", "[BEGIN FINAL RESPONSE]", ">>>", "{\"name\": \"f\", \"arguments\": ",
     " to=functions.f", "```json\n",
+    "<minimax:tool_call>", "</minimax:tool_call>", "<invoke name=\"f\">", "</invoke>", "<parameter name=\"p\">",
+    "<seed:tool_call>", "</seed:tool_call>", "<seed:think>", "</seed:think>", "<｜DSML｜function_calls>",
+    "</｜DSML｜function_calls>", "<｜DSML｜tool_calls>", "<｜DSML｜invoke name=\"f\">", "</｜DSML｜invoke>",
+    "<｜DSML｜parameter name=\"p\" string=\"true\">", "</｜DSML｜parameter>", "]<]minimax[>[<tool_call>",
+    "]<]minimax[>[<item>", "<mm:think>", "<|tool_call>call:f{", "<tool_call|>", "<|\"|>", "<|channel>thought", "<channel|>",
 };
 
 struct buf {

@@ -246,9 +246,9 @@ await group('reasoning: Responses reasoning item', async () => {
 await rs.stop();
 
 // ---- a template that shows the model its tools in a call format frink does not parse
-// (MiniMax-M2's <invoke>): the calls would come back as text, so tools are refused by name
-// unless the request asks for no calls.
-const us = await start_server('unparsed', ['-np', '1', '-c', '2048', '--chat-template-file', `${TEMPLATES}/MiniMax-M2.jinja`]);
+// (Tencent Hy3's): the calls would come back as text, so tools are refused by name unless the
+// request asks for no calls.
+const us = await start_server('unparsed', ['-np', '1', '-c', '2048', '--chat-template-file', `${TEMPLATES}/tencent-Hy3.jinja`]);
 await group('tools on a template whose tool-call format frink does not parse', async () => {
     const F = [{ type: 'function', function: { name: 'f', description: 'f', parameters: { type: 'object' } } }];
     const c = await post(us, '/v1/chat/completions', { model: MODEL, messages: USER, max_tokens: 3, tools: F });
