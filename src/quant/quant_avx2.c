@@ -563,10 +563,20 @@ void KERNEL(rows4_q4_K_q8_K)(int64_t n, const void *w, size_t row_bytes, const v
     _mm_storeu_ps(out, _mm_add_ps(acc, acc_m));
 }
 
+// The 5-bit codes of chunk c (64 elements: sub-blocks 2c and 2c+1) of a Q5_K block: low nibbles
+// of q5[0..32) with bit 2c of hbits's bytes, and high nibbles with bit 2c+1.
+static inline void q5_K_codes(const uint8_t *q5, __m256i hbits, int c, __m256i *lo, __m256i *hi) {
+    const __m256i m4 = _mm256_set1_epi8(0xF), m1 = _mm256_set1_epi8(1);
+    const __m256i bits = _mm256_loadu_si256((const __m256i *)q5);
+    const __m256i hl = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hbits, 2 * c), m1), 4);
+    const __m256i hh = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hbits, 2 * c + 1), m1), 4);
+    *lo = _mm256_or_si256(_mm256_and_si256(bits, m4), hl);
+    *hi = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(bits, 4), m4), hh);
+}
+
 float KERNEL(dot_q5_K_q8_K)(int64_t n, const void *w, const void *xq) {
     const block_q5_K *x = w;
     const block_q8_K *y = xq;
-    const __m256i m4 = _mm256_set1_epi8(0xF), m1 = _mm256_set1_epi8(1);
     __m256 acc = _mm256_setzero_ps();
     __m128 acc_m = _mm_setzero_ps();
     for (int64_t i = 0; i < n / QK_K; i++) {
@@ -585,11 +595,8 @@ float KERNEL(dot_q5_K_q8_K)(int64_t n, const void *w, const void *xq) {
         for (int c = 0; c < 4; c++, q5 += 32, q8 += 64) {
             const __m256i scale_l = _mm256_shuffle_epi8(scales, k4_scale_shuffle(2 * c));
             const __m256i scale_h = _mm256_shuffle_epi8(scales, k4_scale_shuffle(2 * c + 1));
-            const __m256i bits = _mm256_loadu_si256((const __m256i *)q5);
-            const __m256i hl = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hbits, 2 * c), m1), 4);
-            const __m256i hh = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hbits, 2 * c + 1), m1), 4);
-            const __m256i lo = _mm256_or_si256(_mm256_and_si256(bits, m4), hl);
-            const __m256i hi = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(bits, 4), m4), hh);
+            __m256i lo, hi;
+            q5_K_codes(q5, hbits, c, &lo, &hi);
             sumi = madd16_acc(sumi, scale_l, _mm256_maddubs_epi16(lo, _mm256_loadu_si256((const __m256i *)q8)));
             sumi = madd16_acc(sumi, scale_h, _mm256_maddubs_epi16(hi, _mm256_loadu_si256((const __m256i *)(q8 + 32))));
         }
@@ -1073,7 +1080,6 @@ void KERNEL(dot4_mxfp4_q8_0)(int64_t n, const void *w, const void *xq, size_t ac
 void KERNEL(dot4_q5_K_q8_K)(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]) {
     const block_q5_K *x = w;
     DOT4_Y(block_q8_K);
-    const __m256i m4 = _mm256_set1_epi8(0xF), m1 = _mm256_set1_epi8(1);
     __m256 acc[4];
     __m128 acc_m[4];
     for (int t = 0; t < 4; t++) acc[t] = _mm256_setzero_ps(), acc_m[t] = _mm_setzero_ps();
@@ -1094,11 +1100,8 @@ void KERNEL(dot4_q5_K_q8_K)(int64_t n, const void *w, const void *xq, size_t act
         for (int c = 0; c < 4; c++, q5 += 32) {
             const __m256i scale_l = _mm256_shuffle_epi8(scales, k4_scale_shuffle(2 * c));
             const __m256i scale_h = _mm256_shuffle_epi8(scales, k4_scale_shuffle(2 * c + 1));
-            const __m256i bits = _mm256_loadu_si256((const __m256i *)q5);
-            const __m256i hl = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hbits, 2 * c), m1), 4);
-            const __m256i hh = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hbits, 2 * c + 1), m1), 4);
-            const __m256i lo = _mm256_or_si256(_mm256_and_si256(bits, m4), hl);
-            const __m256i hi = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(bits, 4), m4), hh);
+            __m256i lo, hi;
+            q5_K_codes(q5, hbits, c, &lo, &hi);
             _Pragma("GCC unroll 4") for (int t = 0; t < 4; t++) {
                 const int8_t *q8 = y[t][i].qs + 64 * c;
                 sumi[t] = madd16_acc(sumi[t], scale_l, _mm256_maddubs_epi16(lo, _mm256_loadu_si256((const __m256i *)q8)));

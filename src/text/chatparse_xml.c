@@ -30,7 +30,9 @@ static const struct iv_tags iv_minimax = {"<invoke name=\"", "<parameter name=\"
 static const struct iv_tags iv_dsml = {"<｜DSML｜invoke name=\"", "<｜DSML｜parameter name=\"", "</｜DSML｜parameter>",
                                        "</｜DSML｜invoke>"};
 
-enum { IV_START, IV_SECTION, IV_NAME, IV_NAME_GT, IV_BODY, IV_KEY, IV_ATTR, IV_VALUE };
+// The first states of every invoke machine (invoke_open), then each machine's own.
+enum { OPEN_START, OPEN_SECTION, OPEN_NAME, OPEN_NAME_GT, OPEN_END };
+enum { IV_BODY = OPEN_END, IV_KEY, IV_ATTR, IV_VALUE };
 
 static int fail(struct chatparse *p, const char *why) {
     cp_call_fail(p, why);
@@ -61,19 +63,21 @@ static int iv_string_attr(const struct chatparse *p) {
     return -1;
 }
 
-int cp_fmt_invoke(struct chatparse *p) {
-    static const char *const quote[] = {"\"", NULL}, *const gt[] = {">", NULL};
-    const struct iv_tags *t = p->f == CHAT_FORMAT_MINIMAX_M2 ? &iv_minimax : &iv_dsml;
-    const char *vend[] = {t->param_end, NULL};
-    int r, which = 0, attr;
+// The steps both machines open a call with (states OPEN_*): the section begins; then an invoke's
+// tag up to its name's opening quote, or the section's end (back to text); the name; its '>'.
+// Returns as a machine step does; *opened once the '>' is read (the caller sets p->sub then).
+static int invoke_open(struct chatparse *p, const char *invoke, const char *close, bool *opened) {
+    static const char *const quote[] = {"\"", NULL};
+    int r, which = 0;
+    *opened = false;
     switch (p->sub) {
-    case IV_START:
+    case OPEN_START:
         p->section = true;
-        p->sub = IV_SECTION;
+        p->sub = OPEN_SECTION;
         return 1;
-    case IV_SECTION:
+    case OPEN_SECTION:
         if (!cp_ws(p)) return 0;
-        r = lit2(p, t->invoke, cp_fmt_close(p), &which);
+        r = lit2(p, invoke, close, &which);
         if (r == R_MORE) return 0;
         if (r == R_NO) {
             cp_markup_fail(p, "expected an invoke or the end of the calls");
@@ -85,22 +89,42 @@ int cp_fmt_invoke(struct chatparse *p) {
         }
         cp_call_begin(p);
         cp_sb_clear(&p->tmp);
-        p->sub = IV_NAME;
+        p->sub = OPEN_NAME;
         return 1;
-    case IV_NAME:
+    case OPEN_NAME:
         r = cp_until(p, quote, &p->tmp, 256, &which);
         if (r == R_MORE) return 0;
         if (r == R_NO || !cp_call_set_name(p, p->tmp.p, p->tmp.n)) return fail(p, "bad invoke name");
-        p->sub = IV_NAME_GT;
+        p->sub = OPEN_NAME_GT;
         return 1;
-    case IV_NAME_GT:
+    default: // OPEN_NAME_GT
         if (!cp_ws(p)) return 0;
         r = cp_lit(p, ">");
         if (r == R_MORE) return 0;
         if (r == R_NO) return fail(p, "expected '>' after the invoke name");
-        cp_call_args_puts(p, "{");
-        p->sub = IV_BODY;
+        *opened = true;
         return 1;
+    }
+}
+
+int cp_fmt_invoke(struct chatparse *p) {
+    static const char *const quote[] = {"\"", NULL}, *const gt[] = {">", NULL};
+    const struct iv_tags *t = p->f == CHAT_FORMAT_MINIMAX_M2 ? &iv_minimax : &iv_dsml;
+    const char *vend[] = {t->param_end, NULL};
+    int r, which = 0, attr;
+    switch (p->sub) {
+    case OPEN_START:
+    case OPEN_SECTION:
+    case OPEN_NAME:
+    case OPEN_NAME_GT: {
+        bool opened;
+        r = invoke_open(p, t->invoke, cp_fmt_close(p), &opened);
+        if (opened) {
+            cp_call_args_puts(p, "{");
+            p->sub = IV_BODY;
+        }
+        return r;
+    }
     case IV_BODY:
         if (!cp_ws(p)) return 0;
         r = lit2(p, t->param, t->invoke_end, &which);
@@ -108,7 +132,7 @@ int cp_fmt_invoke(struct chatparse *p) {
         if (r == R_NO) return fail(p, "expected a parameter or the end of the invoke");
         if (which == 1) {
             cp_call_args_puts(p, "}");
-            if (cp_call_end(p)) p->sub = IV_SECTION;
+            if (cp_call_end(p)) p->sub = OPEN_SECTION;
             return 1;
         }
         cp_sb_clear(&p->tmp);
@@ -156,7 +180,7 @@ int cp_fmt_invoke(struct chatparse *p) {
 
 #define M3_NS "]<]minimax[>["
 
-enum { M3_START = 0, M3_SECTION, M3_NAME, M3_NAME_GT, M3_MEMBER, M3_OPEN, M3_VSTART, M3_SCALAR, M3_CLOSE };
+enum { M3_MEMBER = OPEN_END, M3_OPEN, M3_VSTART, M3_SCALAR, M3_CLOSE };
 
 // Opens an element: its name (in p->m3names from name_off), and what its value is ('?' until
 // known, then 'o', 'a' or 's'); false when too deep.
@@ -184,40 +208,16 @@ static void m3_pop(struct chatparse *p) {
 }
 
 int cp_fmt_minimax_m3(struct chatparse *p) {
-    static const char *const quote[] = {"\"", NULL}, *const gt[] = {">", NULL}, *const vend[] = {M3_NS "</", NULL};
+    static const char *const gt[] = {">", NULL}, *const vend[] = {M3_NS "</", NULL};
     int r, ri, rc, ro, which = 0, d = p->m3.depth - 1;
     switch (p->sub) {
-    case M3_START:
-        p->section = true;
-        p->sub = M3_SECTION;
-        return 1;
-    case M3_SECTION:
-        if (!cp_ws(p)) return 0;
-        r = lit2(p, M3_NS "<invoke name=\"", M3_NS "</tool_call>", &which);
-        if (r == R_MORE) return 0;
-        if (r == R_NO) {
-            cp_markup_fail(p, "expected an invoke or the end of the calls");
-            return 1;
-        }
-        if (which == 1) {
-            cp_to_text(p, TK_CONTENT);
-            return 1;
-        }
-        cp_call_begin(p);
-        cp_sb_clear(&p->tmp);
-        p->sub = M3_NAME;
-        return 1;
-    case M3_NAME:
-        r = cp_until(p, quote, &p->tmp, 256, &which);
-        if (r == R_MORE) return 0;
-        if (r == R_NO || !cp_call_set_name(p, p->tmp.p, p->tmp.n)) return fail(p, "bad invoke name");
-        p->sub = M3_NAME_GT;
-        return 1;
-    case M3_NAME_GT:
-        if (!cp_ws(p)) return 0;
-        r = cp_lit(p, ">");
-        if (r == R_MORE) return 0;
-        if (r == R_NO) return fail(p, "expected '>' after the invoke name");
+    case OPEN_START:
+    case OPEN_SECTION:
+    case OPEN_NAME:
+    case OPEN_NAME_GT: {
+        bool opened;
+        r = invoke_open(p, M3_NS "<invoke name=\"", M3_NS "</tool_call>", &opened);
+        if (!opened) return r;
         p->m3.depth = 0;
         cp_sb_clear(&p->m3names);
         m3_push(p, "invoke", 6);
@@ -225,6 +225,7 @@ int cp_fmt_minimax_m3(struct chatparse *p) {
         cp_call_args_puts(p, "{");
         p->sub = M3_MEMBER;
         return 1;
+    }
     case M3_MEMBER: // inside an object or array: a child element, or the container's end
         if (!cp_ws(p)) return 0;
         r = lit2(p, M3_NS "</", M3_NS "<", &which);
@@ -281,7 +282,7 @@ int cp_fmt_minimax_m3(struct chatparse *p) {
             p->sub = M3_MEMBER;
             return 1;
         }
-        if (cp_call_end(p)) p->sub = M3_SECTION;
+        if (cp_call_end(p)) p->sub = OPEN_SECTION;
         return 1;
     }
     return fail(p, "internal state");
