@@ -10,6 +10,7 @@ SANITIZE ?=
 CFLAGS  += -std=c17 -Wall -Wextra $(WERROR) $(SANITIZE) -Iinclude -Isrc -D_GNU_SOURCE -pthread -fno-math-errno -ffp-contract=off
 LDLIBS  += -lpcre2-8 -lutf8proc -lxxhash -ljansson -lm -lpthread
 B       ?= build
+.DEFAULT_GOAL := all
 
 # The library's objects go into both libfrink.a and libfrink.so: position-independent, and every
 # symbol hidden but those include/frink.h declares FRINK_API (scripts/check-exports.sh checks).

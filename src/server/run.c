@@ -409,6 +409,15 @@ int run_start(struct srv *s, const struct run_params *p, struct run **out, struc
                     cparam);
         goto fail;
     }
+    if (has_tools && p->tool_mode != RUN_TOOLS_NONE && p->messages && !run_template_knows(s, "tools")) {
+        // The template never shows the tools to the model: it could not call them, and the
+        // request would be answered as if it had sent none.
+        api_err_set(e, 400, "invalid_request_error", "tools",
+                    "this model's chat template does not render tools (it never reads 'tools'), so the model "
+                    "cannot see or call them; serve it with a template that does (--chat-template-file), "
+                    "or leave the tools out (or send tool_choice \"none\")");
+        goto fail;
+    }
     if (tool_constrained && tool_grammar(s, p, &tgbnf, &ttrig, e)) goto fail;
     if (has_tools && p->tool_mode != RUN_TOOLS_NONE && run_template_knows(s, "tools") && !tool_calls_parsed(s)) {
         // The model is shown the tools and may call them, but its calls would reach the client

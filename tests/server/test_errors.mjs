@@ -99,6 +99,29 @@ await group('wrong types and values', async () => {
 
 // Valid bodies of every route with one field at a time swapped for a value of another type or
 // out of range, or dropped: whatever it is, the answer is 2xx or 4xx JSON, never 5xx or a crash.
+// The embedded model's template (ChatML, no tools in it) never shows tools to the model: a
+// request offering them is refused by name rather than answered as if it had sent none.
+await group('tools on a template that never renders them', async () => {
+    const fn = [{ type: 'function', function: { name: 'get_time', parameters: { type: 'object' } } }];
+    const base = { messages: MSGS, max_tokens: 2, tools: fn };
+    openai_error_ok('chat, tool_choice auto', await post(srv, '/v1/chat/completions', base), 400, 'tools');
+    openai_error_ok('chat, tool_choice absent (auto)', await post(srv, '/v1/chat/completions', { ...base, tool_choice: undefined }), 400, 'tools');
+    openai_error_ok('chat, tool_choice required', await post(srv, '/v1/chat/completions', { ...base, tool_choice: 'required' }), 400, 'tools');
+    const none = await post(srv, '/v1/chat/completions', { ...base, tool_choice: 'none' });
+    check('chat, tool_choice none: 200, no tool calls', none.status === 200 && !none.json.choices[0].message.tool_calls,
+        `${none.status} ${none.text.slice(0, 200)}`);
+    const a = await post(srv, '/v1/messages', { model: MODEL, messages: MSGS, max_tokens: 2, tools: [{ name: 'get_time', input_schema: { type: 'object' } }] });
+    check('messages, tools: 400 invalid_request_error naming tools', a.status === 400 && a.json.type === 'error' &&
+        a.json.error.type === 'invalid_request_error' && a.json.error.message.includes('tools'), `${a.status} ${a.text.slice(0, 300)}`);
+    const an = await post(srv, '/v1/messages', { model: MODEL, messages: MSGS, max_tokens: 2, tools: [{ name: 'get_time', input_schema: { type: 'object' } }],
+        tool_choice: { type: 'none' } });
+    check('messages, tool_choice none: 200', an.status === 200, `${an.status} ${an.text.slice(0, 200)}`);
+    const r = await post(srv, '/v1/responses', { input: 'hi', max_output_tokens: 2, tools: [{ type: 'function', name: 'get_time', parameters: { type: 'object' } }] });
+    check('responses, tools: 400 naming tools', r.status === 400 && r.json.error && String(r.json.error.message).includes('tools'),
+        `${r.status} ${r.text.slice(0, 300)}`);
+    await still_serving('after tools were refused');
+});
+
 await group('mutated requests (seeded)', async () => {
     let x = 12345;
     const rnd = (n) => { x = (x * 1103515245 + 12345) % 2147483648; return (x >> 8) % n; };
@@ -106,11 +129,11 @@ await group('mutated requests (seeded)', async () => {
         [{}], {}, { a: 1 }, { type: 'text', text: 1 }, [{ role: 'user' }], [{ role: 'user', content: [{ type: 'text' }] }], JSON.parse('['.repeat(60) + ']'.repeat(60))];
     const bases = {
         '/v1/chat/completions': { model: MODEL, messages: MSGS, max_tokens: 3, temperature: 0.5, top_p: 0.9, n: 1, stop: ['x'], seed: 1, stream: false,
-            logprobs: false, tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object' } } }], tool_choice: 'auto',
+            logprobs: false, tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object' } } }], tool_choice: 'none',
             response_format: { type: 'text' }, stream_options: null, logit_bias: { 5: 1 }, frequency_penalty: 0, presence_penalty: 0 },
         '/v1/completions': { model: MODEL, prompt: 'Once', max_tokens: 3, temperature: 0.5, echo: false, logprobs: null, stop: 'x', n: 1, suffix: null },
         '/v1/messages': { model: MODEL, max_tokens: 3, messages: MSGS, system: 'Be brief.', temperature: 0.5, top_k: 5, stop_sequences: ['x'],
-            tools: [{ name: 'f', input_schema: { type: 'object' } }], tool_choice: { type: 'auto' }, metadata: { user_id: 'u' } },
+            tools: [{ name: 'f', input_schema: { type: 'object' } }], tool_choice: { type: 'none' }, metadata: { user_id: 'u' } },
         '/v1/messages/count_tokens': { model: MODEL, messages: MSGS, system: 'Be brief.' },
         '/v1/responses': { model: MODEL, input: 'hi', instructions: 'Be brief.', max_output_tokens: 3, temperature: 0.5, text: { format: { type: 'text' } } },
         '/tokenize': { content: 'hello', add_special: false, with_pieces: true },
@@ -266,7 +289,7 @@ await group('disconnects free the slot', async () => {
     check('a new request is served at once', next.status === 200 && Date.now() - t0 < 3000, `${next.status} in ${Date.now() - t0} ms`);
 
     // during prefill (not streamed): a long prompt, the client leaves a quarter of the way in
-    const big = [{ role: 'user', content: 'river mountain lantern quiet harbor signal copper meadow '.repeat(400) }];
+    const big = [{ role: 'user', content: 'river mountain lantern quiet harbor signal copper meadow '.repeat(800) }];
     const t1 = Date.now();
     const cold = await post(hs, '/v1/chat/completions', { model: HM, messages: big, max_tokens: 1, cache_salt: `p${process.pid}a` });
     const prefill_ms = Date.now() - t1;

@@ -359,22 +359,21 @@ await group('output-changing fields: honoured or refused by name', async () => {
     };
     const chat = (extra) => ({ model: MODEL, messages: USER, max_tokens: 4, ...extra });
     const C = '/v1/chat/completions';
-    // This server's template (the ChatML fallback) has no tool-call format: a call cannot be
-    // forced, so a required or named tool_choice is refused; at most one call, or strict
-    // arguments, hold trivially (the model cannot call) or are refused naming their own field.
-    // Honoured forced calls: test_forced.mjs (templates with a tool-call format).
+    // This server's template (the ChatML fallback) never renders tools: the model could not see
+    // them, so any request offering them (but with tool_choice "none") is refused naming
+    // `tools`, whatever else it asks of the calls. Honoured forced calls: test_forced.mjs.
     const no_call = (j) => (!(j.choices[0].message.tool_calls || []).length && j.choices[0].finish_reason !== 'tool_calls' ? null
         : `a tool call on a template without a tool-call format: ${JSON.stringify(j.choices[0])}`);
-    await refused(C, 'parallel_tool_calls false', chat({ tools: TOOL, parallel_tool_calls: false }), 'parallel_tool_calls', no_call);
+    await refused(C, 'parallel_tool_calls false', chat({ tools: TOOL, parallel_tool_calls: false }), 'tools', no_call);
     await refused(C, 'legacy functions', chat({ functions: [{ name: 'f', parameters: {} }] }), 'functions');
     await refused(C, 'legacy function_call', chat({ function_call: 'auto', functions: [{ name: 'f', parameters: {} }] }), 'function');
     await refused(C, 'reasoning_effort on a template without it', chat({ reasoning_effort: 'high' }), 'reasoning_effort');
     await refused(C, 'web_search_options', chat({ web_search_options: {} }), 'web_search_options');
     await refused(C, 'a named tool_choice, no tool-call format', chat({ tools: TOOL, tool_choice: { type: 'function', function: { name: 'f' } } }),
-        'tool_choice.function.name');
-    await refused(C, 'tool_choice required, no tool-call format', chat({ tools: TOOL, tool_choice: 'required' }), 'tool_choice');
+        'tools');
+    await refused(C, 'tool_choice required, no tool-call format', chat({ tools: TOOL, tool_choice: 'required' }), 'tools');
     await refused(C, 'a strict function', chat({ tools: [{ type: 'function', function: { name: 'f', strict: true, parameters: { type: 'object' } } }] }),
-        'strict', no_call);
+        'tools', no_call);
     await refused(C, 'response_format json_schema', chat({ max_tokens: 200, temperature: 0, response_format: { type: 'json_schema', json_schema: { name: 'x',
         schema: { type: 'object', properties: { a: { type: 'boolean' } }, required: ['a'], additionalProperties: false } } } }), 'response_format', (j) => {
         const c = j.choices[0];
@@ -400,11 +399,11 @@ await group('output-changing fields: honoured or refused by name', async () => {
     await refused(R, 'responses: background', resp({ background: true }), 'background');
     const RTOOL = [{ type: 'function', name: 'f', parameters: { type: 'object' } }];
     const no_fc = (j) => (j.output.some((o) => o.type === 'function_call') ? `a function_call: ${JSON.stringify(j.output)}` : null);
-    await refused(R, 'responses: tool_choice required, no tool-call format', resp({ tools: RTOOL, tool_choice: 'required' }), 'tool_choice');
+    await refused(R, 'responses: tool_choice required, no tool-call format', resp({ tools: RTOOL, tool_choice: 'required' }), 'tools');
     await refused(R, 'responses: a named tool_choice, no tool-call format', resp({ tools: RTOOL, tool_choice: { type: 'function', name: 'f' } }),
-        'tool_choice.name');
-    await refused(R, 'responses: a strict function', resp({ tools: [{ ...RTOOL[0], strict: true }] }), 'strict', no_fc);
-    await refused(R, 'responses: parallel_tool_calls false', resp({ tools: RTOOL, parallel_tool_calls: false }), 'parallel_tool_calls', no_fc);
+        'tools');
+    await refused(R, 'responses: a strict function', resp({ tools: [{ ...RTOOL[0], strict: true }] }), 'tools', no_fc);
+    await refused(R, 'responses: parallel_tool_calls false', resp({ tools: RTOOL, parallel_tool_calls: false }), 'tools', no_fc);
     await refused(R, 'responses: conversation', resp({ conversation: 'conv_1' }), 'conversation');
     await refused(R, 'responses: an input image', resp({ input: [{ role: 'user', content: [{ type: 'input_image', image_url: 'data:image/png;base64,iVBORw0KGgo=' }] }] }),
         'image');
