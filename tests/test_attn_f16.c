@@ -99,6 +99,85 @@ int main(void) {
         tile_case(&seed, 64, 64, 8, 8, 1000, 0, 0.0f, false); // a full tile: 64 states
         tile_case(&seed, 128, 128, 16, 1, 77, 0, 0.0f, false);
     }
+    // quant_expf: within 1 ulp of libm's expf (and almost always equal) on a sweep of the
+    // softmax's range, exact at the edges; the AVX2 twin gives the same bits everywhere.
+    {
+        enum { N = 1 << 20 };
+        float *x = malloc(N * sizeof *x), *y = malloc(N * sizeof *y);
+        int worst = 0, differ = 0;
+        for (int i = 0; i < N; i++) {
+            // every 2^-k scale down to -110 (subnormal and zero results), then uniform bits
+            uint32_t u = 0x80000000u | (uint32_t)((uint64_t)i * 0x42dc0000u / N);
+            x[i] = quant_bits_f32(u);
+            float a = quant_expf(x[i]), b = expf(x[i]);
+            int du = (int)quant_f32_bits(a) - (int)quant_f32_bits(b);
+            du = du < 0 ? -du : du;
+            worst = du > worst ? du : worst;
+            differ += du != 0;
+        }
+        CHECK(worst <= 1, "quant_expf within 1 ulp of expf on [-110, 0] (worst %d ulp)", worst);
+        CHECK(differ < N / 100, "quant_expf equals expf almost everywhere (%d of %d differ)", differ, N);
+        CHECK(quant_expf(0.0f) == 1.0f && quant_expf(-0.0f) == 1.0f, "e^0 = 1");
+        CHECK(quant_expf(-INFINITY) == 0.0f && quant_expf(-1000.0f) == 0.0f, "e^-inf = 0");
+        CHECK(quant_expf(INFINITY) == INFINITY && quant_expf(100.0f) == INFINITY, "overflow to inf");
+        CHECK(isnan(quant_expf(NAN)), "NaN stays NaN");
+        CHECK(quant_expf(-103.0f) > 0.0f && quant_expf(-104.0f) == 0.0f, "the smallest subnormal, then zero");
+        CHECK(quant_expf(1.0f) == expf(1.0f) && quant_expf(-1.0f) == expf(-1.0f), "e and 1/e");
+        if (quant_cpu_isa() >= QUANT_ISA_AVX2) {
+            const float special[] = {-INFINITY, INFINITY, NAN, -0.0f, 0.0f, -200.0f, -200.5f, 200.5f, 88.8f, -87.4f, -1e-30f};
+            for (int i = 0; i < 11; i++) x[i] = special[i];
+            for (int n = 1; n <= 11; n++) { // every tail length
+                quant_expf_avx2(y, x, n);
+                int same = 1;
+                for (int i = 0; i < n; i++) {
+                    float r = quant_expf(x[i]);
+                    same &= isnan(r) ? isnan(y[i]) : quant_f32_bits(r) == quant_f32_bits(y[i]);
+                }
+                CHECK(same, "quant_expf_avx2 n=%d (special values) equals quant_expf", n);
+            }
+            unsigned s2 = 7;
+            for (int i = 0; i < N; i++) {
+                s2 = s2 * 1103515245u + 12345u;
+                x[i] = i & 1 ? quant_bits_f32(s2) : -(float)(s2 >> 8) / 65536.0f; // any bits; [-256, 0]
+            }
+            quant_expf_avx2(y, x, N);
+            int same = 1;
+            for (int i = 0; i < N; i++) {
+                float r = quant_expf(x[i]);
+                same &= isnan(r) ? isnan(y[i]) : quant_f32_bits(r) == quant_f32_bits(y[i]);
+            }
+            CHECK(same, "quant_expf_avx2 equals quant_expf on 2^20 inputs");
+            // SiLU times the up projection, every tail length and a long run, against the scalar.
+            for (int n = 1; n <= 19; n += 3) {
+                float g[32], u[32], g2[32];
+                for (int i = 0; i < n; i++) {
+                    g[i] = g2[i] = x[i * 2 + 1] / 1e30f; // mostly small values; odd ones any bits
+                    u[i] = x[i * 2] / 100.0f;
+                }
+                quant_silu_mul_avx2(g2, u, n);
+                int ok = 1;
+                for (int i = 0; i < n; i++) {
+                    float r = quant_silu(g[i]) * u[i];
+                    ok &= isnan(r) ? isnan(g2[i]) : quant_f32_bits(r) == quant_f32_bits(g2[i]);
+                }
+                CHECK(ok, "quant_silu_mul_avx2 n=%d equals the scalar loop", n);
+            }
+            for (int i = 0; i < N; i++) y[i] = x[i] / 16.0f + 8.0f; // [-8, 8]: where SiLU bends
+            float *u = malloc(N * sizeof *u);
+            for (int i = 0; i < N; i++) u[i] = 1.0f + (float)(i % 7);
+            memcpy(x, y, N * sizeof *x);
+            quant_silu_mul_avx2(y, u, N);
+            same = 1;
+            for (int i = 0; i < N; i++) {
+                float r = quant_silu(x[i]) * u[i];
+                same &= isnan(r) ? isnan(y[i]) : quant_f32_bits(r) == quant_f32_bits(y[i]);
+            }
+            CHECK(same, "quant_silu_mul_avx2 equals the scalar loop on 2^20 inputs");
+            free(u);
+        }
+        free(x);
+        free(y);
+    }
     // The reference order differs from a plain running sum: pin one value.
     uint16_t ones[40];
     for (int i = 0; i < 40; i++) ones[i] = fp32_to_fp16(1.0f);

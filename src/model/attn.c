@@ -174,11 +174,11 @@ static void attend(const struct attn_job *j, int ith, int t, int h0, int nh) {
             if (s > M[g]) {
                 float Mold = M[g];
                 M[g] = s;
-                ms = expf(Mold - s);
+                ms = quant_expf(Mold - s);
                 if (f16) f16ops.scale(acc + g * 1024, ms, dv);
                 else for (int i = 0; i < dv; i++) accf[g * 1024 + i] *= ms;
             } else {
-                vs = expf(s - M[g]);
+                vs = quant_expf(s - M[g]);
             }
             if (f16) f16ops.mad(acc + g * 1024, v, vs, dv);
             else for (int i = 0; i < dv; i++) accf[g * 1024 + i] = fmaf(vf[i], vs, accf[g * 1024 + i]);
@@ -191,11 +191,11 @@ static void attend(const struct attn_job *j, int ith, int t, int h0, int nh) {
             // gpt-oss: the sink logit joins the denominator only.
             float sk = L->attn_sinks[h], ms = 1.0f, vs = 1.0f;
             if (sk > M[g]) {
-                ms = expf(M[g] - sk);
+                ms = quant_expf(M[g] - sk);
                 if (f16) f16ops.scale(acc + g * 1024, ms, dv);
                 else for (int i = 0; i < dv; i++) accf[g * 1024 + i] *= ms;
             } else {
-                vs = expf(sk - M[g]);
+                vs = quant_expf(sk - M[g]);
             }
             S[g] = S[g] * ms + vs;
         }
@@ -246,10 +246,10 @@ static void attend_tile(const struct attn_job *j, int ith, int t0, int nq, int h
             if (L->feat & LF_ATTN_SINKS) {
                 float sk = L->attn_sinks[h], ms = 1.0f, vs = 1.0f;
                 if (sk > M[st]) {
-                    ms = expf(M[st] - sk);
+                    ms = quant_expf(M[st] - sk);
                     for (int i = 0; i < dv; i++) a[i] = fp16_to_fp32(fp32_to_fp16(a[i] * ms));
                 } else {
-                    vs = expf(sk - M[st]);
+                    vs = quant_expf(sk - M[st]);
                 }
                 S[st] = S[st] * ms + vs;
             }

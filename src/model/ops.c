@@ -167,6 +167,6 @@ void exec_layer_norm(float *y, const float *x, const float *w, const float *b, i
         for (int i = 0; i < n; i++) y[i] += b[i];
 }
 
-float exec_silu(float x) { return x / (1.0f + expf(-x)); }
-float exec_sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
+float exec_silu(float x) { return quant_silu(x); }
+float exec_sigmoid(float x) { return 1.0f / (1.0f + quant_expf(-x)); }
 

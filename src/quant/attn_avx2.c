@@ -5,7 +5,7 @@
 // state (query x head) whose range covers it, so prefill reads the cache once per tile of
 // queries and decode streams it once per KV head, not once per query head. Per state the
 // arithmetic is the twin's, in its order: the dot in four 8-lane FMA accumulators reduced
-// pairwise (tail in double), libm's expf, and the V accumulator stored in F16 between updates
+// pairwise (tail in double), quant_expf (eight at once), and the V accumulator stored in F16 between updates
 // (converted in registers, one instruction each way). The head dims models use (64, 128, 256)
 // get their own unrolled copies.
 #include <immintrin.h>
@@ -13,6 +13,7 @@
 
 #include "quant/quant.h"
 #include "quant/quant_impl.h"
+#include "quant/exp_avx2.h"
 
 #define INLINE static inline __attribute__((always_inline))
 
@@ -67,6 +68,63 @@ INLINE float dot64(const __m256 k[8], const float *q) {
     const __m128 t0 = _mm_add_ps(_mm256_castps256_ps128(r), _mm256_extractf128_ps(r, 1));
     const __m128 t1 = _mm_hadd_ps(t0, t0);
     return _mm_cvtss_f32(_mm_hadd_ps(t1, t1));
+}
+
+void quant_expf_avx2(float *y, const float *x, int n) {
+    int i = 0;
+    for (; i + 8 <= n; i += 8) _mm256_storeu_ps(y + i, exp8(_mm256_loadu_ps(x + i)));
+    if (i < n) {
+        _Alignas(32) float b[8] = {0};
+        for (int j = i; j < n; j++) b[j - i] = x[j];
+        _mm256_store_ps(b, exp8(_mm256_load_ps(b)));
+        for (int j = i; j < n; j++) y[j] = b[j - i];
+    }
+}
+
+// The lane vector of dot64 / dot before their reduction: (s0 + s2) + (s1 + s3).
+INLINE __m256 dot64_r(const __m256 k[8], const float *q) {
+    const __m256 z = _mm256_setzero_ps();
+    __m256 s0 = _mm256_fmadd_ps(k[0], _mm256_loadu_ps(q), z), s1 = _mm256_fmadd_ps(k[1], _mm256_loadu_ps(q + 8), z);
+    __m256 s2 = _mm256_fmadd_ps(k[2], _mm256_loadu_ps(q + 16), z), s3 = _mm256_fmadd_ps(k[3], _mm256_loadu_ps(q + 24), z);
+    s0 = _mm256_fmadd_ps(k[4], _mm256_loadu_ps(q + 32), s0);
+    s1 = _mm256_fmadd_ps(k[5], _mm256_loadu_ps(q + 40), s1);
+    s2 = _mm256_fmadd_ps(k[6], _mm256_loadu_ps(q + 48), s2);
+    s3 = _mm256_fmadd_ps(k[7], _mm256_loadu_ps(q + 56), s3);
+    return _mm256_add_ps(_mm256_add_ps(s0, s2), _mm256_add_ps(s1, s3));
+}
+INLINE __m256 dot_r(const float *k, const float *q, int n) { // n a multiple of 32
+    __m256 s0 = _mm256_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
+    for (int i = 0; i < n; i += 32) {
+        s0 = _mm256_fmadd_ps(_mm256_loadu_ps(k + i), _mm256_loadu_ps(q + i), s0);
+        s1 = _mm256_fmadd_ps(_mm256_loadu_ps(k + i + 8), _mm256_loadu_ps(q + i + 8), s1);
+        s2 = _mm256_fmadd_ps(_mm256_loadu_ps(k + i + 16), _mm256_loadu_ps(q + i + 16), s2);
+        s3 = _mm256_fmadd_ps(_mm256_loadu_ps(k + i + 24), _mm256_loadu_ps(q + i + 24), s3);
+    }
+    return _mm256_add_ps(_mm256_add_ps(s0, s2), _mm256_add_ps(s1, s3));
+}
+
+// Eight lane vectors reduced together, each exactly as dot's tail reduces one: t = lo + hi, then
+// (t0 + t1) + (t2 + t3). Three horizontal adds for the eight instead of two each.
+INLINE __m256 reduce8(const __m256 r[8]) {
+    __m256 x[4];
+    for (int i = 0; i < 4; i++)
+        x[i] = _mm256_add_ps(_mm256_permute2f128_ps(r[2 * i], r[2 * i + 1], 0x20),
+                             _mm256_permute2f128_ps(r[2 * i], r[2 * i + 1], 0x31));
+    // lanes: [r0 r2 r4 r6 | r1 r3 r5 r7]
+    const __m256 h = _mm256_hadd_ps(_mm256_hadd_ps(x[0], x[1]), _mm256_hadd_ps(x[2], x[3]));
+    return _mm256_permutevar8x32_ps(h, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+}
+
+// g = silu(g) * u, as quant_silu then the product.
+void quant_silu_mul_avx2(float *g, const float *u, int n) {
+    const __m256 one = _mm256_set1_ps(1.0f), neg = _mm256_set1_ps(-0.0f);
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m256 x = _mm256_loadu_ps(g + i);
+        const __m256 e = exp8(_mm256_xor_ps(x, neg));
+        _mm256_storeu_ps(g + i, _mm256_mul_ps(_mm256_div_ps(x, _mm256_add_ps(one, e)), _mm256_loadu_ps(u + i)));
+    }
+    for (; i < n; i++) g[i] = quant_silu(g[i]) * u[i];
 }
 
 // acc = f16(f16(acc * a) + v) when rescaling (the new maximum's own weight is 1), else
@@ -124,28 +182,44 @@ INLINE void tile(const struct quant_attn_tile *t, const int D, const int DV) {
                 for (int st = qi * nh; st < (qi + 1) * nh; st++) act[na++] = st;
         float sc[QUANT_ATTN_TILE_STATES], ms[QUANT_ATTN_TILE_STATES], vs[QUANT_ATTN_TILE_STATES];
         bool up[QUANT_ATTN_TILE_STATES];
+        // Eight states' dots at a time, reduced together; the rest one by one.
+        const __m256 vscale = _mm256_set1_ps(t->scale);
+        int a8 = D % 32 == 0 ? na & ~7 : 0;
         if (D == 64) {
             __m256 k[8];
             for (int i = 0; i < 8; i++) k[i] = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(kr + 8 * i)));
-            for (int a = 0; a < na; a++) sc[a] = dot64(k, qf + (size_t)act[a] * D) * t->scale;
+            for (int a = 0; a < a8; a += 8) {
+                __m256 r[8];
+                for (int i = 0; i < 8; i++) r[i] = dot64_r(k, qf + (size_t)act[a + i] * D);
+                _mm256_storeu_ps(sc + a, _mm256_mul_ps(reduce8(r), vscale));
+            }
+            for (int a = a8; a < na; a++) sc[a] = dot64(k, qf + (size_t)act[a] * D) * t->scale;
         } else {
-            for (int a = 0; a < na; a++) sc[a] = dot(kf, qf + (size_t)act[a] * D, D) * t->scale;
+            for (int a = 0; a < a8; a += 8) {
+                __m256 r[8];
+                for (int i = 0; i < 8; i++) r[i] = dot_r(kf, qf + (size_t)act[a + i] * D, D);
+                _mm256_storeu_ps(sc + a, _mm256_mul_ps(reduce8(r), vscale));
+            }
+            for (int a = a8; a < na; a++) sc[a] = dot(kf, qf + (size_t)act[a] * D, D) * t->scale;
         }
         if (t->softcap != 0.0f)
             for (int a = 0; a < na; a++) sc[a] = t->softcap * tanhf(sc[a]);
+        // The softmax step's exponent is Mold - s for a new maximum, else s - M: either way
+        // -(s - M) or s - M exactly (IEEE subtraction is antisymmetric), so one e^x per state,
+        // eight at a time.
+        _Alignas(32) float ex[QUANT_ATTN_TILE_STATES + 8];
+        for (int a = 0; a < na; a++) {
+            float d = sc[a] - M[act[a]];
+            up[a] = sc[a] > M[act[a]];
+            ex[a] = up[a] ? -d : d;
+        }
+        for (int a = na; a % 8; a++) ex[a] = 0.0f;
+        for (int a = 0; a < na; a += 8) _mm256_store_ps(ex + a, exp8(_mm256_load_ps(ex + a)));
         for (int a = 0; a < na; a++) {
             int st = act[a];
-            float s = sc[a];
-            ms[a] = 1.0f;
-            vs[a] = 1.0f;
-            up[a] = s > M[st];
-            if (up[a]) {
-                float Mold = M[st];
-                M[st] = s;
-                ms[a] = expf(Mold - s);
-            } else {
-                vs[a] = expf(s - M[st]);
-            }
+            ms[a] = up[a] ? ex[a] : 1.0f;
+            vs[a] = up[a] ? 1.0f : ex[a];
+            if (up[a]) M[st] = sc[a];
             S[st] = S[st] * ms[a] + vs[a];
         }
         for (int a = 0; a < na; a++) update(acc + (size_t)act[a] * DV, vf, ms[a], vs[a], up[a], DV);

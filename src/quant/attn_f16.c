@@ -79,10 +79,10 @@ void attn_f16_tile_ref(const struct quant_attn_tile *t) {
                 if (s > M) {
                     float Mold = M;
                     M = s;
-                    ms = expf(Mold - s);
+                    ms = quant_expf(Mold - s);
                     f16_scale_ref(acc, ms, t->dv);
                 } else {
-                    vs = expf(s - M);
+                    vs = quant_expf(s - M);
                 }
                 f16_mad_ref(acc, t->v + (size_t)c * t->v_stride, vs, t->dv);
                 S = S * ms + vs;
@@ -97,4 +97,10 @@ void attn_f16_tile_ref(const struct quant_attn_tile *t) {
 void quant_attn_f16_tile(const struct quant_attn_tile *t) {
     if (fast()) attn_f16_tile_avx2(t);
     else attn_f16_tile_ref(t);
+}
+
+void quant_silu_mul(float *g, const float *u, int n) {
+    if (fast()) quant_silu_mul_avx2(g, u, n);
+    else
+        for (int i = 0; i < n; i++) g[i] = quant_silu(g[i]) * u[i];
 }

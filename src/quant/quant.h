@@ -297,6 +297,57 @@ static inline float e8m0_to_fp32_half(uint8_t e) {
     return quant_bits_f32(bits);
 }
 
+// ---- e^x for the online softmax ----------------------------------------------------------------
+// frink's own e^x, used by every attention path (it replaces libm's expf there, whose bits no
+// vector code could reproduce): in double, x clamped to [-200, 200] (NaN passes), k = nearest
+// integer of x / ln 2 (by the 1.5 * 2^52 shift), r = x - k ln 2, e^r by its Taylor polynomial to
+// r^8 (Horner), times 2^k, rounded once to float. |r| <= 0.35 leaves the polynomial 2^-32 off, so
+// the float is within 0.51 ulp of e^x (correctly rounded but near ties; libm's expf is too) and
+// subnormal and zero results come out of the one rounding. Plain multiplies and adds (no FMA,
+// -ffp-contract=off): the AVX2 twin (attn_avx2.c, eight at once) gives the same bits on every
+// input, which test_attn_f16 pins.
+#define QUANT_EXP_LOG2E 0x1.71547652b82fep+0
+#define QUANT_EXP_LN2 0x1.62e42fefa39efp-1
+#define QUANT_EXP_SHIFT 0x1.8p52
+// 1/k! for k = 8 .. 2 (then r and 1)
+#define QUANT_EXP_C8 (1.0 / 40320.0)
+#define QUANT_EXP_C7 (1.0 / 5040.0)
+#define QUANT_EXP_C6 (1.0 / 720.0)
+#define QUANT_EXP_C5 (1.0 / 120.0)
+#define QUANT_EXP_C4 (1.0 / 24.0)
+#define QUANT_EXP_C3 (1.0 / 6.0)
+#define QUANT_EXP_C2 0.5
+static inline float quant_expf(float x) {
+    x = x < -200.0f ? -200.0f : x;
+    x = x > 200.0f ? 200.0f : x;
+    double xd = (double)x;
+    double t = xd * QUANT_EXP_LOG2E + QUANT_EXP_SHIFT;
+    double kd = t - QUANT_EXP_SHIFT;
+    double r = xd - kd * QUANT_EXP_LN2;
+    double p = QUANT_EXP_C8;
+    p = p * r + QUANT_EXP_C7;
+    p = p * r + QUANT_EXP_C6;
+    p = p * r + QUANT_EXP_C5;
+    p = p * r + QUANT_EXP_C4;
+    p = p * r + QUANT_EXP_C3;
+    p = p * r + QUANT_EXP_C2;
+    p = p * r + 1.0;
+    p = p * r + 1.0;
+    uint64_t tb, sb, shift = 0;
+    double sh = QUANT_EXP_SHIFT;
+    memcpy(&tb, &t, 8);
+    memcpy(&shift, &sh, 8);
+    sb = (tb - shift + 1023) << 52; // 2^k
+    double s;
+    memcpy(&s, &sb, 8);
+    return (float)(p * s);
+}
+
+// SiLU on quant_expf: x / (1 + e^-x). quant_silu_mul: g[i] = silu(g[i]) * u[i] for n values, eight
+// at a time where AVX2 is in use (the same bits as the scalar loop).
+static inline float quant_silu(float x) { return x / (1.0f + quant_expf(-x)); }
+void quant_silu_mul(float *g, const float *u, int n);
+
 // ---- the API the forward pass uses -----------------------------------------------------------
 
 // True when `type` has a dequantizer and a matvec kernel (weights of this type can be used).
