@@ -54,7 +54,7 @@ static void glu(int act, float *g, const float *u, int n) {
         for (int i = 0; i < n; i++) g[i] = swiglu_oai(g[i], u[i]);
         break;
     default:
-        quant_silu_mul(g, u, n);
+        quant_silu_mul(g, g, u, n);
     }
 }
 

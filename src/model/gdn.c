@@ -79,8 +79,9 @@ static void conv_run(const struct conv_job *j, int r, int64_t c0, int64_t c1) {
                 const float *w = j->w + c * Kc;
                 float acc = 0;
                 for (int i = 0; i < Kc; i++) acc += RAW(t - (Kc - 1) + i, c) * w[i];
-                row[c] = exec_silu(acc);
+                row[c] = acc; // read again only by this channel's own sum, before
             }
+            quant_silu_mul(row + cb, row + cb, NULL, nc);
         }
 #undef RAW
         for (int k = 0; k < nc; k++)
@@ -245,7 +246,7 @@ static void rule_heads(const struct rule_job *j, int ith, int64_t h0, int64_t h1
             float *oh = j->o + (size_t)t * j->g.nv * dv + (size_t)h * dv;
             const float *zh = j->z + (size_t)t * j->ld + (size_t)h * dv;
             exec_rms_norm(oh, oh, j->norm, dv, j->eps);
-            for (int i = 0; i < dv; i++) oh[i] *= exec_silu(zh[i]);
+            quant_silu_mul(oh, zh, oh, dv);
         }
     }
 }

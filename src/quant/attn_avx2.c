@@ -115,16 +115,16 @@ INLINE __m256 reduce8(const __m256 r[8]) {
     return _mm256_permutevar8x32_ps(h, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
 }
 
-// g = silu(g) * u, as quant_silu then the product.
-void quant_silu_mul_avx2(float *g, const float *u, int n) {
+// dst = silu(g) * u (or silu(g)), as quant_silu then the product.
+void quant_silu_mul_avx2(float *dst, const float *g, const float *u, int n) {
     const __m256 one = _mm256_set1_ps(1.0f), neg = _mm256_set1_ps(-0.0f);
     int i = 0;
     for (; i + 8 <= n; i += 8) {
         const __m256 x = _mm256_loadu_ps(g + i);
-        const __m256 e = exp8(_mm256_xor_ps(x, neg));
-        _mm256_storeu_ps(g + i, _mm256_mul_ps(_mm256_div_ps(x, _mm256_add_ps(one, e)), _mm256_loadu_ps(u + i)));
+        const __m256 y = _mm256_div_ps(x, _mm256_add_ps(one, exp8(_mm256_xor_ps(x, neg))));
+        _mm256_storeu_ps(dst + i, u ? _mm256_mul_ps(y, _mm256_loadu_ps(u + i)) : y);
     }
-    for (; i < n; i++) g[i] = quant_silu(g[i]) * u[i];
+    for (; i < n; i++) dst[i] = u ? quant_silu(g[i]) * u[i] : quant_silu(g[i]);
 }
 
 // acc = f16(f16(acc * a) + v) when rescaling (the new maximum's own weight is 1), else

@@ -99,8 +99,8 @@ void quant_attn_f16_tile(const struct quant_attn_tile *t) {
     else attn_f16_tile_ref(t);
 }
 
-void quant_silu_mul(float *g, const float *u, int n) {
-    if (fast()) quant_silu_mul_avx2(g, u, n);
+void quant_silu_mul(float *dst, const float *g, const float *u, int n) {
+    if (fast()) quant_silu_mul_avx2(dst, g, u, n);
     else
-        for (int i = 0; i < n; i++) g[i] = quant_silu(g[i]) * u[i];
+        for (int i = 0; i < n; i++) dst[i] = u ? quant_silu(g[i]) * u[i] : quant_silu(g[i]);
 }

@@ -343,10 +343,11 @@ static inline float quant_expf(float x) {
     return (float)(p * s);
 }
 
-// SiLU on quant_expf: x / (1 + e^-x). quant_silu_mul: g[i] = silu(g[i]) * u[i] for n values, eight
-// at a time where AVX2 is in use (the same bits as the scalar loop).
+// SiLU on quant_expf: x / (1 + e^-x). quant_silu_mul: dst[i] = silu(g[i]) * u[i] (u NULL: silu(g[i]))
+// for n values, eight at a time where AVX2 is in use (the same bits as the scalar loop); dst may be
+// g or u.
 static inline float quant_silu(float x) { return x / (1.0f + quant_expf(-x)); }
-void quant_silu_mul(float *g, const float *u, int n);
+void quant_silu_mul(float *dst, const float *g, const float *u, int n);
 
 // ---- the API the forward pass uses -----------------------------------------------------------
 

@@ -77,8 +77,8 @@ void attn_f16_tile_ref(const struct quant_attn_tile *t);
 void attn_f16_tile_avx2(const struct quant_attn_tile *t);
 // y[i] = quant_expf(x[i]), eight at a time (attn_avx2.c; the tile kernel's e^x).
 void quant_expf_avx2(float *y, const float *x, int n);
-// g[i] = quant_silu(g[i]) * u[i], eight at a time (attn_avx2.c).
-void quant_silu_mul_avx2(float *g, const float *u, int n);
+// dst[i] = quant_silu(g[i]) * u[i] (u NULL: no product), eight at a time (attn_avx2.c).
+void quant_silu_mul_avx2(float *dst, const float *g, const float *u, int n);
 
 // ---- scalar reference kernels (quant_ref.c, quant_ref_k.c) ----
 #define QUANT_DECL_REF(t, a)                                             \
