@@ -36,8 +36,9 @@ INLINE void prefetch_row(const uint16_t *p, int n) {
     for (int b = 0; b < n * 2; b += 64) _mm_prefetch((const char *)p + b, _MM_HINT_T0);
 }
 
-// k . q as f16_dot_ref orders it (both already in F32).
-INLINE float dot(const float *k, const float *q, int n) {
+// The lane vector of k . q before its reduction, as f16_dot_ref orders it (both already in
+// F32): four 8-lane FMA accumulators over n & ~31 elements, then (s0 + s2) + (s1 + s3).
+INLINE __m256 dot_r(const float *k, const float *q, int n) {
     __m256 s0 = _mm256_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
     int np = n & ~31;
     for (int i = 0; i < np; i += 32) {
@@ -46,16 +47,11 @@ INLINE float dot(const float *k, const float *q, int n) {
         s2 = _mm256_fmadd_ps(_mm256_loadu_ps(k + i + 16), _mm256_loadu_ps(q + i + 16), s2);
         s3 = _mm256_fmadd_ps(_mm256_loadu_ps(k + i + 24), _mm256_loadu_ps(q + i + 24), s3);
     }
-    const __m256 r = _mm256_add_ps(_mm256_add_ps(s0, s2), _mm256_add_ps(s1, s3));
-    const __m128 t0 = _mm_add_ps(_mm256_castps256_ps128(r), _mm256_extractf128_ps(r, 1));
-    const __m128 t1 = _mm_hadd_ps(t0, t0);
-    double sum = _mm_cvtss_f32(_mm_hadd_ps(t1, t1));
-    for (int i = np; i < n; i++) sum += (double)(k[i] * q[i]);
-    return (float)sum;
+    return _mm256_add_ps(_mm256_add_ps(s0, s2), _mm256_add_ps(s1, s3));
 }
 
 // The same for 64 dims with k held in registers (eight of the sixteen) across the states.
-INLINE float dot64(const __m256 k[8], const float *q) {
+INLINE __m256 dot64_r(const __m256 k[8], const float *q) {
     // From zero as the twin, whose sum of -0 products is +0.
     const __m256 z = _mm256_setzero_ps();
     __m256 s0 = _mm256_fmadd_ps(k[0], _mm256_loadu_ps(q), z), s1 = _mm256_fmadd_ps(k[1], _mm256_loadu_ps(q + 8), z);
@@ -64,44 +60,22 @@ INLINE float dot64(const __m256 k[8], const float *q) {
     s1 = _mm256_fmadd_ps(k[5], _mm256_loadu_ps(q + 40), s1);
     s2 = _mm256_fmadd_ps(k[6], _mm256_loadu_ps(q + 48), s2);
     s3 = _mm256_fmadd_ps(k[7], _mm256_loadu_ps(q + 56), s3);
-    const __m256 r = _mm256_add_ps(_mm256_add_ps(s0, s2), _mm256_add_ps(s1, s3));
+    return _mm256_add_ps(_mm256_add_ps(s0, s2), _mm256_add_ps(s1, s3));
+}
+
+// One lane vector's sum: t = lo + hi, then (t0 + t1) + (t2 + t3).
+INLINE float hsum(__m256 r) {
     const __m128 t0 = _mm_add_ps(_mm256_castps256_ps128(r), _mm256_extractf128_ps(r, 1));
     const __m128 t1 = _mm_hadd_ps(t0, t0);
     return _mm_cvtss_f32(_mm_hadd_ps(t1, t1));
 }
 
-void quant_expf_avx2(float *y, const float *x, int n) {
-    int i = 0;
-    for (; i + 8 <= n; i += 8) _mm256_storeu_ps(y + i, exp8(_mm256_loadu_ps(x + i)));
-    if (i < n) {
-        _Alignas(32) float b[8] = {0};
-        for (int j = i; j < n; j++) b[j - i] = x[j];
-        _mm256_store_ps(b, exp8(_mm256_load_ps(b)));
-        for (int j = i; j < n; j++) y[j] = b[j - i];
-    }
+INLINE float dot(const float *k, const float *q, int n) {
+    double sum = hsum(dot_r(k, q, n));
+    for (int i = n & ~31; i < n; i++) sum += (double)(k[i] * q[i]);
+    return (float)sum;
 }
-
-// The lane vector of dot64 / dot before their reduction: (s0 + s2) + (s1 + s3).
-INLINE __m256 dot64_r(const __m256 k[8], const float *q) {
-    const __m256 z = _mm256_setzero_ps();
-    __m256 s0 = _mm256_fmadd_ps(k[0], _mm256_loadu_ps(q), z), s1 = _mm256_fmadd_ps(k[1], _mm256_loadu_ps(q + 8), z);
-    __m256 s2 = _mm256_fmadd_ps(k[2], _mm256_loadu_ps(q + 16), z), s3 = _mm256_fmadd_ps(k[3], _mm256_loadu_ps(q + 24), z);
-    s0 = _mm256_fmadd_ps(k[4], _mm256_loadu_ps(q + 32), s0);
-    s1 = _mm256_fmadd_ps(k[5], _mm256_loadu_ps(q + 40), s1);
-    s2 = _mm256_fmadd_ps(k[6], _mm256_loadu_ps(q + 48), s2);
-    s3 = _mm256_fmadd_ps(k[7], _mm256_loadu_ps(q + 56), s3);
-    return _mm256_add_ps(_mm256_add_ps(s0, s2), _mm256_add_ps(s1, s3));
-}
-INLINE __m256 dot_r(const float *k, const float *q, int n) { // n a multiple of 32
-    __m256 s0 = _mm256_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
-    for (int i = 0; i < n; i += 32) {
-        s0 = _mm256_fmadd_ps(_mm256_loadu_ps(k + i), _mm256_loadu_ps(q + i), s0);
-        s1 = _mm256_fmadd_ps(_mm256_loadu_ps(k + i + 8), _mm256_loadu_ps(q + i + 8), s1);
-        s2 = _mm256_fmadd_ps(_mm256_loadu_ps(k + i + 16), _mm256_loadu_ps(q + i + 16), s2);
-        s3 = _mm256_fmadd_ps(_mm256_loadu_ps(k + i + 24), _mm256_loadu_ps(q + i + 24), s3);
-    }
-    return _mm256_add_ps(_mm256_add_ps(s0, s2), _mm256_add_ps(s1, s3));
-}
+INLINE float dot64(const __m256 k[8], const float *q) { return hsum(dot64_r(k, q)); }
 
 // Eight lane vectors reduced together, each exactly as dot's tail reduces one: t = lo + hi, then
 // (t0 + t1) + (t2 + t3). Three horizontal adds for the eight instead of two each.
@@ -113,6 +87,17 @@ INLINE __m256 reduce8(const __m256 r[8]) {
     // lanes: [r0 r2 r4 r6 | r1 r3 r5 r7]
     const __m256 h = _mm256_hadd_ps(_mm256_hadd_ps(x[0], x[1]), _mm256_hadd_ps(x[2], x[3]));
     return _mm256_permutevar8x32_ps(h, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+}
+
+void quant_expf_avx2(float *y, const float *x, int n) {
+    int i = 0;
+    for (; i + 8 <= n; i += 8) _mm256_storeu_ps(y + i, exp8(_mm256_loadu_ps(x + i)));
+    if (i < n) {
+        _Alignas(32) float b[8] = {0};
+        for (int j = i; j < n; j++) b[j - i] = x[j];
+        _mm256_store_ps(b, exp8(_mm256_load_ps(b)));
+        for (int j = i; j < n; j++) y[j] = b[j - i];
+    }
 }
 
 // dst = silu(g) * u (or silu(g)), as quant_silu then the product.
