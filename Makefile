@@ -81,7 +81,7 @@ endif
 
 EXAMPLES := $(sort $(wildcard examples/*.c))
 
-.PHONY: all deps fixtures test sanitize run install example-check clean fuzz fuzz-smoke format check-shared FORCE
+.PHONY: all deps fixtures test sanitize run install example-check clean fuzz fuzz-smoke format FORCE
 all: $(B)/frink $(B)/libfrink.so $(B)/frink.pc
 
 deps:
