@@ -421,7 +421,7 @@ static void test_matmul(uint32_t type, const char *name) {
 // activation block reaches at its largest element.
 static void test_panel_shapes(uint32_t type, const char *name) {
     const int blck = ggml_type_geom(type)->blck, bsz = ggml_type_geom(type)->size;
-    static const int64_t nbs[] = {1, 5, 17, 37};
+    static const int64_t nbs[] = {1, 2, 3, 5, 8, 17, 22, 37, 39}; // every remainder mod 4 (Q8_0's block lanes)
     enum { ROWS = 27, R0 = 2, NT = 17 };
     for (size_t k = 0; k < sizeof nbs / sizeof nbs[0]; k++) {
         const int64_t n = nbs[k] * blck;

@@ -19,9 +19,9 @@
 // token, so it costs nothing per token. Results: every output equals the one-token kernel of the
 // same type (quant_avx2.c, either build) bit for bit. That is what lets prefill and decode agree
 // exactly:
-//   - Q8_0's one-token kernel keeps eight float accumulators, one per lane position l; the panel
-//     keeps them too, as eight vectors acc[l] with rows in lanes, reduced at the end in the
-//     one-token kernel's order ((0+4)+(2+6)) + ((1+5)+(3+7));
+//   - Q8_0's one-token kernel reduces each block to an exact integer and keeps four float
+//     accumulators, block b in accumulator b mod 4; the panel keeps them too, as four vectors per
+//     token with rows in lanes, reduced at the end in the one-token kernel's order (0+2) + (1+3);
 //   - Q4_K and Q6_K reduce each block to an exact integer first, Q1_0 each activation block:
 //     one float accumulator per row (Q1_0: four, one per activation block of a weight block),
 //     i.e. one vector (four).
@@ -121,8 +121,8 @@ static inline __m256 reduce8(const __m256 a[8]) {
 //
 // Panel block: w[l] = elements 4l..4l+3 of the block for each row, XOR 0x80 (= q + 128 unsigned),
 // d[r] = the row's block scale. Activation extras per block: yd (f32 scale) and
-// neg[l] = -128 * (sum of activation bytes 4l..4l+3), so that
-//   vpdpbusd(neg[l], w[l], y[4l..4l+3]) = sum_k q_k y_k, the one-token kernel's lane l exactly.
+// neg = -128 * (sum of the block's activation bytes), so that eight vpdpbusd started from neg
+// give each row's exact block sum, the one-token kernel's S.
 
 struct panel_q8_0 {
     __m256i w[8];
@@ -145,7 +145,7 @@ static void q8_0_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *panel
 }
 
 struct prep_q8_0 {
-    int32_t neg[8];
+    int32_t neg;
     float yd;
 };
 
@@ -154,48 +154,57 @@ static size_t q8_0_prep_bytes(int64_t n) { return (size_t)(n / QK8_0) * sizeof(s
 static void q8_0_prep(const void *xq, int64_t n, void *prep) {
     const block_q8_0 *y = xq;
     struct prep_q8_0 *p = prep;
-    const __m256i m128 = _mm256_set1_epi8((char)0x80); // as unsigned 128: dpbusd(0, 128, y) = 128 * sum
     for (int64_t b = 0; b < n / QK8_0; b++) {
-        const __m256i s = dpbusd(_mm256_setzero_si256(), m128, _mm256_loadu_si256((const __m256i *)y[b].qs));
-        _mm256_storeu_si256((__m256i *)p[b].neg, _mm256_sub_epi32(_mm256_setzero_si256(), s));
+        int32_t sum = 0;
+        for (int k = 0; k < QK8_0; k++) sum += y[b].qs[k];
+        p[b].neg = -128 * sum;
         p[b].yd = h2f(y[b].d);
     }
 }
 
+// The one-token kernel's four block lanes (block b into lane b mod 4), as four accumulators per token.
 static inline __attribute__((always_inline)) void q8_0_runT(int T, const void *panel, const uint8_t *xq, size_t xs,
                                                             const uint8_t *prep, size_t es, int64_t n, float *out) {
     const struct panel_q8_0 *p = panel;
-    __m256 acc[2][8];
+    const int64_t nb = n / QK8_0;
+    __m256 acc[TOK][4];
     _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
-        for (int l = 0; l < 8; l++) acc[t][l] = _mm256_setzero_ps();
-    for (int64_t b = 0; b < n / QK8_0; b++, p++) {
-        _Pragma("GCC unroll 2") for (int t = 0; t < T; t++) {
-            const block_q8_0 *y = (const block_q8_0 *)(xq + t * xs) + b;
-            const struct prep_q8_0 *e = (const struct prep_q8_0 *)(prep + t * es) + b;
-            const __m256 d = _mm256_mul_ps(p->d, _mm256_set1_ps(e->yd));
-            _Pragma("GCC unroll 8") for (int l = 0; l < 8; l++) {
-                const __m256i s = dpbusd(_mm256_set1_epi32(e->neg[l]), p->w[l],
-                                                      _mm256_set1_epi32(load_i32(y->qs + 4 * l)));
-                acc[t][l] = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(s), acc[t][l]);
-            }
-        }
+        for (int k = 0; k < 4; k++) acc[t][k] = _mm256_setzero_ps();
+#define Q8_0_BLOCK(b, k)                                                                                          \
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) {                                                       \
+        const block_q8_0 *y = (const block_q8_0 *)(xq + t * xs) + (b);                                           \
+        const struct prep_q8_0 *e = (const struct prep_q8_0 *)(prep + t * es) + (b);                             \
+        __m256i s = _mm256_set1_epi32(e->neg);                                                                   \
+        _Pragma("GCC unroll 8") for (int l = 0; l < 8; l++)                                                      \
+            s = dpbusd(s, p[b].w[l], _mm256_set1_epi32(load_i32(y->qs + 4 * l)));                                 \
+        acc[t][k] = _mm256_fmadd_ps(_mm256_mul_ps(p[b].d, _mm256_set1_ps(e->yd)), _mm256_cvtepi32_ps(s), acc[t][k]); \
     }
-    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) _mm256_storeu_ps(out + 8 * t, reduce8(acc[t]));
+    int64_t b = 0;
+    for (; b + 4 <= nb; b += 4) {
+        Q8_0_BLOCK(b, 0)
+        Q8_0_BLOCK(b + 1, 1)
+        Q8_0_BLOCK(b + 2, 2)
+        Q8_0_BLOCK(b + 3, 3)
+    }
+    if (b < nb) Q8_0_BLOCK(b, 0)
+    if (b + 1 < nb) Q8_0_BLOCK(b + 1, 1)
+    if (b + 2 < nb) Q8_0_BLOCK(b + 2, 2)
+#undef Q8_0_BLOCK
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
+        _mm256_storeu_ps(out + 8 * t, _mm256_add_ps(_mm256_add_ps(acc[t][0], acc[t][2]), _mm256_add_ps(acc[t][1], acc[t][3])));
 }
 
-PANEL_RUN(q8_0, 2)
+PANEL_RUN(q8_0, TOK)
 
 #else // AVX2
 // ---- Q8_0 without vpdpbusd ------------------------------------------------------------------------
 //
 // maddubs saturates with the +128 bias, and the sign trick (maddubs(|w|, sign(y, w))) costs a
 // sign per product vector. Widened to int16 instead, the weights need no trick: one vpmaddwd of
-// a weight pair with a broadcast activation pair gives w0 y0 + w1 y1 exactly for every row, so
-// two of them and an add give the one-token kernel's lane l (elements 4l..4l+3) as the same
-// exact int32 (its maddubs pairs never saturate: |y| <= 127 from the activation quantizer).
-// Measured on Zen 3 (tight loops, operands in registers): this mix (2 madd + add + cvt + fma)
-// runs a 32-MAC step in ~1.6 cycles, the sign-trick mix (sign + maddubs + madd + cvt + fma) in
-// ~1.8; with the weights and broadcasts from memory, as here, ~2.1.
+// a weight pair with a broadcast activation pair gives w0 y0 + w1 y1 exactly for every row, and
+// sixteen of them added give each row's exact block sum. Each weight vector is loaded once for
+// four tokens, so a block costs four tokens 16 weight loads, 64 broadcasts, 64 vpmaddwd, 60 adds
+// and four conversions and FMAs: the float work is per block, not per group of four products.
 //
 // Panel block: w[j] = elements 2j, 2j+1 of the block as int16 for each row (rows in lanes),
 // d[r] = the row's block scale. Activation extras per block: the bytes as int16, and yd.
@@ -249,38 +258,33 @@ static void q8_0_prep(const void *xq, int64_t n, void *prep) {
 // four bytes broadcast: vbroadcastss is a bare load on Zen (vpbroadcastd adds a shuffle uop)
 static inline __m256i bcast32(const void *p) { return _mm256_castps_si256(_mm256_broadcast_ss((const float *)p)); }
 
-enum { Q8_0_CHUNK = 16 }; // blocks: 8.5 KiB of panel, 1.1 KiB of extras per token
+enum { Q8_0_CHUNK = 16, Q8_0_TOK = 4 }; // blocks: 8.5 KiB of panel, 1.1 KiB of extras per token
 
-// Blocks [b0, b1) of one token into its eight lane accumulators, in registers throughout.
-// This loop runs ~2.5 cycles per 32 MACs (the step alone ~2.1, above). Two tokens sharing the
-// weight registers (half the lanes each) measured no faster.
-static inline __attribute__((always_inline)) void q8_0_blocks(const struct panel_q8_0 *p, const struct prep_q8_0 *e,
-                                                              int64_t b0, int64_t b1, float *keep) {
-    __m256 a0 = _mm256_load_ps(keep), a1 = _mm256_load_ps(keep + 8), a2 = _mm256_load_ps(keep + 16),
-           a3 = _mm256_load_ps(keep + 24), a4 = _mm256_load_ps(keep + 32), a5 = _mm256_load_ps(keep + 40),
-           a6 = _mm256_load_ps(keep + 48), a7 = _mm256_load_ps(keep + 56);
+// Blocks [b0, b1) of T tokens into their accumulators keep[t][b mod 4] (the one-token kernel's four
+// block lanes; rows in vector lanes), which wait in memory: each is touched once every four blocks.
+// Each weight pair vector w[j] is loaded once and used by all T tokens; the sixteen products of a
+// block add up as int32 to each row's exact block sum, converted and scaled once.
+static inline __attribute__((always_inline)) void q8_0_blocksT(int T, const struct panel_q8_0 *p,
+                                                               const uint8_t *prep, size_t es, int64_t b0,
+                                                               int64_t b1, __m256 (*keep)[4]) {
     for (int64_t b = b0; b < b1; b++) {
         const __m256i *w = p[b].w;
-        const int16_t *y = e[b].y;
-        const __m256 d = _mm256_mul_ps(p[b].d, _mm256_set1_ps(e[b].yd));
-#define Q8_0_LANE(a, l)                                                                                              \
-    a = _mm256_fmadd_ps(d,                                                                                           \
-                        _mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_madd_epi16(w[2 * (l)], bcast32(y + 4 * (l))),     \
-                                                            _mm256_madd_epi16(w[2 * (l) + 1], bcast32(y + 4 * (l) + 2)))), \
-                        a)
-        Q8_0_LANE(a0, 0);
-        Q8_0_LANE(a1, 1);
-        Q8_0_LANE(a2, 2);
-        Q8_0_LANE(a3, 3);
-        Q8_0_LANE(a4, 4);
-        Q8_0_LANE(a5, 5);
-        Q8_0_LANE(a6, 6);
-        Q8_0_LANE(a7, 7);
-#undef Q8_0_LANE
+        const struct prep_q8_0 *e[Q8_0_TOK];
+        __m256i s[Q8_0_TOK];
+        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) {
+            e[t] = (const struct prep_q8_0 *)(prep + (size_t)t * es) + b;
+            s[t] = _mm256_madd_epi16(w[0], bcast32(e[t]->y));
+        }
+        _Pragma("GCC unroll 16") for (int j = 1; j < 16; j++) {
+            const __m256i wj = _mm256_load_si256(w + j);
+            _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) {
+                s[t] = _mm256_add_epi32(s[t], _mm256_madd_epi16(wj, bcast32(e[t]->y + 2 * j)));
+                keep_chain(&s[t]);
+            }
+        }
+        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) keep[t][b & 3] = _mm256_fmadd_ps(
+            _mm256_mul_ps(p[b].d, _mm256_set1_ps(e[t]->yd)), _mm256_cvtepi32_ps(s[t]), keep[t][b & 3]);
     }
-    _mm256_store_ps(keep, a0), _mm256_store_ps(keep + 8, a1), _mm256_store_ps(keep + 16, a2);
-    _mm256_store_ps(keep + 24, a3), _mm256_store_ps(keep + 32, a4), _mm256_store_ps(keep + 40, a5);
-    _mm256_store_ps(keep + 48, a6), _mm256_store_ps(keep + 56, a7);
 }
 
 static void q8_0_run(const void *panel, const void *xq, size_t xs, const void *prep, size_t es, int nt, int64_t n,
@@ -289,18 +293,24 @@ static void q8_0_run(const void *panel, const void *xq, size_t xs, const void *p
     const int64_t nb = n / QK8_0;
     for (int t0 = 0; t0 < nt; t0 += 16) {
         const int tn = nt - t0 < 16 ? nt - t0 : 16;
-        _Alignas(32) float keep[16][64] = {{0}}; // [token][8 l + row]: the accumulators between chunks
+        __m256 keep[16][4]; // [token][block mod 4]: the accumulators
+        for (int t = 0; t < tn; t++)
+            for (int k = 0; k < 4; k++) keep[t][k] = _mm256_setzero_ps();
         for (int64_t b0 = 0; b0 < nb; b0 += Q8_0_CHUNK) {
             const int64_t b1 = b0 + Q8_0_CHUNK < nb ? b0 + Q8_0_CHUNK : nb;
-            for (int t = 0; t < tn; t++)
-                q8_0_blocks(panel, (const struct prep_q8_0 *)((const uint8_t *)prep + (size_t)(t0 + t) * es), b0, b1,
-                            keep[t]);
+            for (int t = 0; t < tn; t += Q8_0_TOK) {
+                const uint8_t *e = (const uint8_t *)prep + (size_t)(t0 + t) * es;
+                switch (tn - t < Q8_0_TOK ? tn - t : Q8_0_TOK) {
+                case 1: q8_0_blocksT(1, panel, e, es, b0, b1, keep + t); break;
+                case 2: q8_0_blocksT(2, panel, e, es, b0, b1, keep + t); break;
+                case 3: q8_0_blocksT(3, panel, e, es, b0, b1, keep + t); break;
+                default: q8_0_blocksT(4, panel, e, es, b0, b1, keep + t); break;
+                }
+            }
         }
-        for (int t = 0; t < tn; t++) {
-            __m256 a[8];
-            for (int l = 0; l < 8; l++) a[l] = _mm256_load_ps(keep[t] + 8 * l);
-            _mm256_storeu_ps(out + 8 * (t0 + t), reduce8(a));
-        }
+        for (int t = 0; t < tn; t++)
+            _mm256_storeu_ps(out + 8 * (t0 + t), _mm256_add_ps(_mm256_add_ps(keep[t][0], keep[t][2]),
+                                                               _mm256_add_ps(keep[t][1], keep[t][3])));
     }
 }
 

@@ -151,16 +151,53 @@ float KERNEL(dot_bf16_bf16)(int64_t n, const void *w, const void *xq) {
 
 // ---- 32-element blocks against Q8_0 / Q8_1 -------------------------------------------------------
 
+// Q8_0 x Q8_0: each block reduced to its exact integer sum S, then scaled and accumulated in four
+// float lanes, block b into lane b mod 4: lane = fma(dx * dy, S, lane), in block order; the
+// result is (lane 0 + lane 2) + (lane 1 + lane 3). Four blocks share one reduction of their
+// sums and one conversion of their scales. The panel kernels (panel_avx2.c) keep the same four
+// chains per row with rows in vector lanes, so they need no per-element-group float work.
+
+// The exact sums of four blocks' int32 lane vectors, as lanes 0..3.
+static inline __m128i q8_0_sums4(__m256i s0, __m256i s1, __m256i s2, __m256i s3) {
+    const __m256i h = _mm256_hadd_epi32(_mm256_hadd_epi32(s0, s1), _mm256_hadd_epi32(s2, s3));
+    return _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
+}
+
+// The scales of blocks i..i+3 (a stride of 34 bytes) as four floats.
+static inline __m128 q8_0_scales4(const block_q8_0 *x) {
+    const uint64_t h = (uint64_t)x[0].d | (uint64_t)x[1].d << 16 | (uint64_t)x[2].d << 32 | (uint64_t)x[3].d << 48;
+    return _mm_cvtph_ps(_mm_cvtsi64_si128((long long)h));
+}
+
+// The last nb % 4 blocks: missing lanes add fma(0, 0, lane) = lane (never -0: lanes start at +0).
+static inline __m128 q8_0_tail(const block_q8_0 *x, const block_q8_0 *y, int64_t left, __m128 acc) {
+    _Alignas(16) int32_t si[4] = {0};
+    _Alignas(16) float d[4] = {0};
+    for (int64_t k = 0; k < left; k++) {
+        const __m256i qx = _mm256_loadu_si256((const __m256i *)x[k].qs);
+        const __m256i qy = _mm256_loadu_si256((const __m256i *)y[k].qs);
+        si[k] = hsum_i32_8(dot_ss8(qx, qy));
+        d[k] = h2f(x[k].d) * h2f(y[k].d);
+    }
+    return _mm_fmadd_ps(_mm_load_ps(d), _mm_cvtepi32_ps(_mm_load_si128((const __m128i *)si)), acc);
+}
+
+static inline __m256i q8_0_block(const block_q8_0 *x, const block_q8_0 *y) {
+    return dot_ss8(_mm256_loadu_si256((const __m256i *)x->qs), _mm256_loadu_si256((const __m256i *)y->qs));
+}
+
 float KERNEL(dot_q8_0_q8_0)(int64_t n, const void *w, const void *xq) {
     const block_q8_0 *x = w, *y = xq;
-    __m256 acc = _mm256_setzero_ps();
-    for (int64_t i = 0; i < n / QK8_0; i++) {
-        const __m256 d = _mm256_set1_ps(h2f(x[i].d) * h2f(y[i].d));
-        const __m256i qx = _mm256_loadu_si256((const __m256i *)x[i].qs);
-        const __m256i qy = _mm256_loadu_si256((const __m256i *)y[i].qs);
-        acc = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(dot_ss8(qx, qy)), acc);
+    const int64_t nb = n / QK8_0;
+    __m128 acc = _mm_setzero_ps();
+    int64_t i = 0;
+    for (; i + 4 <= nb; i += 4) {
+        const __m128i si = q8_0_sums4(q8_0_block(x + i, y + i), q8_0_block(x + i + 1, y + i + 1),
+                                      q8_0_block(x + i + 2, y + i + 2), q8_0_block(x + i + 3, y + i + 3));
+        acc = _mm_fmadd_ps(_mm_mul_ps(q8_0_scales4(x + i), q8_0_scales4(y + i)), _mm_cvtepi32_ps(si), acc);
     }
-    return hsum_f32_8(acc);
+    if (i < nb) acc = q8_0_tail(x + i, y + i, nb - i, acc);
+    return hsum_f32_4(acc);
 }
 
 // Two blocks per step with two accumulators: a single FMA chain would wait on
@@ -964,18 +1001,28 @@ void KERNEL(dot4_q8_0_q8_0)(int64_t n, const void *w, const void *xq, size_t act
     const block_q8_0 *x = w;
     const block_q8_0 *y[4];
     for (int t = 0; t < 4; t++) y[t] = (const block_q8_0 *)((const uint8_t *)xq + (size_t)t * act_stride);
-    __m256 acc[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
-    for (int64_t i = 0; i < n / QK8_0; i++) {
-        const float xd = h2f(x[i].d);
-        const __m256i qx = _mm256_loadu_si256((const __m256i *)x[i].qs);
-        const __m256i ax = _mm256_sign_epi8(qx, qx);
+    const int64_t nb = n / QK8_0;
+    __m128 acc[4] = {_mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps()};
+    int64_t i = 0;
+    for (; i + 4 <= nb; i += 4) {
+        const __m128 xd = q8_0_scales4(x + i);
+        __m256i ax[4], qx[4];
+        for (int k = 0; k < 4; k++) {
+            qx[k] = _mm256_loadu_si256((const __m256i *)x[i + k].qs);
+            ax[k] = _mm256_sign_epi8(qx[k], qx[k]);
+        }
         _Pragma("GCC unroll 4") for (int t = 0; t < 4; t++) {
-            const __m256 d = _mm256_set1_ps(xd * h2f(y[t][i].d));
-            const __m256i qy = _mm256_loadu_si256((const __m256i *)y[t][i].qs);
-            acc[t] = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(dot_us8(ax, _mm256_sign_epi8(qy, qx))), acc[t]);
+            __m256i s[4];
+            for (int k = 0; k < 4; k++)
+                s[k] = dot_us8(ax[k], _mm256_sign_epi8(_mm256_loadu_si256((const __m256i *)y[t][i + k].qs), qx[k]));
+            acc[t] = _mm_fmadd_ps(_mm_mul_ps(xd, q8_0_scales4(y[t] + i)), _mm_cvtepi32_ps(q8_0_sums4(s[0], s[1], s[2], s[3])),
+                                  acc[t]);
         }
     }
-    for (int t = 0; t < 4; t++) out[t] = hsum_f32_8(acc[t]);
+    for (int t = 0; t < 4; t++) {
+        if (i < nb) acc[t] = q8_0_tail(x + i, y[t] + i, nb - i, acc[t]);
+        out[t] = hsum_f32_4(acc[t]);
+    }
 }
 
 void KERNEL(dot4_q1_0_q8_0)(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]) {
