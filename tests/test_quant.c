@@ -414,7 +414,7 @@ static void test_matmul(uint32_t type, const char *name) {
 
 // ---- 4. panels on awkward shapes -------------------------------------------------------------
 //
-// The Q8_0 and Q1_0 panel kernels against the one-token kernel, bit for bit: rows that are not
+// The Q8_0, Q4_0 and Q1_0 panel kernels against the one-token kernel, bit for bit: rows that are not
 // a whole number of panels and do not start at one, rows longer than a panel chunk and not a
 // multiple of it, every token count 1..17 (the passes and the leftovers of each run), and
 // extreme codes: random bytes, so Q8_0 has -128 and +-127 weights against the +-127 that every
@@ -470,6 +470,7 @@ int main(void) {
         test_matmul(golden_types[i].type, golden_types[i].file);
     }
     test_panel_shapes(GGML_TYPE_Q8_0, "q8_0");
+    test_panel_shapes(GGML_TYPE_Q4_0, "q4_0");
     test_panel_shapes(GGML_TYPE_Q1_0, "q1_0");
     // and every lower x86 kernel set this CPU can run (panels and packed layouts included)
     for (int cap = QUANT_ISA_AVX2; cap < (int)quant_cpu_isa(); cap++) {
@@ -478,6 +479,7 @@ int main(void) {
         for (size_t i = 0; i < sizeof golden_types / sizeof golden_types[0]; i++)
             test_matmul(golden_types[i].type, golden_types[i].file);
         test_panel_shapes(GGML_TYPE_Q8_0, "q8_0");
+        test_panel_shapes(GGML_TYPE_Q4_0, "q4_0");
         test_panel_shapes(GGML_TYPE_Q1_0, "q1_0");
         quant_cap_isa(QUANT_ISA_COUNT);
     }

@@ -316,6 +316,104 @@ static void q8_0_run(const void *panel, const void *xq, size_t xs, const void *p
 
 #endif
 
+// ---- Q4_0 ------------------------------------------------------------------------------------------
+//
+// As the one-token kernel: each row's exact block sum S = sum (q - 8) y, scaled once into one of
+// four lanes (block b into lane b mod 4), reduced (0+2) + (1+3). Panel block: w[l] = the codes
+// q (0..15, one byte each) of elements 4l..4l+3 of every row, d[r] the rows' scales; activation
+// extras: neg = -8 * (sum of the block's activation bytes) and yd, so that sum q y from neg is S.
+// Under AVX2 the eight maddubs of a block add as int16 (each at most 2 * 15 * 127 = 3810, their
+// sum 30480 < 2^15) and widen once.
+
+struct panel_q4_0 {
+    __m256i w[8];
+    __m256 d;
+};
+
+static size_t q4_0_panel_bytes(int64_t n) { return (size_t)(n / QK4_0) * sizeof(struct panel_q4_0); }
+
+static void q4_0_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *panel) {
+    struct panel_q4_0 *p = panel;
+    _Alignas(32) uint8_t codes[8][QK4_0]; // [row][element]
+    const __m128i m4 = _mm_set1_epi8(0x0F);
+    for (int64_t b = 0; b < n / QK4_0; b++, p++) {
+        float *d = (float *)&p->d;
+        for (int r = 0; r < 8; r++) {
+            const block_q4_0 *x = (const block_q4_0 *)(W + (size_t)r * row_bytes) + b;
+            d[r] = h2f(x->d);
+            const __m128i q = _mm_loadu_si128((const __m128i *)x->qs);
+            _mm_store_si128((__m128i *)codes[r], _mm_and_si128(q, m4));
+            _mm_store_si128((__m128i *)codes[r] + 1, _mm_and_si128(_mm_srli_epi16(q, 4), m4));
+        }
+        transpose8x8((const uint8_t *)codes, sizeof codes[0], p->w);
+    }
+}
+
+struct prep_q4_0 {
+    int32_t neg;
+    float yd;
+};
+
+static size_t q4_0_prep_bytes(int64_t n) { return (size_t)(n / QK8_0) * sizeof(struct prep_q4_0); }
+
+static void q4_0_prep(const void *xq, int64_t n, void *prep) {
+    const block_q8_0 *y = xq;
+    struct prep_q4_0 *p = prep;
+    for (int64_t b = 0; b < n / QK8_0; b++) {
+        int32_t sum = 0;
+        for (int k = 0; k < QK8_0; k++) sum += y[b].qs[k];
+        p[b].neg = -8 * sum;
+        p[b].yd = h2f(y[b].d);
+    }
+}
+
+// One block of one token: every row's exact S as int32 lanes.
+static inline __attribute__((always_inline)) __m256i q4_0_sum(const struct panel_q4_0 *p, const block_q8_0 *y,
+                                                              int32_t neg) {
+#ifdef QUANT_X86_VNNI
+    __m256i s = _mm256_set1_epi32(neg);
+    _Pragma("GCC unroll 8") for (int l = 0; l < 8; l++) s = dpbusd(s, p->w[l], _mm256_set1_epi32(load_i32(y->qs + 4 * l)));
+    return s;
+#else
+    __m256i s16 = _mm256_maddubs_epi16(p->w[0], _mm256_set1_epi32(load_i32(y->qs)));
+    _Pragma("GCC unroll 8") for (int l = 1; l < 8; l++) {
+        s16 = _mm256_add_epi16(s16, _mm256_maddubs_epi16(p->w[l], _mm256_set1_epi32(load_i32(y->qs + 4 * l))));
+        keep_chain(&s16);
+    }
+    return _mm256_add_epi32(_mm256_set1_epi32(neg), _mm256_madd_epi16(s16, _mm256_set1_epi16(1)));
+#endif
+}
+
+static inline __attribute__((always_inline)) void q4_0_runT(int T, const void *panel, const uint8_t *xq, size_t xs,
+                                                            const uint8_t *prep, size_t es, int64_t n, float *out) {
+    const struct panel_q4_0 *p = panel;
+    const int64_t nb = n / QK4_0;
+    __m256 acc[TOK][4];
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
+        for (int k = 0; k < 4; k++) acc[t][k] = _mm256_setzero_ps();
+#define Q4_0_BLOCK(b, k)                                                                                          \
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) {                                                       \
+        const struct prep_q4_0 *e = (const struct prep_q4_0 *)(prep + t * es) + (b);                             \
+        const __m256i s = q4_0_sum(p + (b), (const block_q8_0 *)(xq + t * xs) + (b), e->neg);                     \
+        acc[t][k] = _mm256_fmadd_ps(_mm256_mul_ps(p[b].d, _mm256_set1_ps(e->yd)), _mm256_cvtepi32_ps(s), acc[t][k]); \
+    }
+    int64_t b = 0;
+    for (; b + 4 <= nb; b += 4) {
+        Q4_0_BLOCK(b, 0)
+        Q4_0_BLOCK(b + 1, 1)
+        Q4_0_BLOCK(b + 2, 2)
+        Q4_0_BLOCK(b + 3, 3)
+    }
+    if (b < nb) Q4_0_BLOCK(b, 0)
+    if (b + 1 < nb) Q4_0_BLOCK(b + 1, 1)
+    if (b + 2 < nb) Q4_0_BLOCK(b + 2, 2)
+#undef Q4_0_BLOCK
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
+        _mm256_storeu_ps(out + 8 * t, _mm256_add_ps(_mm256_add_ps(acc[t][0], acc[t][2]), _mm256_add_ps(acc[t][1], acc[t][3])));
+}
+
+PANEL_RUN(q4_0, TOK)
+
 // ---- Q1_0 ------------------------------------------------------------------------------------------
 //
 // The one-token kernel reduces each 32-element activation block k to the exact integer
@@ -906,6 +1004,7 @@ static void q1_0_packed_to_panel(const void *packed, int64_t n, void *panel) {
 }
 
 static const struct quant_panel q8_0_panel_kernels = {q8_0_panel_bytes, q8_0_pack, q8_0_prep_bytes, q8_0_prep, q8_0_run, NULL, NULL};
+static const struct quant_panel q4_0_panel_kernels = {q4_0_panel_bytes, q4_0_pack, q4_0_prep_bytes, q4_0_prep, q4_0_run, NULL, NULL};
 static const struct quant_panel q1_0_panel_kernels = {q1_0_panel_bytes, q1_0_pack, q1_0_prep_bytes, q1_0_prep, q1_0_run, NULL, NULL};
 static const struct quant_panel q4_K_packed_kernels = {q4_K_packed_bytes, q4_K_packed_pack, q4_K_prep_bytes, q4_K_prep,
                                                        q4_K_packed_run, NULL, NULL};
@@ -920,6 +1019,7 @@ static const struct quant_panel q1_0_packed_kernels = {q1_0_packed_bytes, q1_0_p
 const struct quant_panel *PANEL(quant_panel)(uint32_t type) {
     switch (type) {
     case GGML_TYPE_Q8_0: return &q8_0_panel_kernels;
+    case GGML_TYPE_Q4_0: return &q4_0_panel_kernels;
     case GGML_TYPE_Q1_0: return &q1_0_panel_kernels;
     case GGML_TYPE_Q4_K: return &q4_K_packed_kernels;
     case GGML_TYPE_Q6_K: return &q6_K_packed_kernels;

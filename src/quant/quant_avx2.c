@@ -163,23 +163,35 @@ static inline __m128i q8_0_sums4(__m256i s0, __m256i s1, __m256i s2, __m256i s3)
     return _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
 }
 
-// The scales of blocks i..i+3 (a stride of 34 bytes) as four floats.
-static inline __m128 q8_0_scales4(const block_q8_0 *x) {
-    const uint64_t h = (uint64_t)x[0].d | (uint64_t)x[1].d << 16 | (uint64_t)x[2].d << 32 | (uint64_t)x[3].d << 48;
+// The scales of four consecutive blocks (each block's ggml_half d first, `stride` bytes apart).
+static inline __m128 scales4(const void *blocks, size_t stride) {
+    const uint8_t *p = blocks;
+    uint64_t h = 0;
+    for (int k = 0; k < 4; k++) {
+        ggml_half d;
+        memcpy(&d, p + (size_t)k * stride, sizeof d);
+        h |= (uint64_t)d << (16 * k);
+    }
     return _mm_cvtph_ps(_mm_cvtsi64_si128((long long)h));
 }
+static inline __m128 q8_0_scales4(const block_q8_0 *x) { return scales4(x, sizeof *x); }
 
-// The last nb % 4 blocks: missing lanes add fma(0, 0, lane) = lane (never -0: lanes start at +0).
+// The last nb % 4 blocks' sums and scale products into lanes 0..left-1: the missing lanes add
+// fma(0, 0, lane) = lane (never -0: lanes start at +0).
+static inline __m128 lanes_tail(const int32_t si[4], const float d[4], __m128 acc) {
+    return _mm_fmadd_ps(_mm_loadu_ps(d), _mm_cvtepi32_ps(_mm_loadu_si128((const __m128i *)si)), acc);
+}
+
 static inline __m128 q8_0_tail(const block_q8_0 *x, const block_q8_0 *y, int64_t left, __m128 acc) {
-    _Alignas(16) int32_t si[4] = {0};
-    _Alignas(16) float d[4] = {0};
+    int32_t si[4] = {0};
+    float d[4] = {0};
     for (int64_t k = 0; k < left; k++) {
         const __m256i qx = _mm256_loadu_si256((const __m256i *)x[k].qs);
         const __m256i qy = _mm256_loadu_si256((const __m256i *)y[k].qs);
         si[k] = hsum_i32_8(dot_ss8(qx, qy));
         d[k] = h2f(x[k].d) * h2f(y[k].d);
     }
-    return _mm_fmadd_ps(_mm_load_ps(d), _mm_cvtepi32_ps(_mm_load_si128((const __m128i *)si)), acc);
+    return lanes_tail(si, d, acc);
 }
 
 static inline __m256i q8_0_block(const block_q8_0 *x, const block_q8_0 *y) {
@@ -200,32 +212,35 @@ float KERNEL(dot_q8_0_q8_0)(int64_t n, const void *w, const void *xq) {
     return hsum_f32_4(acc);
 }
 
-// Two blocks per step with two accumulators: a single FMA chain would wait on
-// its own latency every block.
+// Q4_0 x Q8_0 as Q8_0 x Q8_0 above: exact block sums of (q - 8) y, four block lanes.
+static inline __m256i q4_0_block(const block_q4_0 *x, const block_q8_0 *y) {
+    const __m256i qx = _mm256_sub_epi8(nibbles_32(x->qs), _mm256_set1_epi8(8));
+    return dot_ss8(qx, _mm256_loadu_si256((const __m256i *)y->qs));
+}
+
+static inline __m128 q4_0_tail(const block_q4_0 *x, const block_q8_0 *y, int64_t left, __m128 acc) {
+    int32_t si[4] = {0};
+    float d[4] = {0};
+    for (int64_t k = 0; k < left; k++) {
+        si[k] = hsum_i32_8(q4_0_block(x + k, y + k));
+        d[k] = h2f(x[k].d) * h2f(y[k].d);
+    }
+    return lanes_tail(si, d, acc);
+}
+
 float KERNEL(dot_q4_0_q8_0)(int64_t n, const void *w, const void *xq) {
     const block_q4_0 *x = w;
     const block_q8_0 *y = xq;
-    const __m256i off = _mm256_set1_epi8(8);
-    __m256 acc0 = _mm256_setzero_ps(), acc1 = _mm256_setzero_ps();
     const int64_t nb = n / QK8_0;
+    __m128 acc = _mm_setzero_ps();
     int64_t i = 0;
-    for (; i + 1 < nb; i += 2) {
-        const __m256 d0 = _mm256_set1_ps(h2f(x[i].d) * h2f(y[i].d));
-        const __m256 d1 = _mm256_set1_ps(h2f(x[i + 1].d) * h2f(y[i + 1].d));
-        const __m256i qx0 = _mm256_sub_epi8(nibbles_32(x[i].qs), off);
-        const __m256i qx1 = _mm256_sub_epi8(nibbles_32(x[i + 1].qs), off);
-        const __m256i qy0 = _mm256_loadu_si256((const __m256i *)y[i].qs);
-        const __m256i qy1 = _mm256_loadu_si256((const __m256i *)y[i + 1].qs);
-        acc0 = _mm256_fmadd_ps(d0, _mm256_cvtepi32_ps(dot_ss8(qx0, qy0)), acc0);
-        acc1 = _mm256_fmadd_ps(d1, _mm256_cvtepi32_ps(dot_ss8(qx1, qy1)), acc1);
+    for (; i + 4 <= nb; i += 4) {
+        const __m128i si = q8_0_sums4(q4_0_block(x + i, y + i), q4_0_block(x + i + 1, y + i + 1),
+                                      q4_0_block(x + i + 2, y + i + 2), q4_0_block(x + i + 3, y + i + 3));
+        acc = _mm_fmadd_ps(_mm_mul_ps(scales4(x + i, sizeof *x), q8_0_scales4(y + i)), _mm_cvtepi32_ps(si), acc);
     }
-    for (; i < nb; i++) {
-        const __m256 d = _mm256_set1_ps(h2f(x[i].d) * h2f(y[i].d));
-        const __m256i qx = _mm256_sub_epi8(nibbles_32(x[i].qs), off);
-        const __m256i qy = _mm256_loadu_si256((const __m256i *)y[i].qs);
-        acc0 = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(dot_ss8(qx, qy)), acc0);
-    }
-    return hsum_f32_8(_mm256_add_ps(acc0, acc1));
+    if (i < nb) acc = q4_0_tail(x + i, y + i, nb - i, acc);
+    return hsum_f32_4(acc);
 }
 
 float KERNEL(dot_q4_1_q8_1)(int64_t n, const void *w, const void *xq) {
@@ -1056,38 +1071,33 @@ void KERNEL(dot4_q1_0_q8_0)(int64_t n, const void *w, const void *xq, size_t act
     const type *y[4];                                                                          \
     for (int t = 0; t < 4; t++) y[t] = (const type *)((const uint8_t *)xq + (size_t)t * act_stride)
 
-// As dot_q4_0_q8_0: even blocks into one accumulator, odd into the other, the tail into the first.
+// As dot_q4_0_q8_0, four activations: each block's nibbles decoded once.
 void KERNEL(dot4_q4_0_q8_0)(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]) {
     const block_q4_0 *x = w;
     DOT4_Y(block_q8_0);
     const __m256i off = _mm256_set1_epi8(8);
-    __m256 acc0[4], acc1[4];
-    for (int t = 0; t < 4; t++) acc0[t] = acc1[t] = _mm256_setzero_ps();
     const int64_t nb = n / QK8_0;
+    __m128 acc[4] = {_mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps()};
     int64_t i = 0;
-    for (; i + 1 < nb; i += 2) {
-        const float xd0 = h2f(x[i].d), xd1 = h2f(x[i + 1].d);
-        const __m256i qx0 = _mm256_sub_epi8(nibbles_32(x[i].qs), off);
-        const __m256i qx1 = _mm256_sub_epi8(nibbles_32(x[i + 1].qs), off);
-        const __m256i ax0 = _mm256_sign_epi8(qx0, qx0), ax1 = _mm256_sign_epi8(qx1, qx1);
+    for (; i + 4 <= nb; i += 4) {
+        const __m128 xd = scales4(x + i, sizeof *x);
+        __m256i ax[4], qx[4];
+        for (int k = 0; k < 4; k++) {
+            qx[k] = _mm256_sub_epi8(nibbles_32(x[i + k].qs), off);
+            ax[k] = _mm256_sign_epi8(qx[k], qx[k]);
+        }
         _Pragma("GCC unroll 4") for (int t = 0; t < 4; t++) {
-            const __m256 d0 = _mm256_set1_ps(xd0 * h2f(y[t][i].d)), d1 = _mm256_set1_ps(xd1 * h2f(y[t][i + 1].d));
-            const __m256i qy0 = _mm256_loadu_si256((const __m256i *)y[t][i].qs);
-            const __m256i qy1 = _mm256_loadu_si256((const __m256i *)y[t][i + 1].qs);
-            acc0[t] = _mm256_fmadd_ps(d0, _mm256_cvtepi32_ps(dot_us8(ax0, _mm256_sign_epi8(qy0, qx0))), acc0[t]);
-            acc1[t] = _mm256_fmadd_ps(d1, _mm256_cvtepi32_ps(dot_us8(ax1, _mm256_sign_epi8(qy1, qx1))), acc1[t]);
+            __m256i s[4];
+            for (int k = 0; k < 4; k++)
+                s[k] = dot_us8(ax[k], _mm256_sign_epi8(_mm256_loadu_si256((const __m256i *)y[t][i + k].qs), qx[k]));
+            acc[t] = _mm_fmadd_ps(_mm_mul_ps(xd, q8_0_scales4(y[t] + i)), _mm_cvtepi32_ps(q8_0_sums4(s[0], s[1], s[2], s[3])),
+                                  acc[t]);
         }
     }
-    for (; i < nb; i++) {
-        const float xd = h2f(x[i].d);
-        const __m256i qx = _mm256_sub_epi8(nibbles_32(x[i].qs), off), ax = _mm256_sign_epi8(qx, qx);
-        for (int t = 0; t < 4; t++) {
-            const __m256 d = _mm256_set1_ps(xd * h2f(y[t][i].d));
-            const __m256i qy = _mm256_loadu_si256((const __m256i *)y[t][i].qs);
-            acc0[t] = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(dot_us8(ax, _mm256_sign_epi8(qy, qx))), acc0[t]);
-        }
+    for (int t = 0; t < 4; t++) {
+        if (i < nb) acc[t] = q4_0_tail(x + i, y[t] + i, nb - i, acc[t]);
+        out[t] = hsum_f32_4(acc[t]);
     }
-    for (int t = 0; t < 4; t++) out[t] = hsum_f32_8(_mm256_add_ps(acc0[t], acc1[t]));
 }
 
 // The one-accumulator formats against Q8_0: a block's signed weights qx (decoded once) and its
