@@ -109,30 +109,110 @@ static inline void transpose8x8(const uint8_t *src, size_t stride, __m256i out[8
 }
 
 
-// The one-token kernels' final reduction of eight lane accumulators (hsum_f32_8), on vectors.
-static inline __m256 reduce8(const __m256 a[8]) {
-    return _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(a[0], a[4]), _mm256_add_ps(a[2], a[6])),
-                         _mm256_add_ps(_mm256_add_ps(a[1], a[5]), _mm256_add_ps(a[3], a[7])));
-}
-
-#ifdef QUANT_X86_VNNI // biased bytes need vpdpbusd (see the top); the AVX2 Q8_0 panel is below
-
-// ---- Q8_0 ---------------------------------------------------------------------------------------
+// ---- byte panels: Q4_0, and Q8_0 under VNNI -------------------------------------------------------
 //
-// Panel block: w[l] = elements 4l..4l+3 of the block for each row, XOR 0x80 (= q + 128 unsigned),
-// d[r] = the row's block scale. Activation extras per block: yd (f32 scale) and
-// neg = -128 * (sum of the block's activation bytes), so that eight vpdpbusd started from neg
-// give each row's exact block sum, the one-token kernel's S.
+// As the one-token kernels: each row's exact block sum S, scaled once into one of four lanes
+// (block b into lane b mod 4), reduced (0+2) + (1+3). Panel block: w[l] = unsigned codes
+// c = q + bias of elements 4l..4l+3 of every row (rows in lanes), d[r] the rows' scales;
+// activation extras: neg = -bias * (sum of the block's activation bytes) and yd, so that
+// sum c y started from neg is S. Q4_0's codes are its nibbles (bias 8); Q8_0's are q XOR 0x80
+// (bias 128), which only vpdpbusd takes: under AVX2 maddubs would saturate (Q8_0 has its own
+// panel below), while Q4_0's eight maddubs of a block add as int16 (each at most 2 * 15 * 127 =
+// 3810, their sum 30480 < 2^15) and widen once.
 
-struct panel_q8_0 {
+struct panel_u8 {
     __m256i w[8];
     __m256 d;
 };
 
-static size_t q8_0_panel_bytes(int64_t n) { return (size_t)(n / QK8_0) * sizeof(struct panel_q8_0); }
+struct prep_u8 {
+    int32_t neg;
+    float yd;
+};
 
+static size_t u8_panel_bytes(int64_t n) { return (size_t)(n / 32) * sizeof(struct panel_u8); }
+static size_t u8_prep_bytes(int64_t n) { return (size_t)(n / QK8_0) * sizeof(struct prep_u8); }
+
+static void u8_prep(const void *xq, int64_t n, void *prep, int32_t bias) {
+    const block_q8_0 *y = xq;
+    struct prep_u8 *p = prep;
+    for (int64_t b = 0; b < n / QK8_0; b++) {
+        int32_t sum = 0;
+        for (int k = 0; k < QK8_0; k++) sum += y[b].qs[k];
+        p[b].neg = -bias * sum;
+        p[b].yd = h2f(y[b].d);
+    }
+}
+
+// One block of one token: every row's exact S as int32 lanes.
+static inline __attribute__((always_inline)) __m256i u8_sum(const struct panel_u8 *p, const block_q8_0 *y,
+                                                            int32_t neg) {
+#ifdef QUANT_X86_VNNI
+    __m256i s = _mm256_set1_epi32(neg);
+    _Pragma("GCC unroll 8") for (int l = 0; l < 8; l++) s = dpbusd(s, p->w[l], _mm256_set1_epi32(load_i32(y->qs + 4 * l)));
+    return s;
+#else // codes up to 15 only (Q4_0)
+    __m256i s16 = _mm256_maddubs_epi16(p->w[0], _mm256_set1_epi32(load_i32(y->qs)));
+    _Pragma("GCC unroll 8") for (int l = 1; l < 8; l++) {
+        s16 = _mm256_add_epi16(s16, _mm256_maddubs_epi16(p->w[l], _mm256_set1_epi32(load_i32(y->qs + 4 * l))));
+        keep_chain(&s16);
+    }
+    return _mm256_add_epi32(_mm256_set1_epi32(neg), _mm256_madd_epi16(s16, _mm256_set1_epi16(1)));
+#endif
+}
+
+static inline __attribute__((always_inline)) void u8_runT(int T, const void *panel, const uint8_t *xq, size_t xs,
+                                                          const uint8_t *prep, size_t es, int64_t n, float *out) {
+    const struct panel_u8 *p = panel;
+    const int64_t nb = n / 32;
+    __m256 acc[TOK][4];
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
+        for (int k = 0; k < 4; k++) acc[t][k] = _mm256_setzero_ps();
+#define U8_BLOCK(b, k)                                                                                            \
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) {                                                       \
+        const struct prep_u8 *e = (const struct prep_u8 *)(prep + t * es) + (b);                                 \
+        const __m256i s = u8_sum(p + (b), (const block_q8_0 *)(xq + t * xs) + (b), e->neg);                       \
+        acc[t][k] = _mm256_fmadd_ps(_mm256_mul_ps(p[b].d, _mm256_set1_ps(e->yd)), _mm256_cvtepi32_ps(s), acc[t][k]); \
+    }
+    int64_t b = 0;
+    for (; b + 4 <= nb; b += 4) {
+        U8_BLOCK(b, 0)
+        U8_BLOCK(b + 1, 1)
+        U8_BLOCK(b + 2, 2)
+        U8_BLOCK(b + 3, 3)
+    }
+    if (b < nb) U8_BLOCK(b, 0)
+    if (b + 1 < nb) U8_BLOCK(b + 1, 1)
+    if (b + 2 < nb) U8_BLOCK(b + 2, 2)
+#undef U8_BLOCK
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
+        _mm256_storeu_ps(out + 8 * t, _mm256_add_ps(_mm256_add_ps(acc[t][0], acc[t][2]), _mm256_add_ps(acc[t][1], acc[t][3])));
+}
+
+PANEL_RUN(u8, TOK)
+
+static void q4_0_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *panel) {
+    struct panel_u8 *p = panel;
+    _Alignas(32) uint8_t codes[8][QK4_0]; // [row][element]
+    const __m128i m4 = _mm_set1_epi8(0x0F);
+    for (int64_t b = 0; b < n / QK4_0; b++, p++) {
+        float *d = (float *)&p->d;
+        for (int r = 0; r < 8; r++) {
+            const block_q4_0 *x = (const block_q4_0 *)(W + (size_t)r * row_bytes) + b;
+            d[r] = h2f(x->d);
+            const __m128i q = _mm_loadu_si128((const __m128i *)x->qs);
+            _mm_store_si128((__m128i *)codes[r], _mm_and_si128(q, m4));
+            _mm_store_si128((__m128i *)codes[r] + 1, _mm_and_si128(_mm_srli_epi16(q, 4), m4));
+        }
+        transpose8x8((const uint8_t *)codes, sizeof codes[0], p->w);
+    }
+}
+
+static void q4_0_prep(const void *xq, int64_t n, void *prep) { u8_prep(xq, n, prep, 8); }
+
+#ifdef QUANT_X86_VNNI
 static void q8_0_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *panel) {
-    struct panel_q8_0 *p = panel;
+    struct panel_u8 *p = panel;
     const __m256i bias = _mm256_set1_epi8((char)0x80);
     for (int64_t b = 0; b < n / QK8_0; b++, p++) {
         const uint8_t *blk = W + (size_t)b * sizeof(block_q8_0);
@@ -144,57 +224,9 @@ static void q8_0_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *panel
     }
 }
 
-struct prep_q8_0 {
-    int32_t neg;
-    float yd;
-};
+static void q8_0_prep(const void *xq, int64_t n, void *prep) { u8_prep(xq, n, prep, 128); }
 
-static size_t q8_0_prep_bytes(int64_t n) { return (size_t)(n / QK8_0) * sizeof(struct prep_q8_0); }
-
-static void q8_0_prep(const void *xq, int64_t n, void *prep) {
-    const block_q8_0 *y = xq;
-    struct prep_q8_0 *p = prep;
-    for (int64_t b = 0; b < n / QK8_0; b++) {
-        int32_t sum = 0;
-        for (int k = 0; k < QK8_0; k++) sum += y[b].qs[k];
-        p[b].neg = -128 * sum;
-        p[b].yd = h2f(y[b].d);
-    }
-}
-
-// The one-token kernel's four block lanes (block b into lane b mod 4), as four accumulators per token.
-static inline __attribute__((always_inline)) void q8_0_runT(int T, const void *panel, const uint8_t *xq, size_t xs,
-                                                            const uint8_t *prep, size_t es, int64_t n, float *out) {
-    const struct panel_q8_0 *p = panel;
-    const int64_t nb = n / QK8_0;
-    __m256 acc[TOK][4];
-    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
-        for (int k = 0; k < 4; k++) acc[t][k] = _mm256_setzero_ps();
-#define Q8_0_BLOCK(b, k)                                                                                          \
-    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) {                                                       \
-        const block_q8_0 *y = (const block_q8_0 *)(xq + t * xs) + (b);                                           \
-        const struct prep_q8_0 *e = (const struct prep_q8_0 *)(prep + t * es) + (b);                             \
-        __m256i s = _mm256_set1_epi32(e->neg);                                                                   \
-        _Pragma("GCC unroll 8") for (int l = 0; l < 8; l++)                                                      \
-            s = dpbusd(s, p[b].w[l], _mm256_set1_epi32(load_i32(y->qs + 4 * l)));                                 \
-        acc[t][k] = _mm256_fmadd_ps(_mm256_mul_ps(p[b].d, _mm256_set1_ps(e->yd)), _mm256_cvtepi32_ps(s), acc[t][k]); \
-    }
-    int64_t b = 0;
-    for (; b + 4 <= nb; b += 4) {
-        Q8_0_BLOCK(b, 0)
-        Q8_0_BLOCK(b + 1, 1)
-        Q8_0_BLOCK(b + 2, 2)
-        Q8_0_BLOCK(b + 3, 3)
-    }
-    if (b < nb) Q8_0_BLOCK(b, 0)
-    if (b + 1 < nb) Q8_0_BLOCK(b + 1, 1)
-    if (b + 2 < nb) Q8_0_BLOCK(b + 2, 2)
-#undef Q8_0_BLOCK
-    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
-        _mm256_storeu_ps(out + 8 * t, _mm256_add_ps(_mm256_add_ps(acc[t][0], acc[t][2]), _mm256_add_ps(acc[t][1], acc[t][3])));
-}
-
-PANEL_RUN(q8_0, TOK)
+static const struct quant_panel q8_0_panel_kernels = {u8_panel_bytes, q8_0_pack, u8_prep_bytes, q8_0_prep, u8_run, NULL, NULL};
 
 #else // AVX2
 // ---- Q8_0 without vpdpbusd ------------------------------------------------------------------------
@@ -314,105 +346,9 @@ static void q8_0_run(const void *panel, const void *xq, size_t xs, const void *p
     }
 }
 
+static const struct quant_panel q8_0_panel_kernels = {q8_0_panel_bytes, q8_0_pack, q8_0_prep_bytes, q8_0_prep, q8_0_run,
+                                                     NULL, NULL};
 #endif
-
-// ---- Q4_0 ------------------------------------------------------------------------------------------
-//
-// As the one-token kernel: each row's exact block sum S = sum (q - 8) y, scaled once into one of
-// four lanes (block b into lane b mod 4), reduced (0+2) + (1+3). Panel block: w[l] = the codes
-// q (0..15, one byte each) of elements 4l..4l+3 of every row, d[r] the rows' scales; activation
-// extras: neg = -8 * (sum of the block's activation bytes) and yd, so that sum q y from neg is S.
-// Under AVX2 the eight maddubs of a block add as int16 (each at most 2 * 15 * 127 = 3810, their
-// sum 30480 < 2^15) and widen once.
-
-struct panel_q4_0 {
-    __m256i w[8];
-    __m256 d;
-};
-
-static size_t q4_0_panel_bytes(int64_t n) { return (size_t)(n / QK4_0) * sizeof(struct panel_q4_0); }
-
-static void q4_0_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *panel) {
-    struct panel_q4_0 *p = panel;
-    _Alignas(32) uint8_t codes[8][QK4_0]; // [row][element]
-    const __m128i m4 = _mm_set1_epi8(0x0F);
-    for (int64_t b = 0; b < n / QK4_0; b++, p++) {
-        float *d = (float *)&p->d;
-        for (int r = 0; r < 8; r++) {
-            const block_q4_0 *x = (const block_q4_0 *)(W + (size_t)r * row_bytes) + b;
-            d[r] = h2f(x->d);
-            const __m128i q = _mm_loadu_si128((const __m128i *)x->qs);
-            _mm_store_si128((__m128i *)codes[r], _mm_and_si128(q, m4));
-            _mm_store_si128((__m128i *)codes[r] + 1, _mm_and_si128(_mm_srli_epi16(q, 4), m4));
-        }
-        transpose8x8((const uint8_t *)codes, sizeof codes[0], p->w);
-    }
-}
-
-struct prep_q4_0 {
-    int32_t neg;
-    float yd;
-};
-
-static size_t q4_0_prep_bytes(int64_t n) { return (size_t)(n / QK8_0) * sizeof(struct prep_q4_0); }
-
-static void q4_0_prep(const void *xq, int64_t n, void *prep) {
-    const block_q8_0 *y = xq;
-    struct prep_q4_0 *p = prep;
-    for (int64_t b = 0; b < n / QK8_0; b++) {
-        int32_t sum = 0;
-        for (int k = 0; k < QK8_0; k++) sum += y[b].qs[k];
-        p[b].neg = -8 * sum;
-        p[b].yd = h2f(y[b].d);
-    }
-}
-
-// One block of one token: every row's exact S as int32 lanes.
-static inline __attribute__((always_inline)) __m256i q4_0_sum(const struct panel_q4_0 *p, const block_q8_0 *y,
-                                                              int32_t neg) {
-#ifdef QUANT_X86_VNNI
-    __m256i s = _mm256_set1_epi32(neg);
-    _Pragma("GCC unroll 8") for (int l = 0; l < 8; l++) s = dpbusd(s, p->w[l], _mm256_set1_epi32(load_i32(y->qs + 4 * l)));
-    return s;
-#else
-    __m256i s16 = _mm256_maddubs_epi16(p->w[0], _mm256_set1_epi32(load_i32(y->qs)));
-    _Pragma("GCC unroll 8") for (int l = 1; l < 8; l++) {
-        s16 = _mm256_add_epi16(s16, _mm256_maddubs_epi16(p->w[l], _mm256_set1_epi32(load_i32(y->qs + 4 * l))));
-        keep_chain(&s16);
-    }
-    return _mm256_add_epi32(_mm256_set1_epi32(neg), _mm256_madd_epi16(s16, _mm256_set1_epi16(1)));
-#endif
-}
-
-static inline __attribute__((always_inline)) void q4_0_runT(int T, const void *panel, const uint8_t *xq, size_t xs,
-                                                            const uint8_t *prep, size_t es, int64_t n, float *out) {
-    const struct panel_q4_0 *p = panel;
-    const int64_t nb = n / QK4_0;
-    __m256 acc[TOK][4];
-    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
-        for (int k = 0; k < 4; k++) acc[t][k] = _mm256_setzero_ps();
-#define Q4_0_BLOCK(b, k)                                                                                          \
-    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) {                                                       \
-        const struct prep_q4_0 *e = (const struct prep_q4_0 *)(prep + t * es) + (b);                             \
-        const __m256i s = q4_0_sum(p + (b), (const block_q8_0 *)(xq + t * xs) + (b), e->neg);                     \
-        acc[t][k] = _mm256_fmadd_ps(_mm256_mul_ps(p[b].d, _mm256_set1_ps(e->yd)), _mm256_cvtepi32_ps(s), acc[t][k]); \
-    }
-    int64_t b = 0;
-    for (; b + 4 <= nb; b += 4) {
-        Q4_0_BLOCK(b, 0)
-        Q4_0_BLOCK(b + 1, 1)
-        Q4_0_BLOCK(b + 2, 2)
-        Q4_0_BLOCK(b + 3, 3)
-    }
-    if (b < nb) Q4_0_BLOCK(b, 0)
-    if (b + 1 < nb) Q4_0_BLOCK(b + 1, 1)
-    if (b + 2 < nb) Q4_0_BLOCK(b + 2, 2)
-#undef Q4_0_BLOCK
-    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
-        _mm256_storeu_ps(out + 8 * t, _mm256_add_ps(_mm256_add_ps(acc[t][0], acc[t][2]), _mm256_add_ps(acc[t][1], acc[t][3])));
-}
-
-PANEL_RUN(q4_0, TOK)
 
 // ---- Q1_0 ------------------------------------------------------------------------------------------
 //
@@ -1003,8 +939,7 @@ static void q1_0_packed_to_panel(const void *packed, int64_t n, void *panel) {
     }
 }
 
-static const struct quant_panel q8_0_panel_kernels = {q8_0_panel_bytes, q8_0_pack, q8_0_prep_bytes, q8_0_prep, q8_0_run, NULL, NULL};
-static const struct quant_panel q4_0_panel_kernels = {q4_0_panel_bytes, q4_0_pack, q4_0_prep_bytes, q4_0_prep, q4_0_run, NULL, NULL};
+static const struct quant_panel q4_0_panel_kernels = {u8_panel_bytes, q4_0_pack, u8_prep_bytes, q4_0_prep, u8_run, NULL, NULL};
 static const struct quant_panel q1_0_panel_kernels = {q1_0_panel_bytes, q1_0_pack, q1_0_prep_bytes, q1_0_prep, q1_0_run, NULL, NULL};
 static const struct quant_panel q4_K_packed_kernels = {q4_K_packed_bytes, q4_K_packed_pack, q4_K_prep_bytes, q4_K_prep,
                                                        q4_K_packed_run, NULL, NULL};

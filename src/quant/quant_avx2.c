@@ -50,6 +50,12 @@ static inline int hsum_i32_8(__m256i a) {
 
 static inline float h2f(ggml_half h) { return _cvtsh_ss(h); }
 
+// Four vectors of 8 int32 -> their four sums (exact), in order.
+static inline __m128i hsum4x8_i32(__m256i s0, __m256i s1, __m256i s2, __m256i s3) {
+    const __m256i h = _mm256_hadd_epi32(_mm256_hadd_epi32(s0, s1), _mm256_hadd_epi32(s2, s3));
+    return _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
+}
+
 static inline __m256i combine128(__m128i lo, __m128i hi) {
     return _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1);
 }
@@ -157,12 +163,6 @@ float KERNEL(dot_bf16_bf16)(int64_t n, const void *w, const void *xq) {
 // sums and one conversion of their scales. The panel kernels (panel_avx2.c) keep the same four
 // chains per row with rows in vector lanes, so they need no per-element-group float work.
 
-// The exact sums of four blocks' int32 lane vectors, as lanes 0..3.
-static inline __m128i q8_0_sums4(__m256i s0, __m256i s1, __m256i s2, __m256i s3) {
-    const __m256i h = _mm256_hadd_epi32(_mm256_hadd_epi32(s0, s1), _mm256_hadd_epi32(s2, s3));
-    return _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
-}
-
 // The scales of four consecutive blocks (each block's ggml_half d first, `stride` bytes apart).
 static inline __m128 scales4(const void *blocks, size_t stride) {
     const uint8_t *p = blocks;
@@ -204,7 +204,7 @@ float KERNEL(dot_q8_0_q8_0)(int64_t n, const void *w, const void *xq) {
     __m128 acc = _mm_setzero_ps();
     int64_t i = 0;
     for (; i + 4 <= nb; i += 4) {
-        const __m128i si = q8_0_sums4(q8_0_block(x + i, y + i), q8_0_block(x + i + 1, y + i + 1),
+        const __m128i si = hsum4x8_i32(q8_0_block(x + i, y + i), q8_0_block(x + i + 1, y + i + 1),
                                       q8_0_block(x + i + 2, y + i + 2), q8_0_block(x + i + 3, y + i + 3));
         acc = _mm_fmadd_ps(_mm_mul_ps(q8_0_scales4(x + i), q8_0_scales4(y + i)), _mm_cvtepi32_ps(si), acc);
     }
@@ -235,7 +235,7 @@ float KERNEL(dot_q4_0_q8_0)(int64_t n, const void *w, const void *xq) {
     __m128 acc = _mm_setzero_ps();
     int64_t i = 0;
     for (; i + 4 <= nb; i += 4) {
-        const __m128i si = q8_0_sums4(q4_0_block(x + i, y + i), q4_0_block(x + i + 1, y + i + 1),
+        const __m128i si = hsum4x8_i32(q4_0_block(x + i, y + i), q4_0_block(x + i + 1, y + i + 1),
                                       q4_0_block(x + i + 2, y + i + 2), q4_0_block(x + i + 3, y + i + 3));
         acc = _mm_fmadd_ps(_mm_mul_ps(scales4(x + i, sizeof *x), q8_0_scales4(y + i)), _mm_cvtepi32_ps(si), acc);
     }
@@ -345,16 +345,6 @@ static inline __m256i q1_0_apply(const uint8_t *bits, __m256i q) {
 #endif
 }
 
-// Four vectors of 8 int32 -> their four sums (exact), in order.
-static inline __m128i hsum4x8_i32(__m256i s0, __m256i s1, __m256i s2, __m256i s3) {
-    const __m256i h = _mm256_hadd_epi32(_mm256_hadd_epi32(s0, s1), _mm256_hadd_epi32(s2, s3));
-    return _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
-}
-
-static inline __m128 q1_0_dy4(const block_q8_0 *y) {
-    return _mm_cvtph_ps(_mm_setr_epi16((short)y[0].d, (short)y[1].d, (short)y[2].d, (short)y[3].d, 0, 0, 0, 0));
-}
-
 float KERNEL(dot_q1_0_q8_0)(int64_t n, const void *w, const void *xq) {
     const block_q1_0 *x = w;
     const block_q8_0 *y = xq;
@@ -364,7 +354,7 @@ float KERNEL(dot_q1_0_q8_0)(int64_t n, const void *w, const void *xq) {
         __m256i s[4];
         for (int k = 0; k < 4; k++)
             s[k] = dot_us8(ones, q1_0_apply(x[i].qs + 4 * k, _mm256_loadu_si256((const __m256i *)y[4 * i + k].qs)));
-        const __m128 d = _mm_mul_ps(_mm_set1_ps(-h2f(x[i].d)), q1_0_dy4(&y[4 * i]));
+        const __m128 d = _mm_mul_ps(_mm_set1_ps(-h2f(x[i].d)), q8_0_scales4(&y[4 * i]));
         acc = _mm_fmadd_ps(d, _mm_cvtepi32_ps(hsum4x8_i32(s[0], s[1], s[2], s[3])), acc);
     }
     return hsum_f32_4(acc);
@@ -1012,6 +1002,21 @@ void KERNEL(dot4_q6_K_q8_K)(int64_t n, const void *w, const void *xq, size_t act
     for (int t = 0; t < 4; t++) out[t] = acc[t];
 }
 
+// Four blocks i..i+3 of signed weights qx (scales xd) against four activations, into each one's
+// four block lanes: the one-token kernels' step for Q8_0 and Q4_0.
+static inline __attribute__((always_inline)) void lanes4_dot4(const __m256i qx[4], __m128 xd, const block_q8_0 *const y[4],
+                                                              int64_t i, __m128 acc[4]) {
+    __m256i ax[4];
+    for (int k = 0; k < 4; k++) ax[k] = _mm256_sign_epi8(qx[k], qx[k]);
+    _Pragma("GCC unroll 4") for (int t = 0; t < 4; t++) {
+        __m256i s[4];
+        for (int k = 0; k < 4; k++)
+            s[k] = dot_us8(ax[k], _mm256_sign_epi8(_mm256_loadu_si256((const __m256i *)y[t][i + k].qs), qx[k]));
+        acc[t] = _mm_fmadd_ps(_mm_mul_ps(xd, q8_0_scales4(y[t] + i)), _mm_cvtepi32_ps(hsum4x8_i32(s[0], s[1], s[2], s[3])),
+                              acc[t]);
+    }
+}
+
 void KERNEL(dot4_q8_0_q8_0)(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]) {
     const block_q8_0 *x = w;
     const block_q8_0 *y[4];
@@ -1020,19 +1025,9 @@ void KERNEL(dot4_q8_0_q8_0)(int64_t n, const void *w, const void *xq, size_t act
     __m128 acc[4] = {_mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps()};
     int64_t i = 0;
     for (; i + 4 <= nb; i += 4) {
-        const __m128 xd = q8_0_scales4(x + i);
-        __m256i ax[4], qx[4];
-        for (int k = 0; k < 4; k++) {
-            qx[k] = _mm256_loadu_si256((const __m256i *)x[i + k].qs);
-            ax[k] = _mm256_sign_epi8(qx[k], qx[k]);
-        }
-        _Pragma("GCC unroll 4") for (int t = 0; t < 4; t++) {
-            __m256i s[4];
-            for (int k = 0; k < 4; k++)
-                s[k] = dot_us8(ax[k], _mm256_sign_epi8(_mm256_loadu_si256((const __m256i *)y[t][i + k].qs), qx[k]));
-            acc[t] = _mm_fmadd_ps(_mm_mul_ps(xd, q8_0_scales4(y[t] + i)), _mm_cvtepi32_ps(q8_0_sums4(s[0], s[1], s[2], s[3])),
-                                  acc[t]);
-        }
+        const __m256i qx[4] = {_mm256_loadu_si256((const __m256i *)x[i].qs), _mm256_loadu_si256((const __m256i *)x[i + 1].qs),
+                               _mm256_loadu_si256((const __m256i *)x[i + 2].qs), _mm256_loadu_si256((const __m256i *)x[i + 3].qs)};
+        lanes4_dot4(qx, q8_0_scales4(x + i), y, i, acc);
     }
     for (int t = 0; t < 4; t++) {
         if (i < nb) acc[t] = q8_0_tail(x + i, y[t] + i, nb - i, acc[t]);
@@ -1053,7 +1048,7 @@ void KERNEL(dot4_q1_0_q8_0)(int64_t n, const void *w, const void *xq, size_t act
             __m256i s[4];
             for (int k = 0; k < 4; k++)
                 s[k] = dot_us8(ones, q1_0_apply(x[i].qs + 4 * k, _mm256_loadu_si256((const __m256i *)y[t][4 * i + k].qs)));
-            const __m128 d = _mm_mul_ps(ndx, q1_0_dy4(&y[t][4 * i]));
+            const __m128 d = _mm_mul_ps(ndx, q8_0_scales4(&y[t][4 * i]));
             acc[t] = _mm_fmadd_ps(d, _mm_cvtepi32_ps(hsum4x8_i32(s[0], s[1], s[2], s[3])), acc[t]);
         }
     }
@@ -1080,19 +1075,9 @@ void KERNEL(dot4_q4_0_q8_0)(int64_t n, const void *w, const void *xq, size_t act
     __m128 acc[4] = {_mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps()};
     int64_t i = 0;
     for (; i + 4 <= nb; i += 4) {
-        const __m128 xd = scales4(x + i, sizeof *x);
-        __m256i ax[4], qx[4];
-        for (int k = 0; k < 4; k++) {
-            qx[k] = _mm256_sub_epi8(nibbles_32(x[i + k].qs), off);
-            ax[k] = _mm256_sign_epi8(qx[k], qx[k]);
-        }
-        _Pragma("GCC unroll 4") for (int t = 0; t < 4; t++) {
-            __m256i s[4];
-            for (int k = 0; k < 4; k++)
-                s[k] = dot_us8(ax[k], _mm256_sign_epi8(_mm256_loadu_si256((const __m256i *)y[t][i + k].qs), qx[k]));
-            acc[t] = _mm_fmadd_ps(_mm_mul_ps(xd, q8_0_scales4(y[t] + i)), _mm_cvtepi32_ps(q8_0_sums4(s[0], s[1], s[2], s[3])),
-                                  acc[t]);
-        }
+        __m256i qx[4];
+        for (int k = 0; k < 4; k++) qx[k] = _mm256_sub_epi8(nibbles_32(x[i + k].qs), off);
+        lanes4_dot4(qx, scales4(x + i, sizeof *x), y, i, acc);
     }
     for (int t = 0; t < 4; t++) {
         if (i < nb) acc[t] = q4_0_tail(x + i, y[t] + i, nb - i, acc[t]);
