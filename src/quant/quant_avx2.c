@@ -166,13 +166,9 @@ float KERNEL(dot_bf16_bf16)(int64_t n, const void *w, const void *xq) {
 // The scales of four consecutive blocks (each block's ggml_half d first, `stride` bytes apart).
 static inline __m128 scales4(const void *blocks, size_t stride) {
     const uint8_t *p = blocks;
-    uint64_t h = 0;
-    for (int k = 0; k < 4; k++) {
-        ggml_half d;
-        memcpy(&d, p + (size_t)k * stride, sizeof d);
-        h |= (uint64_t)d << (16 * k);
-    }
-    return _mm_cvtph_ps(_mm_cvtsi64_si128((long long)h));
+    ggml_half d[4];
+    for (int k = 0; k < 4; k++) memcpy(&d[k], p + (size_t)k * stride, sizeof d[k]);
+    return _mm_cvtph_ps(_mm_setr_epi16((short)d[0], (short)d[1], (short)d[2], (short)d[3], 0, 0, 0, 0));
 }
 static inline __m128 q8_0_scales4(const block_q8_0 *x) { return scales4(x, sizeof *x); }
 
