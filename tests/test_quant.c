@@ -414,7 +414,7 @@ static void test_matmul(uint32_t type, const char *name) {
 
 // ---- 4. panels on awkward shapes -------------------------------------------------------------
 //
-// The Q8_0, Q4_0 and Q1_0 panel kernels against the one-token kernel, bit for bit: rows that are not
+// The panel kernels (Q8_0, Q4_0, Q5_0, IQ4_NL, MXFP4, IQ4_XS, Q1_0) against the one-token kernel, bit for bit: rows that are not
 // a whole number of panels and do not start at one, rows longer than a panel chunk and not a
 // multiple of it, every token count 1..17 (the passes and the leftovers of each run), and
 // extreme codes: random bytes, so Q8_0 has -128 and +-127 weights against the +-127 that every
@@ -471,6 +471,10 @@ int main(void) {
     }
     test_panel_shapes(GGML_TYPE_Q8_0, "q8_0");
     test_panel_shapes(GGML_TYPE_Q4_0, "q4_0");
+    test_panel_shapes(GGML_TYPE_IQ4_XS, "iq4_xs");
+    test_panel_shapes(GGML_TYPE_Q5_0, "q5_0");
+    test_panel_shapes(GGML_TYPE_IQ4_NL, "iq4_nl");
+    test_panel_shapes(GGML_TYPE_MXFP4, "mxfp4");
     test_panel_shapes(GGML_TYPE_Q1_0, "q1_0");
     // and every lower x86 kernel set this CPU can run (panels and packed layouts included)
     for (int cap = QUANT_ISA_AVX2; cap < (int)quant_cpu_isa(); cap++) {
@@ -480,6 +484,10 @@ int main(void) {
             test_matmul(golden_types[i].type, golden_types[i].file);
         test_panel_shapes(GGML_TYPE_Q8_0, "q8_0");
         test_panel_shapes(GGML_TYPE_Q4_0, "q4_0");
+        test_panel_shapes(GGML_TYPE_IQ4_XS, "iq4_xs");
+        test_panel_shapes(GGML_TYPE_Q5_0, "q5_0");
+        test_panel_shapes(GGML_TYPE_IQ4_NL, "iq4_nl");
+        test_panel_shapes(GGML_TYPE_MXFP4, "mxfp4");
         test_panel_shapes(GGML_TYPE_Q1_0, "q1_0");
         quant_cap_isa(QUANT_ISA_COUNT);
     }

@@ -82,6 +82,9 @@ static inline int32_t load_i32(const void *p) {
         }                                                                                                 \
     }
 
+// four bytes broadcast: vbroadcastss is a bare load on Zen (vpbroadcastd adds a shuffle uop)
+static inline __m256i bcast32(const void *p) { return _mm256_castps_si256(_mm256_broadcast_ss((const float *)p)); }
+
 // Holds a running sum as one chain: without it gcc reassociates the int16 sums of a sub-block
 // into a tree whose products are all live at once, and spills most of them.
 static inline void keep_chain(__m256i *v) { __asm__("" : "+x"(*v)); }
@@ -211,22 +214,8 @@ static void q4_0_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *panel
 static void q4_0_prep(const void *xq, int64_t n, void *prep) { u8_prep(xq, n, prep, 8); }
 
 #ifdef QUANT_X86_VNNI
-static void q8_0_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *panel) {
-    struct panel_u8 *p = panel;
-    const __m256i bias = _mm256_set1_epi8((char)0x80);
-    for (int64_t b = 0; b < n / QK8_0; b++, p++) {
-        const uint8_t *blk = W + (size_t)b * sizeof(block_q8_0);
-        float *d = (float *)&p->d;
-        for (int r = 0; r < 8; r++) d[r] = h2f(((const block_q8_0 *)(blk + (size_t)r * row_bytes))->d);
-        __m256i t[8];
-        transpose8x8(blk + offsetof(block_q8_0, qs), row_bytes, t);
-        for (int l = 0; l < 8; l++) p->w[l] = _mm256_xor_si256(t[l], bias);
-    }
-}
-
 static void q8_0_prep(const void *xq, int64_t n, void *prep) { u8_prep(xq, n, prep, 128); }
 
-static const struct quant_panel q8_0_panel_kernels = {u8_panel_bytes, q8_0_pack, u8_prep_bytes, q8_0_prep, u8_run, NULL, NULL};
 
 #else // AVX2
 // ---- Q8_0 without vpdpbusd ------------------------------------------------------------------------
@@ -251,24 +240,6 @@ struct panel_q8_0 {
 
 static size_t q8_0_panel_bytes(int64_t n) { return (size_t)(n / QK8_0) * sizeof(struct panel_q8_0); }
 
-static void q8_0_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *panel) {
-    struct panel_q8_0 *p = panel;
-    _Alignas(32) int16_t wide[8][QK8_0]; // [row][element]
-    for (int64_t b = 0; b < n / QK8_0; b++, p++) {
-        const uint8_t *blk = W + (size_t)b * sizeof(block_q8_0);
-        float *d = (float *)&p->d;
-        for (int r = 0; r < 8; r++) {
-            const block_q8_0 *x = (const block_q8_0 *)(blk + (size_t)r * row_bytes);
-            d[r] = h2f(x->d);
-            const __m256i q = _mm256_loadu_si256((const __m256i *)x->qs);
-            _mm256_store_si256((__m256i *)wide[r], _mm256_cvtepi8_epi16(_mm256_castsi256_si128(q)));
-            _mm256_store_si256((__m256i *)wide[r] + 1, _mm256_cvtepi8_epi16(_mm256_extracti128_si256(q, 1)));
-        }
-        transpose8x8((const uint8_t *)wide, sizeof wide[0], p->w);
-        transpose8x8((const uint8_t *)wide + 32, sizeof wide[0], p->w + 8);
-    }
-}
-
 struct prep_q8_0 {
     int16_t y[QK8_0];
     float yd;
@@ -287,8 +258,6 @@ static void q8_0_prep(const void *xq, int64_t n, void *prep) {
     }
 }
 
-// four bytes broadcast: vbroadcastss is a bare load on Zen (vpbroadcastd adds a shuffle uop)
-static inline __m256i bcast32(const void *p) { return _mm256_castps_si256(_mm256_broadcast_ss((const float *)p)); }
 
 enum { Q8_0_CHUNK = 16, Q8_0_TOK = 4 }; // blocks: 8.5 KiB of panel, 1.1 KiB of extras per token
 
@@ -346,9 +315,175 @@ static void q8_0_run(const void *panel, const void *xq, size_t xs, const void *p
     }
 }
 
-static const struct quant_panel q8_0_panel_kernels = {q8_0_panel_bytes, q8_0_pack, q8_0_prep_bytes, q8_0_prep, q8_0_run,
-                                                     NULL, NULL};
 #endif
+
+// ---- signed-code panels: Q8_0, Q5_0, IQ4_NL, MXFP4 ---------------------------------------------------
+//
+// Each block decodes to 32 signed codes (element order) and a float scale, and runs as Q8_0:
+// under VNNI the byte panel above (codes XOR 0x80, bias 128), under AVX2 the int16 panel above.
+// The one-token kernels (quant_avx2.c, LANES4_KERNELS) sum the same codes the same way.
+
+typedef float (*codes_fn)(const uint8_t *blk, int8_t q[32]);
+
+static float codes_q8_0(const uint8_t *blk, int8_t q[32]) {
+    const block_q8_0 *x = (const block_q8_0 *)blk;
+    memcpy(q, x->qs, 32);
+    return h2f(x->d);
+}
+
+static float codes_q5_0(const uint8_t *blk, int8_t q[32]) {
+    const block_q5_0 *x = (const block_q5_0 *)blk;
+    uint32_t qh;
+    memcpy(&qh, x->qh, sizeof qh);
+    for (int j = 0; j < 16; j++) {
+        q[j] = (int8_t)(((x->qs[j] & 0x0f) | (((qh >> j) & 1) << 4)) - 16);
+        q[j + 16] = (int8_t)(((x->qs[j] >> 4) | (((qh >> (j + 16)) & 1) << 4)) - 16);
+    }
+    return h2f(x->d);
+}
+
+static void codes_table(const uint8_t qs[16], const int8_t table[16], int8_t q[32]) {
+    for (int j = 0; j < 16; j++) q[j] = table[qs[j] & 0x0f], q[j + 16] = table[qs[j] >> 4];
+}
+
+static float codes_iq4_nl(const uint8_t *blk, int8_t q[32]) {
+    const block_iq4_nl *x = (const block_iq4_nl *)blk;
+    codes_table(x->qs, kvalues_iq4nl, q);
+    return h2f(x->d);
+}
+
+static float codes_mxfp4(const uint8_t *blk, int8_t q[32]) {
+    const block_mxfp4 *x = (const block_mxfp4 *)blk;
+    codes_table(x->qs, kvalues_mxfp4, q);
+    return e8m0_to_fp32_half(x->e);
+}
+
+static inline __attribute__((always_inline)) void i8_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *panel,
+                                                          size_t bsz, codes_fn codes) {
+    for (int64_t b = 0; b < n / 32; b++) {
+        _Alignas(32) int8_t q[8][32]; // [row][element]
+        float d[8];
+        for (int r = 0; r < 8; r++) d[r] = codes(W + (size_t)r * row_bytes + (size_t)b * bsz, q[r]);
+#ifdef QUANT_X86_VNNI
+        struct panel_u8 *p = (struct panel_u8 *)panel + b;
+        transpose8x8((const uint8_t *)q, sizeof q[0], p->w);
+        for (int l = 0; l < 8; l++) p->w[l] = _mm256_xor_si256(p->w[l], _mm256_set1_epi8((char)0x80));
+#else
+        struct panel_q8_0 *p = (struct panel_q8_0 *)panel + b;
+        _Alignas(32) int16_t wide[8][32];
+        for (int r = 0; r < 8; r++) {
+            const __m256i v = _mm256_load_si256((const __m256i *)q[r]);
+            _mm256_store_si256((__m256i *)wide[r], _mm256_cvtepi8_epi16(_mm256_castsi256_si128(v)));
+            _mm256_store_si256((__m256i *)wide[r] + 1, _mm256_cvtepi8_epi16(_mm256_extracti128_si256(v, 1)));
+        }
+        transpose8x8((const uint8_t *)wide, sizeof wide[0], p->w);
+        transpose8x8((const uint8_t *)wide + 32, sizeof wide[0], p->w + 8);
+#endif
+        memcpy(&p->d, d, sizeof d);
+    }
+}
+
+#ifdef QUANT_X86_VNNI
+#define I8_KERNELS(fmt) {u8_panel_bytes, fmt##_pack, u8_prep_bytes, q8_0_prep, u8_run, NULL, NULL}
+#else
+#define I8_KERNELS(fmt) {q8_0_panel_bytes, fmt##_pack, q8_0_prep_bytes, q8_0_prep, q8_0_run, NULL, NULL}
+#endif
+#define I8_PANEL(fmt, block_t)                                                                       \
+    static void fmt##_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *panel) {             \
+        i8_pack(W, row_bytes, n, panel, sizeof(block_t), codes_##fmt);                               \
+    }                                                                                                \
+    static const struct quant_panel fmt##_panel_kernels = I8_KERNELS(fmt);
+I8_PANEL(q8_0, block_q8_0)
+I8_PANEL(q5_0, block_q5_0)
+I8_PANEL(iq4_nl, block_iq4_nl)
+I8_PANEL(mxfp4, block_mxfp4)
+#undef I8_PANEL
+#undef I8_KERNELS
+
+// ---- IQ4_XS ----------------------------------------------------------------------------------------
+//
+// As the one-token kernel: each row's exact super-block sum S = sum (ls - 32) * kvalues[code] * y
+// over its 256 elements, then one FMA a super-block. Panel super-block: w[j] = elements 2j, 2j+1
+// of every row as int16 with their sub-block scale applied ((ls - 32) * kvalues[code]: at most
+// 32 * 127 = 4064), rows in lanes; d[r] the rows' scales. Activation extras: the bytes as int16
+// and the float scale. One vpmaddwd (VNNI: vpdpwssd) of a weight pair with a broadcast activation
+// pair advances eight rows; each weight vector serves four tokens. The sums stay below
+// 256 * 4064 * 128 < 2^31.
+
+struct panel_iq4_xs {
+    __m256i w[QK_K / 2];
+    __m256 d;
+};
+
+static size_t iq4_xs_panel_bytes(int64_t n) { return (size_t)(n / QK_K) * sizeof(struct panel_iq4_xs); }
+
+static void iq4_xs_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *panel) {
+    struct panel_iq4_xs *p = panel;
+    _Alignas(32) int16_t wide[8][QK_K]; // [row][element]
+    for (int64_t b = 0; b < n / QK_K; b++, p++) {
+        float *d = (float *)&p->d;
+        for (int r = 0; r < 8; r++) {
+            const block_iq4_xs *x = (const block_iq4_xs *)(W + (size_t)r * row_bytes) + b;
+            d[r] = h2f(x->d);
+            for (int ib = 0; ib < QK_K / 32; ib++) {
+                const int ls = ((x->scales_l[ib / 2] >> 4 * (ib % 2)) & 0xf) | (((x->scales_h >> 2 * ib) & 3) << 4);
+                const uint8_t *q = x->qs + 16 * ib;
+                for (int j = 0; j < 16; j++) {
+                    wide[r][32 * ib + j] = (int16_t)((ls - 32) * kvalues_iq4nl[q[j] & 0xf]);
+                    wide[r][32 * ib + j + 16] = (int16_t)((ls - 32) * kvalues_iq4nl[q[j] >> 4]);
+                }
+            }
+        }
+        for (int c = 0; c < QK_K / 16; c++) transpose8x8((const uint8_t *)wide + 32 * c, sizeof wide[0], p->w + 8 * c);
+    }
+}
+
+struct prep_iq4_xs {
+    int16_t y[QK_K];
+    float yd;
+};
+
+static size_t iq4_xs_prep_bytes(int64_t n) { return (size_t)(n / QK_K) * sizeof(struct prep_iq4_xs); }
+
+static void iq4_xs_prep(const void *xq, int64_t n, void *prep) {
+    const block_q8_K *y = xq;
+    struct prep_iq4_xs *e = prep;
+    for (int64_t b = 0; b < n / QK_K; b++) {
+        for (int k = 0; k < QK_K; k += 16)
+            _mm256_storeu_si256((__m256i *)(e[b].y + k), _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(y[b].qs + k))));
+        e[b].yd = y[b].d;
+    }
+}
+
+enum { IQ4XS_TOK = 4 };
+
+static inline __attribute__((always_inline)) void iq4_xs_runT(int T, const void *panel, const uint8_t *xq, size_t xs,
+                                                              const uint8_t *prep, size_t es, int64_t n, float *out) {
+    (void)xq, (void)xs;
+    const struct panel_iq4_xs *p = panel;
+    __m256 acc[IQ4XS_TOK];
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) acc[t] = _mm256_setzero_ps();
+    for (int64_t b = 0; b < n / QK_K; b++, p++) {
+        const struct prep_iq4_xs *e[IQ4XS_TOK];
+        __m256i s[IQ4XS_TOK];
+        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) {
+            e[t] = (const struct prep_iq4_xs *)(prep + t * es) + b;
+            s[t] = _mm256_setzero_si256();
+        }
+        _Pragma("GCC unroll 16") for (int j = 0; j < QK_K / 2; j++) {
+            const __m256i wj = _mm256_load_si256(p->w + j);
+            _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) {
+                s[t] = dpwssd(s[t], wj, bcast32(e[t]->y + 2 * j));
+                keep_chain(&s[t]);
+            }
+        }
+        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++)
+            acc[t] = _mm256_fmadd_ps(_mm256_mul_ps(p->d, _mm256_set1_ps(e[t]->yd)), _mm256_cvtepi32_ps(s[t]), acc[t]);
+    }
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) _mm256_storeu_ps(out + 8 * t, acc[t]);
+}
+
+PANEL_RUN(iq4_xs, IQ4XS_TOK)
 
 // ---- Q1_0 ------------------------------------------------------------------------------------------
 //
@@ -940,6 +1075,8 @@ static void q1_0_packed_to_panel(const void *packed, int64_t n, void *panel) {
 }
 
 static const struct quant_panel q4_0_panel_kernels = {u8_panel_bytes, q4_0_pack, u8_prep_bytes, q4_0_prep, u8_run, NULL, NULL};
+static const struct quant_panel iq4_xs_panel_kernels = {iq4_xs_panel_bytes, iq4_xs_pack, iq4_xs_prep_bytes, iq4_xs_prep,
+                                                       iq4_xs_run, NULL, NULL};
 static const struct quant_panel q1_0_panel_kernels = {q1_0_panel_bytes, q1_0_pack, q1_0_prep_bytes, q1_0_prep, q1_0_run, NULL, NULL};
 static const struct quant_panel q4_K_packed_kernels = {q4_K_packed_bytes, q4_K_packed_pack, q4_K_prep_bytes, q4_K_prep,
                                                        q4_K_packed_run, NULL, NULL};
@@ -955,6 +1092,10 @@ const struct quant_panel *PANEL(quant_panel)(uint32_t type) {
     switch (type) {
     case GGML_TYPE_Q8_0: return &q8_0_panel_kernels;
     case GGML_TYPE_Q4_0: return &q4_0_panel_kernels;
+    case GGML_TYPE_Q5_0: return &q5_0_panel_kernels;
+    case GGML_TYPE_IQ4_NL: return &iq4_nl_panel_kernels;
+    case GGML_TYPE_MXFP4: return &mxfp4_panel_kernels;
+    case GGML_TYPE_IQ4_XS: return &iq4_xs_panel_kernels;
     case GGML_TYPE_Q1_0: return &q1_0_panel_kernels;
     case GGML_TYPE_Q4_K: return &q4_K_packed_kernels;
     case GGML_TYPE_Q6_K: return &q6_K_packed_kernels;

@@ -157,11 +157,13 @@ float KERNEL(dot_bf16_bf16)(int64_t n, const void *w, const void *xq) {
 
 // ---- 32-element blocks against Q8_0 / Q8_1 -------------------------------------------------------
 
-// Q8_0 x Q8_0: each block reduced to its exact integer sum S, then scaled and accumulated in four
-// float lanes, block b into lane b mod 4: lane = fma(dx * dy, S, lane), in block order; the
-// result is (lane 0 + lane 2) + (lane 1 + lane 3). Four blocks share one reduction of their
-// sums and one conversion of their scales. The panel kernels (panel_avx2.c) keep the same four
-// chains per row with rows in vector lanes, so they need no per-element-group float work.
+// The 32-element formats against Q8_0 (Q8_0, Q4_0, Q5_0, IQ4_NL, MXFP4): each block reduced to
+// its exact integer sum S of signed codes times activation bytes, then scaled and accumulated in
+// four float lanes, block b into lane b mod 4: lane = fma(dx * dy, S, lane), in block order; the
+// result is (lane 0 + lane 2) + (lane 1 + lane 3). Four blocks share one reduction of their sums
+// and one conversion of their scales. (The reference scales every group of four products
+// instead; the sums here are the scalar kernels'.) The panel kernels (panel_avx2.c) keep the same
+// four chains per row with rows in vector lanes, so they need no per-element-group float work.
 
 // The scales of four consecutive blocks (each block's ggml_half d first, `stride` bytes apart).
 static inline __m128 scales4(const void *blocks, size_t stride) {
@@ -172,72 +174,105 @@ static inline __m128 scales4(const void *blocks, size_t stride) {
 }
 static inline __m128 q8_0_scales4(const block_q8_0 *x) { return scales4(x, sizeof *x); }
 
+// Each format's signed codes (element order) and weight scale, one block and four.
+static inline __m256i codes_q8_0(const block_q8_0 *x) { return _mm256_loadu_si256((const __m256i *)x->qs); }
+static inline __m256i codes_q4_0(const block_q4_0 *x) { return _mm256_sub_epi8(nibbles_32(x->qs), _mm256_set1_epi8(8)); }
+// q - 16 as int8: a clear 5th bit means the byte is nibble | 0xF0 = nibble - 16
+static inline __m256i codes_q5_0(const block_q5_0 *x) {
+    return _mm256_or_si256(nibbles_32(x->qs), _mm256_andnot_si256(bytes_from_bits_32(x->qh), _mm256_set1_epi8((char)0xF0)));
+}
+static inline __m256i codes_iq4_nl(const block_iq4_nl *x) {
+    return lookup_nibbles_32(_mm_loadu_si128((const __m128i *)kvalues_iq4nl), x->qs);
+}
+static inline __m256i codes_mxfp4(const block_mxfp4 *x) {
+    return lookup_nibbles_32(_mm_loadu_si128((const __m128i *)kvalues_mxfp4), x->qs);
+}
+#define HALF_SCALES(fmt, block_t)                                                                  \
+    static inline float scale_##fmt(const block_t *x) { return h2f(x->d); }                        \
+    static inline __m128 scales4_##fmt(const block_t *x) { return scales4(x, sizeof *x); }
+HALF_SCALES(q8_0, block_q8_0)
+HALF_SCALES(q4_0, block_q4_0)
+HALF_SCALES(q5_0, block_q5_0)
+HALF_SCALES(iq4_nl, block_iq4_nl)
+#undef HALF_SCALES
+static inline float scale_mxfp4(const block_mxfp4 *x) { return e8m0_to_fp32_half(x->e); }
+static inline __m128 scales4_mxfp4(const block_mxfp4 *x) {
+    return _mm_setr_ps(e8m0_to_fp32_half(x[0].e), e8m0_to_fp32_half(x[1].e), e8m0_to_fp32_half(x[2].e),
+                       e8m0_to_fp32_half(x[3].e));
+}
+
 // The last nb % 4 blocks' sums and scale products into lanes 0..left-1: the missing lanes add
 // fma(0, 0, lane) = lane (never -0: lanes start at +0).
 static inline __m128 lanes_tail(const int32_t si[4], const float d[4], __m128 acc) {
     return _mm_fmadd_ps(_mm_loadu_ps(d), _mm_cvtepi32_ps(_mm_loadu_si128((const __m128i *)si)), acc);
 }
 
-static inline __m128 q8_0_tail(const block_q8_0 *x, const block_q8_0 *y, int64_t left, __m128 acc) {
-    int32_t si[4] = {0};
-    float d[4] = {0};
-    for (int64_t k = 0; k < left; k++) {
-        const __m256i qx = _mm256_loadu_si256((const __m256i *)x[k].qs);
-        const __m256i qy = _mm256_loadu_si256((const __m256i *)y[k].qs);
-        si[k] = hsum_i32_8(dot_ss8(qx, qy));
-        d[k] = h2f(x[k].d) * h2f(y[k].d);
+// Four blocks i..i+3 of signed codes qx (scales xd) against four activations, into each one's
+// four block lanes (the one-token step, the codes decoded once).
+static inline __attribute__((always_inline)) void lanes4_dot4(const __m256i qx[4], __m128 xd, const block_q8_0 *const y[4],
+                                                              int64_t i, __m128 acc[4]) {
+    __m256i ax[4];
+    for (int k = 0; k < 4; k++) ax[k] = _mm256_sign_epi8(qx[k], qx[k]);
+    _Pragma("GCC unroll 4") for (int t = 0; t < 4; t++) {
+        __m256i s[4];
+        for (int k = 0; k < 4; k++)
+            s[k] = dot_us8(ax[k], _mm256_sign_epi8(_mm256_loadu_si256((const __m256i *)y[t][i + k].qs), qx[k]));
+        acc[t] = _mm_fmadd_ps(_mm_mul_ps(xd, q8_0_scales4(y[t] + i)), _mm_cvtepi32_ps(hsum4x8_i32(s[0], s[1], s[2], s[3])),
+                              acc[t]);
     }
-    return lanes_tail(si, d, acc);
 }
 
-static inline __m256i q8_0_block(const block_q8_0 *x, const block_q8_0 *y) {
-    return dot_ss8(_mm256_loadu_si256((const __m256i *)x->qs), _mm256_loadu_si256((const __m256i *)y->qs));
-}
-
-float KERNEL(dot_q8_0_q8_0)(int64_t n, const void *w, const void *xq) {
-    const block_q8_0 *x = w, *y = xq;
-    const int64_t nb = n / QK8_0;
-    __m128 acc = _mm_setzero_ps();
-    int64_t i = 0;
-    for (; i + 4 <= nb; i += 4) {
-        const __m128i si = hsum4x8_i32(q8_0_block(x + i, y + i), q8_0_block(x + i + 1, y + i + 1),
-                                      q8_0_block(x + i + 2, y + i + 2), q8_0_block(x + i + 3, y + i + 3));
-        acc = _mm_fmadd_ps(_mm_mul_ps(q8_0_scales4(x + i), q8_0_scales4(y + i)), _mm_cvtepi32_ps(si), acc);
+// dot_FMT_q8_0 and dot4_FMT_q8_0 from codes_FMT, scale_FMT and scales4_FMT.
+#define LANES4_KERNELS(fmt, block_t)                                                                             \
+    static inline __m256i bsum_##fmt(const block_t *x, const block_q8_0 *y) {                                   \
+        return dot_ss8(codes_##fmt(x), _mm256_loadu_si256((const __m256i *)y->qs));                             \
+    }                                                                                                            \
+    static inline __m128 tail_##fmt(const block_t *x, const block_q8_0 *y, int64_t left, __m128 acc) {           \
+        int32_t si[4] = {0};                                                                                     \
+        float d[4] = {0};                                                                                        \
+        for (int64_t k = 0; k < left; k++) {                                                                     \
+            si[k] = hsum_i32_8(bsum_##fmt(x + k, y + k));                                                       \
+            d[k] = scale_##fmt(x + k) * h2f(y[k].d);                                                             \
+        }                                                                                                        \
+        return lanes_tail(si, d, acc);                                                                           \
+    }                                                                                                            \
+    float KERNEL(dot_##fmt##_q8_0)(int64_t n, const void *w, const void *xq) {                                   \
+        const block_t *x = w;                                                                                    \
+        const block_q8_0 *y = xq;                                                                                \
+        const int64_t nb = n / QK8_0;                                                                            \
+        __m128 acc = _mm_setzero_ps();                                                                           \
+        int64_t i = 0;                                                                                           \
+        for (; i + 4 <= nb; i += 4) {                                                                            \
+            const __m128i si = hsum4x8_i32(bsum_##fmt(x + i, y + i), bsum_##fmt(x + i + 1, y + i + 1),         \
+                                           bsum_##fmt(x + i + 2, y + i + 2), bsum_##fmt(x + i + 3, y + i + 3)); \
+            acc = _mm_fmadd_ps(_mm_mul_ps(scales4_##fmt(x + i), q8_0_scales4(y + i)), _mm_cvtepi32_ps(si), acc); \
+        }                                                                                                        \
+        if (i < nb) acc = tail_##fmt(x + i, y + i, nb - i, acc);                                                 \
+        return hsum_f32_4(acc);                                                                                  \
+    }                                                                                                            \
+    void KERNEL(dot4_##fmt##_q8_0)(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]) {  \
+        const block_t *x = w;                                                                                    \
+        const block_q8_0 *y[4];                                                                                  \
+        for (int t = 0; t < 4; t++) y[t] = (const block_q8_0 *)((const uint8_t *)xq + (size_t)t * act_stride);    \
+        const int64_t nb = n / QK8_0;                                                                            \
+        __m128 acc[4] = {_mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps()};                \
+        int64_t i = 0;                                                                                           \
+        for (; i + 4 <= nb; i += 4) {                                                                            \
+            const __m256i qx[4] = {codes_##fmt(x + i), codes_##fmt(x + i + 1), codes_##fmt(x + i + 2),           \
+                                   codes_##fmt(x + i + 3)};                                                      \
+            lanes4_dot4(qx, scales4_##fmt(x + i), y, i, acc);                                                    \
+        }                                                                                                        \
+        for (int t = 0; t < 4; t++) {                                                                            \
+            if (i < nb) acc[t] = tail_##fmt(x + i, y[t] + i, nb - i, acc[t]);                                    \
+            out[t] = hsum_f32_4(acc[t]);                                                                         \
+        }                                                                                                        \
     }
-    if (i < nb) acc = q8_0_tail(x + i, y + i, nb - i, acc);
-    return hsum_f32_4(acc);
-}
-
-// Q4_0 x Q8_0 as Q8_0 x Q8_0 above: exact block sums of (q - 8) y, four block lanes.
-static inline __m256i q4_0_block(const block_q4_0 *x, const block_q8_0 *y) {
-    const __m256i qx = _mm256_sub_epi8(nibbles_32(x->qs), _mm256_set1_epi8(8));
-    return dot_ss8(qx, _mm256_loadu_si256((const __m256i *)y->qs));
-}
-
-static inline __m128 q4_0_tail(const block_q4_0 *x, const block_q8_0 *y, int64_t left, __m128 acc) {
-    int32_t si[4] = {0};
-    float d[4] = {0};
-    for (int64_t k = 0; k < left; k++) {
-        si[k] = hsum_i32_8(q4_0_block(x + k, y + k));
-        d[k] = h2f(x[k].d) * h2f(y[k].d);
-    }
-    return lanes_tail(si, d, acc);
-}
-
-float KERNEL(dot_q4_0_q8_0)(int64_t n, const void *w, const void *xq) {
-    const block_q4_0 *x = w;
-    const block_q8_0 *y = xq;
-    const int64_t nb = n / QK8_0;
-    __m128 acc = _mm_setzero_ps();
-    int64_t i = 0;
-    for (; i + 4 <= nb; i += 4) {
-        const __m128i si = hsum4x8_i32(q4_0_block(x + i, y + i), q4_0_block(x + i + 1, y + i + 1),
-                                      q4_0_block(x + i + 2, y + i + 2), q4_0_block(x + i + 3, y + i + 3));
-        acc = _mm_fmadd_ps(_mm_mul_ps(scales4(x + i, sizeof *x), q8_0_scales4(y + i)), _mm_cvtepi32_ps(si), acc);
-    }
-    if (i < nb) acc = q4_0_tail(x + i, y + i, nb - i, acc);
-    return hsum_f32_4(acc);
-}
+LANES4_KERNELS(q8_0, block_q8_0)
+LANES4_KERNELS(q4_0, block_q4_0)
+LANES4_KERNELS(q5_0, block_q5_0)
+LANES4_KERNELS(iq4_nl, block_iq4_nl)
+LANES4_KERNELS(mxfp4, block_mxfp4)
+#undef LANES4_KERNELS
 
 float KERNEL(dot_q4_1_q8_1)(int64_t n, const void *w, const void *xq) {
     const block_q4_1 *x = w;
@@ -251,21 +286,6 @@ float KERNEL(dot_q4_1_q8_1)(int64_t n, const void *w, const void *xq) {
         acc = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(dot_us8(nibbles_32(x[i].qs), qy)), acc);
     }
     return hsum_f32_8(acc) + summs;
-}
-
-float KERNEL(dot_q5_0_q8_0)(int64_t n, const void *w, const void *xq) {
-    const block_q5_0 *x = w;
-    const block_q8_0 *y = xq;
-    __m256 acc = _mm256_setzero_ps();
-    for (int64_t i = 0; i < n / QK8_0; i++) {
-        const __m256 d = _mm256_set1_ps(h2f(x[i].d) * h2f(y[i].d));
-        // q - 16 as int8: a clear 5th bit means the byte is nibble | 0xF0 = nibble - 16
-        const __m256i hi = _mm256_andnot_si256(bytes_from_bits_32(x[i].qh), _mm256_set1_epi8((char)0xF0));
-        const __m256i qx = _mm256_or_si256(nibbles_32(x[i].qs), hi);
-        const __m256i qy = _mm256_loadu_si256((const __m256i *)y[i].qs);
-        acc = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(dot_ss8(qx, qy)), acc);
-    }
-    return hsum_f32_8(acc);
 }
 
 float KERNEL(dot_q5_1_q8_1)(int64_t n, const void *w, const void *xq) {
@@ -282,34 +302,6 @@ float KERNEL(dot_q5_1_q8_1)(int64_t n, const void *w, const void *xq) {
         acc = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(dot_us8(qx, qy)), acc);
     }
     return hsum_f32_8(acc) + summs;
-}
-
-float KERNEL(dot_iq4_nl_q8_0)(int64_t n, const void *w, const void *xq) {
-    const block_iq4_nl *x = w;
-    const block_q8_0 *y = xq;
-    const __m128i table = _mm_loadu_si128((const __m128i *)kvalues_iq4nl);
-    __m256 acc = _mm256_setzero_ps();
-    for (int64_t i = 0; i < n / QK4_NL; i++) {
-        const __m256 d = _mm256_set1_ps(h2f(x[i].d) * h2f(y[i].d));
-        const __m256i qx = lookup_nibbles_32(table, x[i].qs);
-        const __m256i qy = _mm256_loadu_si256((const __m256i *)y[i].qs);
-        acc = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(dot_ss8(qx, qy)), acc);
-    }
-    return hsum_f32_8(acc);
-}
-
-float KERNEL(dot_mxfp4_q8_0)(int64_t n, const void *w, const void *xq) {
-    const block_mxfp4 *x = w;
-    const block_q8_0 *y = xq;
-    const __m128i table = _mm_loadu_si128((const __m128i *)kvalues_mxfp4);
-    __m256 acc = _mm256_setzero_ps();
-    for (int64_t i = 0; i < n / QK_MXFP4; i++) {
-        const __m256 d = _mm256_set1_ps(h2f(y[i].d) * e8m0_to_fp32_half(x[i].e));
-        const __m256i qx = lookup_nibbles_32(table, x[i].qs);
-        const __m256i qy = _mm256_loadu_si256((const __m256i *)y[i].qs);
-        acc = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(dot_ss8(qx, qy)), acc);
-    }
-    return hsum_f32_8(acc);
 }
 
 // Q1_0: each weight block covers 4 activation blocks; bit set -> +qy, clear -> -qy.
@@ -706,11 +698,13 @@ void KERNEL(rows4_q6_K_q8_K)(int64_t n, const void *w, size_t row_bytes, const v
     _mm_storeu_ps(out, acc);
 }
 
+// IQ4_XS: each super-block's exact integer sum (sub-block scales applied in integer), then one
+// FMA a super-block in order; the panel (panel_avx2.c) holds the scaled codes as int16.
 float KERNEL(dot_iq4_xs_q8_K)(int64_t n, const void *w, const void *xq) {
     const block_iq4_xs *x = w;
     const block_q8_K *y = xq;
     const __m128i table = _mm_loadu_si128((const __m128i *)kvalues_iq4nl);
-    __m256 acc = _mm256_setzero_ps();
+    float acc = 0;
     for (int64_t i = 0; i < n / QK_K; i++) {
         const float d = h2f(x[i].d) * y[i].d;
         __m256i sumi = _mm256_setzero_si256();
@@ -722,9 +716,9 @@ float KERNEL(dot_iq4_xs_q8_K)(int64_t n, const void *w, const void *xq) {
             const __m256i p16 = _mm256_maddubs_epi16(_mm256_sign_epi8(qx, qx), _mm256_sign_epi8(qy, qx));
             sumi = madd16_acc(sumi, _mm256_set1_epi16((short)(ls - 32)), p16);
         }
-        acc = _mm256_fmadd_ps(_mm256_set1_ps(d), _mm256_cvtepi32_ps(sumi), acc);
+        acc = fmaf(d, (float)hsum_i32_8(sumi), acc);
     }
-    return hsum_f32_8(acc);
+    return acc;
 }
 
 // TQ1_0: bytes hold 5 (or 4) base-3 digits, scaled so that digit n of byte b is
@@ -998,39 +992,6 @@ void KERNEL(dot4_q6_K_q8_K)(int64_t n, const void *w, const void *xq, size_t act
     for (int t = 0; t < 4; t++) out[t] = acc[t];
 }
 
-// Four blocks i..i+3 of signed weights qx (scales xd) against four activations, into each one's
-// four block lanes: the one-token kernels' step for Q8_0 and Q4_0.
-static inline __attribute__((always_inline)) void lanes4_dot4(const __m256i qx[4], __m128 xd, const block_q8_0 *const y[4],
-                                                              int64_t i, __m128 acc[4]) {
-    __m256i ax[4];
-    for (int k = 0; k < 4; k++) ax[k] = _mm256_sign_epi8(qx[k], qx[k]);
-    _Pragma("GCC unroll 4") for (int t = 0; t < 4; t++) {
-        __m256i s[4];
-        for (int k = 0; k < 4; k++)
-            s[k] = dot_us8(ax[k], _mm256_sign_epi8(_mm256_loadu_si256((const __m256i *)y[t][i + k].qs), qx[k]));
-        acc[t] = _mm_fmadd_ps(_mm_mul_ps(xd, q8_0_scales4(y[t] + i)), _mm_cvtepi32_ps(hsum4x8_i32(s[0], s[1], s[2], s[3])),
-                              acc[t]);
-    }
-}
-
-void KERNEL(dot4_q8_0_q8_0)(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]) {
-    const block_q8_0 *x = w;
-    const block_q8_0 *y[4];
-    for (int t = 0; t < 4; t++) y[t] = (const block_q8_0 *)((const uint8_t *)xq + (size_t)t * act_stride);
-    const int64_t nb = n / QK8_0;
-    __m128 acc[4] = {_mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps()};
-    int64_t i = 0;
-    for (; i + 4 <= nb; i += 4) {
-        const __m256i qx[4] = {_mm256_loadu_si256((const __m256i *)x[i].qs), _mm256_loadu_si256((const __m256i *)x[i + 1].qs),
-                               _mm256_loadu_si256((const __m256i *)x[i + 2].qs), _mm256_loadu_si256((const __m256i *)x[i + 3].qs)};
-        lanes4_dot4(qx, q8_0_scales4(x + i), y, i, acc);
-    }
-    for (int t = 0; t < 4; t++) {
-        if (i < nb) acc[t] = q8_0_tail(x + i, y[t] + i, nb - i, acc[t]);
-        out[t] = hsum_f32_4(acc[t]);
-    }
-}
-
 void KERNEL(dot4_q1_0_q8_0)(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]) {
     const block_q1_0 *x = w;
     const block_q8_0 *y[4];
@@ -1061,57 +1022,6 @@ void KERNEL(dot4_q1_0_q8_0)(int64_t n, const void *w, const void *xq, size_t act
 #define DOT4_Y(type)                                                                           \
     const type *y[4];                                                                          \
     for (int t = 0; t < 4; t++) y[t] = (const type *)((const uint8_t *)xq + (size_t)t * act_stride)
-
-// As dot_q4_0_q8_0, four activations: each block's nibbles decoded once.
-void KERNEL(dot4_q4_0_q8_0)(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]) {
-    const block_q4_0 *x = w;
-    DOT4_Y(block_q8_0);
-    const __m256i off = _mm256_set1_epi8(8);
-    const int64_t nb = n / QK8_0;
-    __m128 acc[4] = {_mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps()};
-    int64_t i = 0;
-    for (; i + 4 <= nb; i += 4) {
-        __m256i qx[4];
-        for (int k = 0; k < 4; k++) qx[k] = _mm256_sub_epi8(nibbles_32(x[i + k].qs), off);
-        lanes4_dot4(qx, scales4(x + i, sizeof *x), y, i, acc);
-    }
-    for (int t = 0; t < 4; t++) {
-        if (i < nb) acc[t] = q4_0_tail(x + i, y[t] + i, nb - i, acc[t]);
-        out[t] = hsum_f32_4(acc[t]);
-    }
-}
-
-// The one-accumulator formats against Q8_0: a block's signed weights qx (decoded once) and its
-// scale product, as their one-token kernels form them.
-#define DOT4_Q8_0_BODY(block_t, xd_expr, qx_expr)                                                       \
-    const block_t *x = w;                                                                               \
-    DOT4_Y(block_q8_0);                                                                                 \
-    __m256 acc[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()}; \
-    for (int64_t i = 0; i < n / QK8_0; i++) {                                                           \
-        const __m256i qx = (qx_expr), ax = _mm256_sign_epi8(qx, qx);                                    \
-        _Pragma("GCC unroll 4") for (int t = 0; t < 4; t++) {                                           \
-            const __m256 d = _mm256_set1_ps(xd_expr);                                                   \
-            const __m256i qy = _mm256_loadu_si256((const __m256i *)y[t][i].qs);                         \
-            acc[t] = _mm256_fmadd_ps(d, _mm256_cvtepi32_ps(dot_us8(ax, _mm256_sign_epi8(qy, qx))), acc[t]); \
-        }                                                                                               \
-    }                                                                                                   \
-    for (int t = 0; t < 4; t++) out[t] = hsum_f32_8(acc[t])
-
-void KERNEL(dot4_q5_0_q8_0)(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]) {
-    DOT4_Q8_0_BODY(block_q5_0, h2f(x[i].d) * h2f(y[t][i].d),
-                   _mm256_or_si256(nibbles_32(x[i].qs),
-                                   _mm256_andnot_si256(bytes_from_bits_32(x[i].qh), _mm256_set1_epi8((char)0xF0))));
-}
-
-void KERNEL(dot4_iq4_nl_q8_0)(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]) {
-    const __m128i table = _mm_loadu_si128((const __m128i *)kvalues_iq4nl);
-    DOT4_Q8_0_BODY(block_iq4_nl, h2f(x[i].d) * h2f(y[t][i].d), lookup_nibbles_32(table, x[i].qs));
-}
-
-void KERNEL(dot4_mxfp4_q8_0)(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]) {
-    const __m128i table = _mm_loadu_si128((const __m128i *)kvalues_mxfp4);
-    DOT4_Q8_0_BODY(block_mxfp4, h2f(y[t][i].d) * e8m0_to_fp32_half(x[i].e), lookup_nibbles_32(table, x[i].qs));
-}
 
 // As dot_q5_K_q8_K: the 5-bit codes and the block's scales decoded once, the integer lanes and both
 // accumulators (acc per lane, acc_m per min pair) per activation.
@@ -1161,7 +1071,7 @@ void KERNEL(dot4_iq4_xs_q8_K)(int64_t n, const void *w, const void *xq, size_t a
     const block_iq4_xs *x = w;
     DOT4_Y(block_q8_K);
     const __m128i table = _mm_loadu_si128((const __m128i *)kvalues_iq4nl);
-    __m256 acc[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
+    float acc[4] = {0};
     for (int64_t i = 0; i < n / QK_K; i++) {
         const float xd = h2f(x[i].d);
         __m256i sumi[4] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
@@ -1174,9 +1084,9 @@ void KERNEL(dot4_iq4_xs_q8_K)(int64_t n, const void *w, const void *xq, size_t a
                 sumi[t] = madd16_acc(sumi[t], sc, _mm256_maddubs_epi16(ax, _mm256_sign_epi8(qy, qx)));
             }
         }
-        for (int t = 0; t < 4; t++) acc[t] = _mm256_fmadd_ps(_mm256_set1_ps(xd * y[t][i].d), _mm256_cvtepi32_ps(sumi[t]), acc[t]);
+        for (int t = 0; t < 4; t++) acc[t] = fmaf(xd * y[t][i].d, (float)hsum_i32_8(sumi[t]), acc[t]);
     }
-    for (int t = 0; t < 4; t++) out[t] = hsum_f32_8(acc[t]);
+    for (int t = 0; t < 4; t++) out[t] = acc[t];
 }
 
 #ifndef QUANT_X86_VNNI
