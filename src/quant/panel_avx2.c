@@ -410,6 +410,81 @@ I8_PANEL(mxfp4, block_mxfp4)
 // pair advances eight rows; each weight vector serves four tokens. The sums stay below
 // 256 * 4064 * 128 < 2^31.
 
+#ifdef QUANT_X86_VNNI
+// With vpdpbusd: codes as bytes (kvalues XOR 0x80), eight vpdpbusd per sub-block from
+// -128 * (the sub-block's activation sum, from Q8_K's bsums), then the sub-block's exact sum times
+// each row's ls - 32 (vpmulld) into the super-block sum: |sub-block sum| <= 32 * 128 * 128.
+struct panel_iq4_xs {
+    __m256i w[QK_K / 32][8]; // [sub-block][l]: codes of elements 32 ib + 4l .. + 3, rows in lanes
+    __m256i ls[QK_K / 32];   // ls - 32 per row
+    __m256 d;
+};
+
+static size_t iq4_xs_panel_bytes(int64_t n) { return (size_t)(n / QK_K) * sizeof(struct panel_iq4_xs); }
+
+static void iq4_xs_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *panel) {
+    struct panel_iq4_xs *p = panel;
+    for (int64_t b = 0; b < n / QK_K; b++, p++) {
+        _Alignas(32) uint8_t codes[8][QK_K]; // [row][element]
+        float *d = (float *)&p->d;
+        for (int r = 0; r < 8; r++) {
+            const block_iq4_xs *x = (const block_iq4_xs *)(W + (size_t)r * row_bytes) + b;
+            d[r] = h2f(x->d);
+            for (int ib = 0; ib < QK_K / 32; ib++) {
+                ((int32_t *)&p->ls[ib])[r] =
+                    (((x->scales_l[ib / 2] >> 4 * (ib % 2)) & 0xf) | (((x->scales_h >> 2 * ib) & 3) << 4)) - 32;
+                const uint8_t *q = x->qs + 16 * ib;
+                for (int j = 0; j < 16; j++) {
+                    codes[r][32 * ib + j] = (uint8_t)(kvalues_iq4nl[q[j] & 0xf] ^ 0x80);
+                    codes[r][32 * ib + j + 16] = (uint8_t)(kvalues_iq4nl[q[j] >> 4] ^ 0x80);
+                }
+            }
+        }
+        for (int ib = 0; ib < QK_K / 32; ib++) transpose8x8(codes[0] + 32 * ib, sizeof codes[0], p->w[ib]);
+    }
+}
+
+struct prep_iq4_xs {
+    int32_t neg[QK_K / 32];
+    float yd;
+};
+
+static size_t iq4_xs_prep_bytes(int64_t n) { return (size_t)(n / QK_K) * sizeof(struct prep_iq4_xs); }
+
+static void iq4_xs_prep(const void *xq, int64_t n, void *prep) {
+    const block_q8_K *y = xq;
+    struct prep_iq4_xs *e = prep;
+    for (int64_t b = 0; b < n / QK_K; b++) {
+        for (int ib = 0; ib < QK_K / 32; ib++) e[b].neg[ib] = -128 * (y[b].bsums[2 * ib] + y[b].bsums[2 * ib + 1]);
+        e[b].yd = y[b].d;
+    }
+}
+
+static inline __attribute__((always_inline)) void iq4_xs_runT(int T, const void *panel, const uint8_t *xq, size_t xs,
+                                                              const uint8_t *prep, size_t es, int64_t n, float *out) {
+    const struct panel_iq4_xs *p = panel;
+    __m256 acc[TOK];
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) acc[t] = _mm256_setzero_ps();
+    for (int64_t b = 0; b < n / QK_K; b++, p++) {
+        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) {
+            const block_q8_K *y = (const block_q8_K *)(xq + t * xs) + b;
+            const struct prep_iq4_xs *e = (const struct prep_iq4_xs *)(prep + t * es) + b;
+            __m256i S = _mm256_setzero_si256();
+            for (int ib = 0; ib < QK_K / 32; ib++) {
+                __m256i s = _mm256_set1_epi32(e->neg[ib]);
+                _Pragma("GCC unroll 8") for (int l = 0; l < 8; l++)
+                    s = dpbusd(s, p->w[ib][l], _mm256_set1_epi32(load_i32(y->qs + 32 * ib + 4 * l)));
+                S = _mm256_add_epi32(S, _mm256_mullo_epi32(s, p->ls[ib]));
+            }
+            acc[t] = _mm256_fmadd_ps(_mm256_mul_ps(p->d, _mm256_set1_ps(e->yd)), _mm256_cvtepi32_ps(S), acc[t]);
+        }
+    }
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) _mm256_storeu_ps(out + 8 * t, acc[t]);
+}
+
+PANEL_RUN(iq4_xs, TOK)
+
+#else // AVX2
 struct panel_iq4_xs {
     __m256i w[QK_K / 2];
     __m256 d;
@@ -484,6 +559,7 @@ static inline __attribute__((always_inline)) void iq4_xs_runT(int T, const void 
 }
 
 PANEL_RUN(iq4_xs, IQ4XS_TOK)
+#endif
 
 // ---- Q1_0 ------------------------------------------------------------------------------------------
 //
