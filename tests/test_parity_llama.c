@@ -4,10 +4,11 @@
 //
 // Tolerances: normalized MSE per row. frink follows the reference's numerics
 // (activation re-quantization per weight type, F16 KV cache, the flash-
-// attention kernel's F16 accumulator and summation order), so F16 and Q8_0
-// agree to the last bit or nearly; other formats differ by float summation
-// order inside dot products, which an activation's rounding can amplify to
-// ~1e-4 at a few positions. The reference's own batch-vs-decode difference on
+// attention kernel's F16 accumulator and summation order), so F16 agrees to
+// the last bit or nearly; quantized formats differ by float summation order
+// inside dot products (Q8_0: exact block sums scaled once, where the
+// reference's SIMD kernels scale groups of four products), which an
+// activation's rounding can amplify to ~1e-4 at a few positions. The reference's own batch-vs-decode difference on
 // quantized fixtures is up to 2e-4; the quantized tolerance sits above it.
 #include "parity.h"
 
