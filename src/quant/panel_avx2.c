@@ -85,6 +85,12 @@ static inline int32_t load_i32(const void *p) {
 // four bytes broadcast: vbroadcastss is a bare load on Zen (vpbroadcastd adds a shuffle uop)
 static inline __m256i bcast32(const void *p) { return _mm256_castps_si256(_mm256_broadcast_ss((const float *)p)); }
 
+// n int8 (a multiple of 16) widened to int16
+static inline void widen16(const int8_t *src, int16_t *dst, int n) {
+    for (int k = 0; k < n; k += 16)
+        _mm256_storeu_si256((__m256i *)(dst + k), _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(src + k))));
+}
+
 // Holds a running sum as one chain: without it gcc reassociates the int16 sums of a sub-block
 // into a tree whose products are all live at once, and spills most of them.
 static inline void keep_chain(__m256i *v) { __asm__("" : "+x"(*v)); }
@@ -263,9 +269,7 @@ static void q8_0_prep(const void *xq, int64_t n, void *prep) {
     const block_q8_0 *y = xq;
     struct prep_q8_0 *e = prep;
     for (int64_t b = 0; b < n / QK8_0; b++) {
-        const __m256i q = _mm256_loadu_si256((const __m256i *)y[b].qs);
-        _mm256_storeu_si256((__m256i *)e[b].y, _mm256_cvtepi8_epi16(_mm256_castsi256_si128(q)));
-        _mm256_storeu_si256((__m256i *)e[b].y + 1, _mm256_cvtepi8_epi16(_mm256_extracti128_si256(q, 1)));
+        widen16(y[b].qs, e[b].y, QK8_0);
         e[b].yd = h2f(y[b].d);
     }
 }
@@ -387,11 +391,7 @@ static inline __attribute__((always_inline)) void i8_pack(const uint8_t *W, size
 #else
         struct panel_q8_0 *p = (struct panel_q8_0 *)panel + b;
         _Alignas(32) int16_t wide[8][32];
-        for (int r = 0; r < 8; r++) {
-            const __m256i v = _mm256_load_si256((const __m256i *)q[r]);
-            _mm256_store_si256((__m256i *)wide[r], _mm256_cvtepi8_epi16(_mm256_castsi256_si128(v)));
-            _mm256_store_si256((__m256i *)wide[r] + 1, _mm256_cvtepi8_epi16(_mm256_extracti128_si256(v, 1)));
-        }
+        for (int r = 0; r < 8; r++) widen16(q[r], wide[r], 32);
         transpose8x8((const uint8_t *)wide, sizeof wide[0], p->w);
         transpose8x8((const uint8_t *)wide + 32, sizeof wide[0], p->w + 8);
 #endif
@@ -547,8 +547,7 @@ static void iq4_xs_prep(const void *xq, int64_t n, void *prep) {
     const block_q8_K *y = xq;
     struct prep_iq4_xs *e = prep;
     for (int64_t b = 0; b < n / QK_K; b++) {
-        for (int k = 0; k < QK_K; k += 16)
-            _mm256_storeu_si256((__m256i *)(e[b].y + k), _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(y[b].qs + k))));
+        widen16(y[b].qs, e[b].y, QK_K);
         e[b].yd = y[b].d;
     }
 }
