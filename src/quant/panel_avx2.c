@@ -447,8 +447,7 @@ static void iq4_xs_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *pan
             const block_iq4_xs *x = (const block_iq4_xs *)(W + (size_t)r * row_bytes) + b;
             d[r] = h2f(x->d);
             for (int ib = 0; ib < QK_K / 32; ib++) {
-                ((int32_t *)&p->ls[ib])[r] =
-                    (((x->scales_l[ib / 2] >> 4 * (ib % 2)) & 0xf) | (((x->scales_h >> 2 * ib) & 3) << 4)) - 32;
+                ((int32_t *)&p->ls[ib])[r] = iq4_xs_ls(x, ib) - 32;
                 codes_table(x->qs + 16 * ib, kvalues_iq4nl, (int8_t *)codes[r] + 32 * ib);
             }
         }
@@ -523,7 +522,7 @@ static void iq4_xs_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *pan
             const block_iq4_xs *x = (const block_iq4_xs *)(W + (size_t)r * row_bytes) + b;
             d[r] = h2f(x->d);
             for (int ib = 0; ib < QK_K / 32; ib++) {
-                const int ls = ((x->scales_l[ib / 2] >> 4 * (ib % 2)) & 0xf) | (((x->scales_h >> 2 * ib) & 3) << 4);
+                const int ls = iq4_xs_ls(x, ib);
                 _Alignas(32) int8_t q[32];
                 codes_table(x->qs + 16 * ib, kvalues_iq4nl, q);
                 const __m256i v = _mm256_load_si256((const __m256i *)q), sc = _mm256_set1_epi16((short)(ls - 32));

@@ -210,6 +210,10 @@ typedef struct {
     uint8_t qs[QK_K / 2];
 } block_iq4_xs;
 _Static_assert(sizeof(block_iq4_xs) == 136, "block_iq4_xs");
+// the 6-bit scale ls of sub-block ib (the element scale is d * (ls - 32))
+static inline int iq4_xs_ls(const block_iq4_xs *b, int ib) {
+    return ((b->scales_l[ib / 2] >> 4 * (ib % 2)) & 0xf) | (((b->scales_h >> 2 * ib) & 3) << 4);
+}
 
 // TQ1_0: ternary in base 3. qs[0..31] hold 5 trits each (elements 0..159),
 // qs[32..47] hold 5 trits each (160..239), qh[0..3] hold 4 trits each (240..255).

@@ -172,7 +172,6 @@ static inline __m128 scales4(const void *blocks, size_t stride) {
     for (int k = 0; k < 4; k++) memcpy(&d[k], p + (size_t)k * stride, sizeof d[k]);
     return _mm_cvtph_ps(_mm_setr_epi16((short)d[0], (short)d[1], (short)d[2], (short)d[3], 0, 0, 0, 0));
 }
-static inline __m128 q8_0_scales4(const block_q8_0 *x) { return scales4(x, sizeof *x); }
 
 // Each format's signed codes (element order) and weight scale, one block and four.
 static inline __m256i codes_q8_0(const block_q8_0 *x) { return _mm256_loadu_si256((const __m256i *)x->qs); }
@@ -217,7 +216,7 @@ static inline __attribute__((always_inline)) void lanes4_dot4(const __m256i qx[4
         __m256i s[4];
         for (int k = 0; k < 4; k++)
             s[k] = dot_us8(ax[k], _mm256_sign_epi8(_mm256_loadu_si256((const __m256i *)y[t][i + k].qs), qx[k]));
-        acc[t] = _mm_fmadd_ps(_mm_mul_ps(xd, q8_0_scales4(y[t] + i)), _mm_cvtepi32_ps(hsum4x8_i32(s[0], s[1], s[2], s[3])),
+        acc[t] = _mm_fmadd_ps(_mm_mul_ps(xd, scales4_q8_0(y[t] + i)), _mm_cvtepi32_ps(hsum4x8_i32(s[0], s[1], s[2], s[3])),
                               acc[t]);
     }
 }
@@ -245,7 +244,7 @@ static inline __attribute__((always_inline)) void lanes4_dot4(const __m256i qx[4
         for (; i + 4 <= nb; i += 4) {                                                                            \
             const __m128i si = hsum4x8_i32(bsum_##fmt(x + i, y + i), bsum_##fmt(x + i + 1, y + i + 1),         \
                                            bsum_##fmt(x + i + 2, y + i + 2), bsum_##fmt(x + i + 3, y + i + 3)); \
-            acc = _mm_fmadd_ps(_mm_mul_ps(scales4_##fmt(x + i), q8_0_scales4(y + i)), _mm_cvtepi32_ps(si), acc); \
+            acc = _mm_fmadd_ps(_mm_mul_ps(scales4_##fmt(x + i), scales4_q8_0(y + i)), _mm_cvtepi32_ps(si), acc); \
         }                                                                                                        \
         if (i < nb) acc = tail_##fmt(x + i, y + i, nb - i, acc);                                                 \
         return hsum_f32_4(acc);                                                                                  \
@@ -342,7 +341,7 @@ float KERNEL(dot_q1_0_q8_0)(int64_t n, const void *w, const void *xq) {
         __m256i s[4];
         for (int k = 0; k < 4; k++)
             s[k] = dot_us8(ones, q1_0_apply(x[i].qs + 4 * k, _mm256_loadu_si256((const __m256i *)y[4 * i + k].qs)));
-        const __m128 d = _mm_mul_ps(_mm_set1_ps(-h2f(x[i].d)), q8_0_scales4(&y[4 * i]));
+        const __m128 d = _mm_mul_ps(_mm_set1_ps(-h2f(x[i].d)), scales4_q8_0(&y[4 * i]));
         acc = _mm_fmadd_ps(d, _mm_cvtepi32_ps(hsum4x8_i32(s[0], s[1], s[2], s[3])), acc);
     }
     return hsum_f32_4(acc);
@@ -709,8 +708,7 @@ float KERNEL(dot_iq4_xs_q8_K)(int64_t n, const void *w, const void *xq) {
         const float d = h2f(x[i].d) * y[i].d;
         __m256i sumi = _mm256_setzero_si256();
         for (int ib = 0; ib < QK_K / 32; ib++) {
-            const int ls = ((x[i].scales_l[ib / 2] >> 4 * (ib % 2)) & 0xf) |
-                           (((x[i].scales_h >> 2 * ib) & 3) << 4);
+            const int ls = iq4_xs_ls(&x[i], ib);
             const __m256i qx = lookup_nibbles_32(table, x[i].qs + 16 * ib);
             const __m256i qy = _mm256_loadu_si256((const __m256i *)(y[i].qs + 32 * ib));
             const __m256i p16 = _mm256_maddubs_epi16(_mm256_sign_epi8(qx, qx), _mm256_sign_epi8(qy, qx));
@@ -1005,7 +1003,7 @@ void KERNEL(dot4_q1_0_q8_0)(int64_t n, const void *w, const void *xq, size_t act
             __m256i s[4];
             for (int k = 0; k < 4; k++)
                 s[k] = dot_us8(ones, q1_0_apply(x[i].qs + 4 * k, _mm256_loadu_si256((const __m256i *)y[t][4 * i + k].qs)));
-            const __m128 d = _mm_mul_ps(ndx, q8_0_scales4(&y[t][4 * i]));
+            const __m128 d = _mm_mul_ps(ndx, scales4_q8_0(&y[t][4 * i]));
             acc[t] = _mm_fmadd_ps(d, _mm_cvtepi32_ps(hsum4x8_i32(s[0], s[1], s[2], s[3])), acc[t]);
         }
     }
@@ -1076,7 +1074,7 @@ void KERNEL(dot4_iq4_xs_q8_K)(int64_t n, const void *w, const void *xq, size_t a
         const float xd = h2f(x[i].d);
         __m256i sumi[4] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
         for (int ib = 0; ib < QK_K / 32; ib++) {
-            const int ls = ((x[i].scales_l[ib / 2] >> 4 * (ib % 2)) & 0xf) | (((x[i].scales_h >> 2 * ib) & 3) << 4);
+            const int ls = iq4_xs_ls(&x[i], ib);
             const __m256i qx = lookup_nibbles_32(table, x[i].qs + 16 * ib), ax = _mm256_sign_epi8(qx, qx);
             const __m256i sc = _mm256_set1_epi16((short)(ls - 32));
             _Pragma("GCC unroll 4") for (int t = 0; t < 4; t++) {

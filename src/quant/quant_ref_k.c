@@ -253,10 +253,6 @@ float dot_q6_K_q8_K_ref(int64_t n, const void *w, const void *xq) {
 
 // ---- IQ4_XS --------------------------------------------------------------------------------------
 
-static inline int iq4_xs_ls(const block_iq4_xs *b, int ib) {
-    return ((b->scales_l[ib / 2] >> 4 * (ib % 2)) & 0xf) | (((b->scales_h >> 2 * ib) & 3) << 4);
-}
-
 void dequant_iq4_xs_ref(const void *src, float *y, int64_t n) {
     const block_iq4_xs *x = src;
     for (int64_t i = 0; i < n / QK_K; i++) {
