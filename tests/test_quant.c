@@ -414,7 +414,7 @@ static void test_matmul(uint32_t type, const char *name) {
 
 // ---- 4. panels on awkward shapes -------------------------------------------------------------
 //
-// The panel kernels (Q8_0, Q4_0, Q5_0, IQ4_NL, MXFP4, IQ4_XS, Q1_0) against the one-token kernel, bit for bit: rows that are not
+// The panel kernels (Q8_0, Q4_0, Q5_0, IQ4_NL, MXFP4, IQ4_XS, Q5_K, Q1_0) against the one-token kernel, bit for bit: rows that are not
 // a whole number of panels and do not start at one, rows longer than a panel chunk and not a
 // multiple of it, every token count 1..17 (the passes and the leftovers of each run), and
 // extreme codes: random bytes, so Q8_0 has -128 and +-127 weights against the +-127 that every
@@ -429,11 +429,12 @@ static void test_panel_shapes(uint32_t type, const char *name) {
         uint8_t *w = malloc(row_bytes * ROWS), *xq = malloc(act_bytes * NT);
         float *x = malloc(sizeof(float) * n), y[NT * ROWS], yv[ROWS];
         for (size_t i = 0; i < row_bytes * ROWS; i++) w[i] = (uint8_t)rnd();
-        for (int r = 0; r < ROWS; r++) // finite scales of either sign, over a wide range
-            for (int64_t b = 0; b < nbs[k]; b++) {
-                const ggml_half d = (ggml_half)(0x1000 + rnd() % 0x3000) | (ggml_half)(rnd() & 0x8000);
-                memcpy(w + (size_t)r * row_bytes + (size_t)b * bsz, &d, sizeof d);
-            }
+        for (int r = 0; r < ROWS; r++) // finite scales of either sign, over a wide range (Q5_K: d and dmin)
+            for (int64_t b = 0; b < nbs[k]; b++)
+                for (int h = 0; h < (type == GGML_TYPE_Q5_K ? 2 : 1); h++) {
+                    const ggml_half d = (ggml_half)(0x1000 + rnd() % 0x3000) | (ggml_half)(rnd() & 0x8000);
+                    memcpy(w + (size_t)r * row_bytes + (size_t)b * bsz + h * sizeof d, &d, sizeof d);
+                }
         for (int t = 0; t < NT; t++) {
             for (int64_t i = 0; i < n; i++) x[i] = rndf() * (t % 3 ? 1.0f : 1000.0f);
             quant_act_from_float(type, x, xq + (size_t)t * act_bytes, n);
@@ -450,6 +451,17 @@ static void test_panel_shapes(uint32_t type, const char *name) {
         }
         free(w), free(xq), free(x);
     }
+}
+
+static void test_panels(void) {
+    test_panel_shapes(GGML_TYPE_Q8_0, "q8_0");
+    test_panel_shapes(GGML_TYPE_Q4_0, "q4_0");
+    test_panel_shapes(GGML_TYPE_IQ4_XS, "iq4_xs");
+    test_panel_shapes(GGML_TYPE_Q5_0, "q5_0");
+    test_panel_shapes(GGML_TYPE_IQ4_NL, "iq4_nl");
+    test_panel_shapes(GGML_TYPE_MXFP4, "mxfp4");
+    test_panel_shapes(GGML_TYPE_Q5_K, "q5_K");
+    test_panel_shapes(GGML_TYPE_Q1_0, "q1_0");
 }
 
 int main(void) {
@@ -469,26 +481,14 @@ int main(void) {
         test_fast_vs_ref(golden_types[i].type, golden_types[i].file);
         test_matmul(golden_types[i].type, golden_types[i].file);
     }
-    test_panel_shapes(GGML_TYPE_Q8_0, "q8_0");
-    test_panel_shapes(GGML_TYPE_Q4_0, "q4_0");
-    test_panel_shapes(GGML_TYPE_IQ4_XS, "iq4_xs");
-    test_panel_shapes(GGML_TYPE_Q5_0, "q5_0");
-    test_panel_shapes(GGML_TYPE_IQ4_NL, "iq4_nl");
-    test_panel_shapes(GGML_TYPE_MXFP4, "mxfp4");
-    test_panel_shapes(GGML_TYPE_Q1_0, "q1_0");
+    test_panels();
     // and every lower x86 kernel set this CPU can run (panels and packed layouts included)
     for (int cap = QUANT_ISA_AVX2; cap < (int)quant_cpu_isa(); cap++) {
         quant_cap_isa((enum quant_isa_id)cap);
         printf("quant: matmul checks again with the kernel set capped at %s\n", quant_isa());
         for (size_t i = 0; i < sizeof golden_types / sizeof golden_types[0]; i++)
             test_matmul(golden_types[i].type, golden_types[i].file);
-        test_panel_shapes(GGML_TYPE_Q8_0, "q8_0");
-        test_panel_shapes(GGML_TYPE_Q4_0, "q4_0");
-        test_panel_shapes(GGML_TYPE_IQ4_XS, "iq4_xs");
-        test_panel_shapes(GGML_TYPE_Q5_0, "q5_0");
-        test_panel_shapes(GGML_TYPE_IQ4_NL, "iq4_nl");
-        test_panel_shapes(GGML_TYPE_MXFP4, "mxfp4");
-        test_panel_shapes(GGML_TYPE_Q1_0, "q1_0");
+        test_panels();
         quant_cap_isa(QUANT_ISA_COUNT);
     }
     if (quant_cpu_isa() >= QUANT_ISA_AVX2)

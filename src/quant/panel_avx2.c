@@ -887,6 +887,114 @@ static inline __attribute__((always_inline)) void q4_K_packed_runT(int T, const 
 
 PANEL_RUN(q4_K_packed, Q4K_TOK)
 
+// ---- Q5_K ------------------------------------------------------------------------------------------
+//
+// As the one-token kernel, and Q4_K's panel: per row the exact integers S = sum_s sc_s * P_s and
+// M = sum_s m_s * (activation sum of sub-block s), then acc = fma(d, S, acc), acc_m = fma(dmin, M,
+// acc_m), the result acc + acc_m. Panel super-block: the 5-bit codes as bytes, w[s][l] = elements
+// 32s + 4l .. +3 of every row (rows in lanes); each row's sub-block scales (VNNI: an int32 for
+// vpmulld; AVX2: the int16 in both halves of the dword, for a widening madd); the (m, m') pairs and
+// the activation extras as Q4_K's; the fp16 scales converted. Under AVX2 a maddubs pair of codes
+// (<= 31) with activation bytes is at most 2 * 31 * 128 = 7936, so four steps add as int16
+// (31744 < 2^15) before each widening.
+
+struct panel_q5_K {
+    __m256i w[QK_K / 32][8];
+    __m256i sc[QK_K / 32];
+    __m256i mn[4];
+    __m256 d, dmin;
+};
+
+static size_t q5_K_panel_bytes(int64_t n) { return (size_t)(n / QK_K) * sizeof(struct panel_q5_K); }
+
+static void q5_K_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *panel) {
+    struct panel_q5_K *p = panel;
+    for (int64_t b = 0; b < n / QK_K; b++, p++) {
+        _Alignas(32) uint8_t codes[8][QK_K]; // [row][element]
+        float *d = (float *)&p->d, *dmin = (float *)&p->dmin;
+        for (int r = 0; r < 8; r++) {
+            const block_q5_K *x = (const block_q5_K *)(W + (size_t)r * row_bytes) + b;
+            d[r] = h2f(x->d);
+            dmin[r] = h2f(x->dmin);
+            for (int j = 0; j < 8; j++) {
+                uint8_t sc, m;
+                k45_scale_min(j, x->scales, &sc, &m);
+#ifdef QUANT_X86_VNNI
+                ((int32_t *)&p->sc[j])[r] = sc;
+#else
+                ((int32_t *)&p->sc[j])[r] = sc | (int32_t)sc << 16;
+#endif
+                ((int16_t *)&p->mn[j / 2])[2 * r + (j & 1)] = m;
+            }
+            for (int c = 0; c < 4; c++)
+                for (int l = 0; l < 32; l++) {
+                    const uint8_t q = x->qs[32 * c + l], h = x->qh[l];
+                    codes[r][64 * c + l] = (uint8_t)((q & 0xF) | ((h >> (2 * c)) & 1) << 4);
+                    codes[r][64 * c + 32 + l] = (uint8_t)((q >> 4) | ((h >> (2 * c + 1)) & 1) << 4);
+                }
+        }
+        for (int s = 0; s < QK_K / 32; s++) transpose8x8(codes[0] + 32 * s, sizeof codes[0], p->w[s]);
+    }
+}
+
+enum { Q5K_TOK = 4 };
+
+static inline __attribute__((always_inline)) void q5_K_runT(int T, const void *panel, const uint8_t *xq, size_t xs,
+                                                            const uint8_t *prep, size_t es, int64_t n, float *out) {
+    const struct panel_q5_K *p = panel;
+    __m256 acc[Q5K_TOK], acc_m[Q5K_TOK];
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) acc[t] = acc_m[t] = _mm256_setzero_ps();
+    for (int64_t b = 0; b < n / QK_K; b++, p++) {
+        const block_q8_K *y[Q5K_TOK];
+        __m256i S[Q5K_TOK];
+        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) {
+            y[t] = (const block_q8_K *)(xq + t * xs) + b;
+            S[t] = _mm256_setzero_si256();
+        }
+        for (int s = 0; s < QK_K / 32; s++) {
+            __builtin_prefetch((const char *)p + PACKED_PREFETCH + 256 * s, 0, 3);
+            __builtin_prefetch((const char *)p + PACKED_PREFETCH + 256 * s + 64, 0, 3);
+            __builtin_prefetch((const char *)p + PACKED_PREFETCH + 256 * s + 128, 0, 3);
+            __builtin_prefetch((const char *)p + PACKED_PREFETCH + 256 * s + 192, 0, 3);
+#ifdef QUANT_X86_VNNI
+            __m256i P[Q5K_TOK];
+            _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) P[t] = _mm256_setzero_si256();
+            _Pragma("GCC unroll 8") for (int l = 0; l < 8; l++) {
+                const __m256i w = _mm256_load_si256(&p->w[s][l]);
+                _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) P[t] = dpbusd(P[t], w, bcast32(y[t]->qs + 32 * s + 4 * l));
+            }
+            _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) S[t] = _mm256_add_epi32(S[t], _mm256_mullo_epi32(P[t], p->sc[s]));
+#else
+            _Pragma("GCC unroll 2") for (int h = 0; h < 2; h++) {
+                __m256i P[Q5K_TOK];
+                _Pragma("GCC unroll 4") for (int l = 0; l < 4; l++) {
+                    const __m256i w = _mm256_load_si256(&p->w[s][4 * h + l]);
+                    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) {
+                        const __m256i pl = _mm256_maddubs_epi16(w, bcast32(y[t]->qs + 32 * s + 16 * h + 4 * l));
+                        P[t] = l ? _mm256_add_epi16(P[t], pl) : pl;
+                        keep_chain(&P[t]);
+                    }
+                }
+                _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) {
+                    S[t] = _mm256_add_epi32(S[t], _mm256_madd_epi16(P[t], p->sc[s]));
+                    keep_chain(&S[t]);
+                }
+            }
+#endif
+        }
+        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) {
+            const struct prep_q4_K *e = (const struct prep_q4_K *)(prep + t * es) + b;
+            __m256i M = _mm256_setzero_si256();
+            for (int j = 0; j < 4; j++) M = dpwssd(M, p->mn[j], _mm256_set1_epi32(e->pair[j]));
+            acc[t] = _mm256_fmadd_ps(_mm256_mul_ps(_mm256_set1_ps(y[t]->d), p->d), _mm256_cvtepi32_ps(S[t]), acc[t]);
+            acc_m[t] = _mm256_fmadd_ps(_mm256_mul_ps(_mm256_set1_ps(-y[t]->d), p->dmin), _mm256_cvtepi32_ps(M), acc_m[t]);
+        }
+    }
+    _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) _mm256_storeu_ps(out + 8 * t, _mm256_add_ps(acc[t], acc_m[t]));
+}
+
+PANEL_RUN(q5_K, Q5K_TOK)
+
 // ---- Q6_K packed at load time ----------------------------------------------------------------------
 //
 // Per 8-row block: the 32 dwords of ql and the 16 dwords of qh transposed (rows in lanes), the
@@ -1175,6 +1283,7 @@ static const struct quant_panel q4_0_panel_kernels = {u8_panel_bytes, q4_0_pack,
 static const struct quant_panel iq4_xs_panel_kernels = {iq4_xs_panel_bytes, iq4_xs_pack, iq4_xs_prep_bytes, iq4_xs_prep,
                                                        iq4_xs_run, NULL, NULL};
 static const struct quant_panel q1_0_panel_kernels = {q1_0_panel_bytes, q1_0_pack, q1_0_prep_bytes, q1_0_prep, q1_0_run, NULL, NULL};
+static const struct quant_panel q5_K_panel_kernels = {q5_K_panel_bytes, q5_K_pack, q4_K_prep_bytes, q4_K_prep, q5_K_run, NULL, NULL};
 static const struct quant_panel q4_K_packed_kernels = {q4_K_packed_bytes, q4_K_packed_pack, q4_K_prep_bytes, q4_K_prep,
                                                        q4_K_packed_run, NULL, NULL};
 static const struct quant_panel q6_K_packed_kernels = {q6_K_packed_bytes, q6_K_packed_pack, q6_K_packed_prep_bytes,
@@ -1195,6 +1304,7 @@ const struct quant_panel *PANEL(quant_panel)(uint32_t type) {
     case GGML_TYPE_IQ4_XS: return &iq4_xs_panel_kernels;
     case GGML_TYPE_Q1_0: return &q1_0_panel_kernels;
     case GGML_TYPE_Q4_K: return &q4_K_packed_kernels;
+    case GGML_TYPE_Q5_K: return &q5_K_panel_kernels;
     case GGML_TYPE_Q6_K: return &q6_K_packed_kernels;
     default: return NULL;
     }

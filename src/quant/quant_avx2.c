@@ -603,37 +603,43 @@ static inline void q5_K_codes(const uint8_t *q5, __m256i hbits, int c, __m256i *
     *hi = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(bits, 4), m4), hh);
 }
 
+// One Q5_K block against one Q8_K block, as q4_K_block: S = sum of sumi's 8 lanes (the scaled
+// 5-bit code products), M = sum of prod's 4 lanes (mins times sub-block sums), exact integers.
+static inline void q5_K_block(const block_q5_K *x, const block_q8_K *y, __m128i q8s, __m256i *sumi_out, __m128i *prod) {
+    const __m256i mins_and_scales = _mm256_cvtepu8_epi16(k45_scales_mins(x));
+    *prod = _mm_madd_epi16(_mm256_extracti128_si256(mins_and_scales, 1), q8s);
+    const __m128i sc128 = _mm256_extracti128_si256(mins_and_scales, 0);
+    const __m256i scales = combine128(sc128, sc128);
+    const __m256i hbits = _mm256_loadu_si256((const __m256i *)x->qh);
+    const uint8_t *q5 = x->qs;
+    const int8_t *q8 = y->qs;
+    __m256i sumi = _mm256_setzero_si256();
+    for (int c = 0; c < 4; c++, q5 += 32, q8 += 64) {
+        const __m256i scale_l = _mm256_shuffle_epi8(scales, k4_scale_shuffle(2 * c));
+        const __m256i scale_h = _mm256_shuffle_epi8(scales, k4_scale_shuffle(2 * c + 1));
+        __m256i lo, hi;
+        q5_K_codes(q5, hbits, c, &lo, &hi);
+        sumi = madd16_acc(sumi, scale_l, _mm256_maddubs_epi16(lo, _mm256_loadu_si256((const __m256i *)q8)));
+        sumi = madd16_acc(sumi, scale_h, _mm256_maddubs_epi16(hi, _mm256_loadu_si256((const __m256i *)(q8 + 32))));
+    }
+    *sumi_out = sumi;
+}
+
+// As dot_q4_K_q8_K: per block acc = fma(d, S, acc), acc_m = fma(dmin, M, acc_m); acc + acc_m.
+// (The exact block integers are what lets the 8-row panel keep one accumulator per row.)
 float KERNEL(dot_q5_K_q8_K)(int64_t n, const void *w, const void *xq) {
     const block_q5_K *x = w;
     const block_q8_K *y = xq;
-    __m256 acc = _mm256_setzero_ps();
-    __m128 acc_m = _mm_setzero_ps();
+    float acc = 0, acc_m = 0;
     for (int64_t i = 0; i < n / QK_K; i++) {
         const float d = y[i].d * h2f(x[i].d), dmin = -y[i].d * h2f(x[i].dmin);
-        const __m256i mins_and_scales = _mm256_cvtepu8_epi16(k45_scales_mins(&x[i]));
-        const __m256i q8sums = _mm256_loadu_si256((const __m256i *)y[i].bsums);
-        const __m128i q8s = _mm_hadd_epi16(_mm256_extracti128_si256(q8sums, 0), _mm256_extracti128_si256(q8sums, 1));
-        const __m128i prod = _mm_madd_epi16(_mm256_extracti128_si256(mins_and_scales, 1), q8s);
-        acc_m = _mm_fmadd_ps(_mm_set1_ps(dmin), _mm_cvtepi32_ps(prod), acc_m);
-        const __m128i sc128 = _mm256_extracti128_si256(mins_and_scales, 0);
-        const __m256i scales = combine128(sc128, sc128);
-        const __m256i hbits = _mm256_loadu_si256((const __m256i *)x[i].qh);
-        const uint8_t *q5 = x[i].qs;
-        const int8_t *q8 = y[i].qs;
-        __m256i sumi = _mm256_setzero_si256();
-        for (int c = 0; c < 4; c++, q5 += 32, q8 += 64) {
-            const __m256i scale_l = _mm256_shuffle_epi8(scales, k4_scale_shuffle(2 * c));
-            const __m256i scale_h = _mm256_shuffle_epi8(scales, k4_scale_shuffle(2 * c + 1));
-            __m256i lo, hi;
-            q5_K_codes(q5, hbits, c, &lo, &hi);
-            sumi = madd16_acc(sumi, scale_l, _mm256_maddubs_epi16(lo, _mm256_loadu_si256((const __m256i *)q8)));
-            sumi = madd16_acc(sumi, scale_h, _mm256_maddubs_epi16(hi, _mm256_loadu_si256((const __m256i *)(q8 + 32))));
-        }
-        acc = _mm256_fmadd_ps(_mm256_set1_ps(d), _mm256_cvtepi32_ps(sumi), acc);
+        __m256i sumi;
+        __m128i prod;
+        q5_K_block(&x[i], &y[i], q8K_pair_sums(&y[i]), &sumi, &prod);
+        acc = fmaf(d, (float)hsum_i32_8(sumi), acc);
+        acc_m = fmaf(dmin, (float)hsum_i32_4(prod), acc_m);
     }
-    acc_m = _mm_add_ps(acc_m, _mm_movehl_ps(acc_m, acc_m));
-    acc_m = _mm_add_ss(acc_m, _mm_movehdup_ps(acc_m));
-    return hsum_f32_8(acc) + _mm_cvtss_f32(acc_m);
+    return acc + acc_m;
 }
 
 // One Q6_K block against one Q8_K block: S = sum of the 8 lanes returned, the exact block
@@ -1021,14 +1027,12 @@ void KERNEL(dot4_q1_0_q8_0)(int64_t n, const void *w, const void *xq, size_t act
     const type *y[4];                                                                          \
     for (int t = 0; t < 4; t++) y[t] = (const type *)((const uint8_t *)xq + (size_t)t * act_stride)
 
-// As dot_q5_K_q8_K: the 5-bit codes and the block's scales decoded once, the integer lanes and both
-// accumulators (acc per lane, acc_m per min pair) per activation.
+// As dot_q5_K_q8_K: the 5-bit codes and the block's scales decoded once, the exact block
+// integers and both accumulators per activation.
 void KERNEL(dot4_q5_K_q8_K)(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]) {
     const block_q5_K *x = w;
     DOT4_Y(block_q8_K);
-    __m256 acc[4];
-    __m128 acc_m[4];
-    for (int t = 0; t < 4; t++) acc[t] = _mm256_setzero_ps(), acc_m[t] = _mm_setzero_ps();
+    float acc[4] = {0}, acc_m[4] = {0};
     for (int64_t i = 0; i < n / QK_K; i++) {
         const float xd = h2f(x[i].d), xdmin = h2f(x[i].dmin);
         const __m256i mins_and_scales = _mm256_cvtepu8_epi16(k45_scales_mins(&x[i]));
@@ -1039,7 +1043,7 @@ void KERNEL(dot4_q5_K_q8_K)(int64_t n, const void *w, const void *xq, size_t act
         __m256i sumi[4];
         for (int t = 0; t < 4; t++) {
             const __m128i prod = _mm_madd_epi16(mins, q8K_pair_sums(&y[t][i]));
-            acc_m[t] = _mm_fmadd_ps(_mm_set1_ps(-y[t][i].d * xdmin), _mm_cvtepi32_ps(prod), acc_m[t]);
+            acc_m[t] = fmaf(-y[t][i].d * xdmin, (float)hsum_i32_4(prod), acc_m[t]);
             sumi[t] = _mm256_setzero_si256();
         }
         const uint8_t *q5 = x[i].qs;
@@ -1054,14 +1058,9 @@ void KERNEL(dot4_q5_K_q8_K)(int64_t n, const void *w, const void *xq, size_t act
                 sumi[t] = madd16_acc(sumi[t], scale_h, _mm256_maddubs_epi16(hi, _mm256_loadu_si256((const __m256i *)(q8 + 32))));
             }
         }
-        for (int t = 0; t < 4; t++)
-            acc[t] = _mm256_fmadd_ps(_mm256_set1_ps(y[t][i].d * xd), _mm256_cvtepi32_ps(sumi[t]), acc[t]);
+        for (int t = 0; t < 4; t++) acc[t] = fmaf(y[t][i].d * xd, (float)hsum_i32_8(sumi[t]), acc[t]);
     }
-    for (int t = 0; t < 4; t++) {
-        __m128 m = _mm_add_ps(acc_m[t], _mm_movehl_ps(acc_m[t], acc_m[t]));
-        m = _mm_add_ss(m, _mm_movehdup_ps(m));
-        out[t] = hsum_f32_8(acc[t]) + _mm_cvtss_f32(m);
-    }
+    for (int t = 0; t < 4; t++) out[t] = acc[t] + acc_m[t];
 }
 
 // As dot_iq4_xs_q8_K: codes and sub-block scales decoded once.
