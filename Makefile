@@ -121,6 +121,11 @@ $(B)/tests/%: tests/%.c $(wildcard tests/*.h) $(B)/libfrink.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests -o $@ $< $(B)/libfrink.a $(LDLIBS)
 
+# The server's reading of generated JSON, tested on its own.
+$(B)/tests/test_server_json: tests/test_server_json.c src/server/api_json.c src/server/api_util.h $(wildcard tests/*.h) $(B)/libfrink.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests -o $@ $< src/server/api_json.c $(B)/libfrink.a $(LDLIBS)
+
 # The grammar mask's cost per token, trie walk against the per-token check (not part of `make`).
 $(B)/bench/grammar-speed: bench/grammar-speed.c $(B)/libfrink.a
 	@mkdir -p $(dir $@)

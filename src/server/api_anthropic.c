@@ -622,7 +622,7 @@ static void anth_close(struct anth_reply *a) {
             // A call the parser voided (its markup follows as text) or one cut off by
             // max_tokens: not a call.
         } else {
-            json_t *input = json_loads(text, JSON_DECODE_ANY, NULL);
+            json_t *input = api_json_generated(text);
             if (json_is_object(input)) {
                 b = json_pack("{s:s,s:s,s:s,s:o}", "type", "tool_use", "id", a->tool_id, "name", a->tool_name, "input",
                               input);

@@ -89,6 +89,11 @@ bool api_utf8_valid(const char *s, size_t len);
 // returns NULL), so bytes that are not part of a valid character become U+FFFD. Never NULL
 // but for out of memory.
 json_t *api_json_text(const char *s, size_t len);
+// Generated JSON text (a tool call's arguments) parsed as the client's parser reads the same
+// text, where jansson would differ: an integer -0 (JavaScript's JSON.parse keeps its sign,
+// jansson's integers cannot) becomes the real -0.0, so a reply's parsed input and the streamed
+// fragments of it agree. NULL when the text is not JSON.
+json_t *api_json_generated(const char *text);
 // The chat request's conversation fields, shared by /v1/chat/completions and /apply-template
 // (api_openai.c): messages (each role and content validated), tools, tool_choice,
 // parallel_tool_calls, chat_template_kwargs, reasoning_effort. Sets p->messages, p->tools,
