@@ -414,22 +414,34 @@ static void test_matmul(uint32_t type, const char *name) {
 
 // ---- 4. panels on awkward shapes -------------------------------------------------------------
 //
-// The panel kernels (Q8_0, Q4_0, Q5_0, IQ4_NL, MXFP4, IQ4_XS, Q5_K, Q1_0) against the one-token kernel, bit for bit: rows that are not
+// The panel kernels (Q8_0, Q4_0, Q5_0, IQ4_NL, MXFP4, IQ4_XS, Q5_K, Q1_0, F32, F16, BF16) against the one-token kernel, bit for bit: rows that are not
 // a whole number of panels and do not start at one, rows longer than a panel chunk and not a
 // multiple of it, every token count 1..17 (the passes and the leftovers of each run), and
 // extreme codes: random bytes, so Q8_0 has -128 and +-127 weights against the +-127 that every
 // activation block reaches at its largest element.
 static void test_panel_shapes(uint32_t type, const char *name) {
     const int blck = ggml_type_geom(type)->blck, bsz = ggml_type_geom(type)->size;
-    static const int64_t nbs[] = {1, 2, 3, 5, 8, 17, 22, 37, 39}; // every remainder mod 4 (Q8_0's block lanes)
+    const bool fl = blck == 1; // a float format: finite values, lengths around its 64-element blocks
+    static const int64_t nbs_q[] = {1, 2, 3, 5, 8, 17, 22, 37, 39}; // every remainder mod 4 (Q8_0's block lanes)
+    static const int64_t nbs_f[] = {1, 7, 8, 63, 64, 65, 100, 128, 200, 257};
+    const int64_t *nbs = fl ? nbs_f : nbs_q;
+    const size_t nnb = fl ? sizeof nbs_f / sizeof nbs_f[0] : sizeof nbs_q / sizeof nbs_q[0];
     enum { ROWS = 27, R0 = 2, NT = 17 };
-    for (size_t k = 0; k < sizeof nbs / sizeof nbs[0]; k++) {
+    for (size_t k = 0; k < nnb; k++) {
         const int64_t n = nbs[k] * blck;
         const size_t row_bytes = ggml_row_size(type, n), act_bytes = quant_act_size(type, n);
         uint8_t *w = malloc(row_bytes * ROWS), *xq = malloc(act_bytes * NT);
         float *x = malloc(sizeof(float) * n), y[NT * ROWS], yv[ROWS];
         for (size_t i = 0; i < row_bytes * ROWS; i++) w[i] = (uint8_t)rnd();
-        for (int r = 0; r < ROWS; r++) // finite scales of either sign, over a wide range (Q5_K: d and dmin)
+        for (int64_t i = 0; fl && i < n * ROWS; i++) {
+            const float v = rndf() * (i % 5 ? 1.0f : 300.0f);
+            if (type == GGML_TYPE_F32) memcpy(w + 4 * i, &v, 4);
+            else {
+                const uint16_t h = type == GGML_TYPE_F16 ? fp32_to_fp16(v) : fp32_to_bf16(v);
+                memcpy(w + 2 * i, &h, 2);
+            }
+        }
+        for (int r = 0; !fl && r < ROWS; r++) // finite scales of either sign, over a wide range (Q5_K: d and dmin)
             for (int64_t b = 0; b < nbs[k]; b++)
                 for (int h = 0; h < (type == GGML_TYPE_Q5_K ? 2 : 1); h++) {
                     const ggml_half d = (ggml_half)(0x1000 + rnd() % 0x3000) | (ggml_half)(rnd() & 0x8000);
@@ -462,6 +474,9 @@ static void test_panels(void) {
     test_panel_shapes(GGML_TYPE_MXFP4, "mxfp4");
     test_panel_shapes(GGML_TYPE_Q5_K, "q5_K");
     test_panel_shapes(GGML_TYPE_Q1_0, "q1_0");
+    test_panel_shapes(GGML_TYPE_F32, "f32");
+    test_panel_shapes(GGML_TYPE_F16, "f16");
+    test_panel_shapes(GGML_TYPE_BF16, "bf16");
 }
 
 int main(void) {

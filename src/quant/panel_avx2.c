@@ -22,12 +22,16 @@
 //   - Q8_0's one-token kernel reduces each block to an exact integer and keeps four float
 //     accumulators, block b in accumulator b mod 4; the panel keeps them too, as four vectors per
 //     token with rows in lanes, reduced at the end in the one-token kernel's order (0+2) + (1+3);
-//   - Q4_K and Q6_K reduce each block to an exact integer first, Q1_0 each activation block:
-//     one float accumulator per row (Q1_0: four, one per activation block of a weight block),
-//     i.e. one vector (four).
+//   - Q4_K, Q5_K, Q6_K and IQ4_XS reduce each block to an exact integer first, Q1_0 each
+//     activation block: one float accumulator per row (Q1_0: four, one per activation block of a
+//     weight block), i.e. one vector (four);
+//   - the float formats (F32, F16, BF16) are the exception to rows in lanes: their one-token
+//     kernel keeps one 8-lane chain per row, and the panel keeps that chain for two rows and six
+//     tokens at once (elements in lanes, rows and tokens in registers).
 // Signed weights are biased by +128 to make vpdpbusd's unsigned operand; the bias times the
 // activation sum is subtracted exactly through the accumulator's starting value.
 #include <immintrin.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "quant/quant_impl.h"
@@ -1279,6 +1283,98 @@ static void q1_0_packed_to_panel(const void *packed, int64_t n, void *panel) {
     }
 }
 
+#ifndef QUANT_X86_VNNI // the float formats have AVX2 kernels only
+// ---- F32, F16, BF16 ----------------------------------------------------------------------------------
+//
+// As float_tile (quant_avx2.c): per row and token one 8-lane accumulator, lane l taking
+// fma(w, x, acc) of elements l, l + 8, ... in turn, its sum in hsum_f32_8's order, then the tail
+// elements by fma. The panel is the eight rows converted to F32 (row after row), the activation
+// extras the activation as F32. Blocked as two rows x FLOAT_TOK tokens: per eight elements two
+// weight loads and FLOAT_TOK activation loads feed 2 * FLOAT_TOK independent FMAs.
+
+enum { FLOAT_TOK = 6, FLOAT_CHUNK = 256 }; // tokens a pass; elements a chunk (6 KiB of activations)
+
+static size_t float_panel_bytes(int64_t n) { return (size_t)n * 8 * sizeof(float); }
+static size_t float_prep_bytes(int64_t n) { return (size_t)n * sizeof(float); }
+
+static inline __m256 ld8_f32(const void *p) { return _mm256_loadu_ps(p); }
+static inline __m256 ld8_f16(const void *p) { return _mm256_cvtph_ps(_mm_loadu_si128(p)); }
+static inline __m256 ld8_bf16(const void *p) {
+    return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128(p)), 16));
+}
+
+// n elements of one float format (es bytes each) to F32; ld8 converts eight.
+static inline __attribute__((always_inline)) void float_row(const uint8_t *src, int64_t n, float *dst, size_t es,
+                                                            __m256 (*ld8)(const void *)) {
+    int64_t k = 0;
+    for (; k + 8 <= n; k += 8) _mm256_storeu_ps(dst + k, ld8(src + (size_t)k * es));
+    for (; k < n; k++) {
+        _Alignas(32) uint8_t e[32] = {0};
+        memcpy(e, src + (size_t)k * es, es);
+        dst[k] = _mm256_cvtss_f32(ld8(e));
+    }
+}
+
+// as quant_avx2.c's hsum_f32_8: (lo + hi), then (t0 + t2) + (t1 + t3)
+static inline float hsum8(__m256 x) {
+    __m128 r = _mm_add_ps(_mm256_castps256_ps128(x), _mm256_extractf128_ps(x, 1));
+    r = _mm_add_ps(r, _mm_movehl_ps(r, r));
+    return _mm_cvtss_f32(_mm_add_ss(r, _mm_movehdup_ps(r)));
+}
+
+static inline __attribute__((always_inline)) void float_runT(int T, const void *panel, const uint8_t *xq, size_t xs,
+                                                             const uint8_t *prep, size_t es, int64_t n, float *out) {
+    (void)xq, (void)xs;
+    const float *x[FLOAT_TOK];
+    _Pragma("GCC unroll 8") for (int t = 0; t < T; t++) x[t] = (const float *)(prep + t * es);
+    const int64_t n8 = n & ~(int64_t)7;
+    // Elements in chunks, all eight rows over a chunk before the next, so that the chunk's
+    // activations stay in L1; the accumulators wait in acc between chunks.
+    __m256 acc[4][2][FLOAT_TOK];
+    for (int q = 0; q < 4; q++)
+        _Pragma("GCC unroll 8") for (int t = 0; t < T; t++) acc[q][0][t] = acc[q][1][t] = _mm256_setzero_ps();
+    for (int64_t c = 0; c < n8; c += FLOAT_CHUNK) {
+        const int64_t ce = c + FLOAT_CHUNK < n8 ? c + FLOAT_CHUNK : n8;
+        for (int q = 0; q < 4; q++) {
+            const float *w0 = (const float *)panel + (size_t)(2 * q) * n, *w1 = w0 + n;
+            __m256 a0[FLOAT_TOK], a1[FLOAT_TOK];
+            _Pragma("GCC unroll 8") for (int t = 0; t < T; t++) a0[t] = acc[q][0][t], a1[t] = acc[q][1][t];
+            for (int64_t i = c; i < ce; i += 8) {
+                const __m256 v0 = _mm256_loadu_ps(w0 + i), v1 = _mm256_loadu_ps(w1 + i);
+                _Pragma("GCC unroll 8") for (int t = 0; t < T; t++) {
+                    __m256 xt = _mm256_loadu_ps(x[t] + i);
+                    __asm__("" : "+x"(xt)); // one load for both rows (gcc would fold it into each FMA)
+                    a0[t] = _mm256_fmadd_ps(v0, xt, a0[t]);
+                    a1[t] = _mm256_fmadd_ps(v1, xt, a1[t]);
+                }
+            }
+            _Pragma("GCC unroll 8") for (int t = 0; t < T; t++) acc[q][0][t] = a0[t], acc[q][1][t] = a1[t];
+        }
+    }
+    for (int r = 0; r < 8; r++) {
+        const float *w = (const float *)panel + (size_t)r * n;
+        for (int t = 0; t < T; t++) {
+            float sum = hsum8(acc[r / 2][r % 2][t]);
+            for (int64_t k = n8; k < n; k++) sum = fmaf(w[k], x[t][k], sum);
+            out[8 * t + r] = sum;
+        }
+    }
+}
+
+PANEL_RUN(float, FLOAT_TOK)
+
+#define FLOAT_PANEL(fmt, es)                                                                                   \
+    static void fmt##_pack(const uint8_t *W, size_t row_bytes, int64_t n, void *panel) {                       \
+        for (int r = 0; r < 8; r++) float_row(W + (size_t)r * row_bytes, n, (float *)panel + (size_t)r * n, es, ld8_##fmt); \
+    }                                                                                                          \
+    static void fmt##_prep(const void *xq, int64_t n, void *prep) { float_row(xq, n, prep, es, ld8_##fmt); }   \
+    static const struct quant_panel fmt##_panel_kernels = {float_panel_bytes, fmt##_pack, float_prep_bytes,     \
+                                                           fmt##_prep, float_run, NULL, NULL};
+FLOAT_PANEL(f32, 4)
+FLOAT_PANEL(f16, 2)
+FLOAT_PANEL(bf16, 2)
+#endif
+
 static const struct quant_panel q4_0_panel_kernels = {u8_panel_bytes, q4_0_pack, u8_prep_bytes, q4_0_prep, u8_run, NULL, NULL};
 static const struct quant_panel iq4_xs_panel_kernels = {iq4_xs_panel_bytes, iq4_xs_pack, iq4_xs_prep_bytes, iq4_xs_prep,
                                                        iq4_xs_run, NULL, NULL};
@@ -1306,6 +1402,11 @@ const struct quant_panel *PANEL(quant_panel)(uint32_t type) {
     case GGML_TYPE_Q4_K: return &q4_K_packed_kernels;
     case GGML_TYPE_Q5_K: return &q5_K_panel_kernels;
     case GGML_TYPE_Q6_K: return &q6_K_packed_kernels;
+#ifndef QUANT_X86_VNNI
+    case GGML_TYPE_F32: return &f32_panel_kernels;
+    case GGML_TYPE_F16: return &f16_panel_kernels;
+    case GGML_TYPE_BF16: return &bf16_panel_kernels;
+#endif
     default: return NULL;
     }
 }

@@ -23,9 +23,9 @@
 #define NO_ROWS4 {NULL, NULL, NULL}
 
 static const struct quant_type_info type_table[GGML_TYPE_COUNT] = {
-    [GGML_TYPE_F32] = {GGML_TYPE_F32, dequant_f32_ref, ISA_DOTS(dot_f32_f32_ref, dot_f32_f32_avx2, NULL), NO_DOT4, NO_ROWS4},
-    [GGML_TYPE_F16] = {GGML_TYPE_F16, dequant_f16_ref, ISA_DOTS(dot_f16_f16_ref, dot_f16_f16_avx2, NULL), {NULL, dot4_f16_f16_avx2, NULL}, NO_ROWS4},
-    [GGML_TYPE_BF16] = {GGML_TYPE_BF16, dequant_bf16_ref, ISA_DOTS(dot_bf16_bf16_ref, dot_bf16_bf16_avx2, NULL), {NULL, dot4_bf16_bf16_avx2, NULL}, NO_ROWS4},
+    [GGML_TYPE_F32] = {GGML_TYPE_F32, dequant_f32_ref, ISA_DOTS(dot_f32_f32_ref, dot_f32_f32_avx2, NULL), {NULL, dot4_f32_f32_avx2, NULL}, {NULL, rows4_f32_f32_avx2, NULL}},
+    [GGML_TYPE_F16] = {GGML_TYPE_F16, dequant_f16_ref, ISA_DOTS(dot_f16_f16_ref, dot_f16_f16_avx2, NULL), {NULL, dot4_f16_f16_avx2, NULL}, {NULL, rows4_f16_f16_avx2, NULL}},
+    [GGML_TYPE_BF16] = {GGML_TYPE_BF16, dequant_bf16_ref, ISA_DOTS(dot_bf16_bf16_ref, dot_bf16_bf16_avx2, NULL), {NULL, dot4_bf16_bf16_avx2, NULL}, {NULL, rows4_bf16_bf16_avx2, NULL}},
     [GGML_TYPE_Q8_0] = {GGML_TYPE_Q8_0, dequant_q8_0_ref, X86_DOTS(q8_0, q8_0), X86_DOT4(q8_0, q8_0), NO_ROWS4},
     [GGML_TYPE_Q4_0] = {GGML_TYPE_Q8_0, dequant_q4_0_ref, X86_DOTS(q4_0, q8_0), X86_DOT4(q4_0, q8_0), NO_ROWS4},
     [GGML_TYPE_Q4_1] = {GGML_TYPE_Q8_1, dequant_q4_1_ref, X86_DOTS(q4_1, q8_1), NO_DOT4, NO_ROWS4},

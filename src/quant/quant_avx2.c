@@ -114,25 +114,35 @@ static inline __m256i lookup_nibbles_32(__m128i table, const uint8_t *p) {
 #ifndef QUANT_X86_VNNI // float formats: nothing for VNNI to fuse
 // ---- float formats ----------------------------------------------------------------------------
 
-// The float formats share one skeleton, ggml's order: four 8-wide FMA accumulators over 32
-// elements, then 8 at a time into the first, their sum reduced, then the scalar tail.
+// The float formats (F32, F16, BF16) share one order, which the panels (panel_avx2.c) keep with
+// several rows and tokens in registers: lane l of one accumulator, from zero, takes
+// fma(w, x, acc) of elements l, l + 8, l + 16, ... in turn over the row's n & ~7 elements; the
+// row's sum is hsum_f32_8 of it, then sum = fma(w, x, sum) over the tail elements one by one.
 typedef __m256 (*load8_fn)(const void *p, int64_t i);
 typedef float (*load1_fn)(const void *p, int64_t i);
 
-static inline __attribute__((always_inline)) float dot_float(int64_t n, const void *a, const void *b, load8_fn l8,
-                                                             load1_fn l1) {
-    __m256 s0 = _mm256_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
+// R rows (a[r]) against T activations (b[t]): out[r * T + t]. One accumulator per pair, so R x T
+// independent chains; each weight vector is converted once for the T activations.
+static inline __attribute__((always_inline)) void float_tile(int R, int T, int64_t n, const void *const *a,
+                                                             const void *const *b, load8_fn l8, load1_fn l1, float *out) {
+    __m256 acc[4][4];
+    _Pragma("GCC unroll 4") for (int r = 0; r < R; r++)
+        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) acc[r][t] = _mm256_setzero_ps();
     int64_t i = 0;
-    for (; i + 32 <= n; i += 32) {
-        s0 = _mm256_fmadd_ps(l8(a, i), l8(b, i), s0);
-        s1 = _mm256_fmadd_ps(l8(a, i + 8), l8(b, i + 8), s1);
-        s2 = _mm256_fmadd_ps(l8(a, i + 16), l8(b, i + 16), s2);
-        s3 = _mm256_fmadd_ps(l8(a, i + 24), l8(b, i + 24), s3);
+    for (; i + 8 <= n; i += 8) {
+        __m256 x[4];
+        _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) x[t] = l8(b[t], i);
+        _Pragma("GCC unroll 4") for (int r = 0; r < R; r++) {
+            const __m256 w = l8(a[r], i);
+            _Pragma("GCC unroll 4") for (int t = 0; t < T; t++) acc[r][t] = _mm256_fmadd_ps(w, x[t], acc[r][t]);
+        }
     }
-    for (; i + 8 <= n; i += 8) s0 = _mm256_fmadd_ps(l8(a, i), l8(b, i), s0);
-    float sum = hsum_f32_8(_mm256_add_ps(_mm256_add_ps(s0, s1), _mm256_add_ps(s2, s3)));
-    for (; i < n; i++) sum += l1(a, i) * l1(b, i);
-    return sum;
+    for (int r = 0; r < R; r++)
+        for (int t = 0; t < T; t++) {
+            float sum = hsum_f32_8(acc[r][t]);
+            for (int64_t k = i; k < n; k++) sum = fmaf(l1(a[r], k), l1(b[t], k), sum);
+            out[r * T + t] = sum;
+        }
 }
 
 static inline __m256 load8_f32(const void *p, int64_t i) { return _mm256_loadu_ps((const float *)p + i); }
@@ -147,11 +157,27 @@ static inline __m256 load8_bf16(const void *p, int64_t i) {
 }
 static inline float load1_bf16(const void *p, int64_t i) { return bf16_to_fp32(((const ggml_bf16 *)p)[i]); }
 
-float KERNEL(dot_f32_f32)(int64_t n, const void *w, const void *xq) { return dot_float(n, w, xq, load8_f32, load1_f32); }
-float KERNEL(dot_f16_f16)(int64_t n, const void *w, const void *xq) { return dot_float(n, w, xq, load8_f16, load1_f16); }
-float KERNEL(dot_bf16_bf16)(int64_t n, const void *w, const void *xq) {
-    return dot_float(n, w, xq, load8_bf16, load1_bf16);
-}
+// One-token kernels, and four rows (decode) or four activations (prefill) at a time: the same
+// chains, so every result is the one-token kernel's.
+#define FLOAT_KERNELS(fmt)                                                                                    \
+    float KERNEL(dot_##fmt##_##fmt)(int64_t n, const void *w, const void *xq) {                                \
+        float o;                                                                                               \
+        float_tile(1, 1, n, &w, &xq, load8_##fmt, load1_##fmt, &o);                                           \
+        return o;                                                                                              \
+    }                                                                                                          \
+    void KERNEL(rows4_##fmt##_##fmt)(int64_t n, const void *w, size_t row_bytes, const void *xq, float out[4]) { \
+        const void *a[4];                                                                                      \
+        for (int r = 0; r < 4; r++) a[r] = (const uint8_t *)w + (size_t)r * row_bytes;                         \
+        float_tile(4, 1, n, a, &xq, load8_##fmt, load1_##fmt, out);                                           \
+    }                                                                                                          \
+    void KERNEL(dot4_##fmt##_##fmt)(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]) { \
+        const void *b[4];                                                                                      \
+        for (int t = 0; t < 4; t++) b[t] = (const uint8_t *)xq + (size_t)t * act_stride;                       \
+        float_tile(1, 4, n, &w, b, load8_##fmt, load1_##fmt, out);                                            \
+    }
+FLOAT_KERNELS(f32)
+FLOAT_KERNELS(f16)
+FLOAT_KERNELS(bf16)
 
 #endif
 
@@ -1085,44 +1111,3 @@ void KERNEL(dot4_iq4_xs_q8_K)(int64_t n, const void *w, const void *xq, size_t a
     }
     for (int t = 0; t < 4; t++) out[t] = acc[t];
 }
-
-#ifndef QUANT_X86_VNNI
-// The float formats, two activations at a time (dot_float's four accumulators each: eight live
-// vectors): each weight vector is converted once for both.
-static inline __attribute__((always_inline)) void dot2_float(int64_t n, const void *a, const void *b0, const void *b1,
-                                                             load8_fn l8, load1_fn l1, float out[2]) {
-    __m256 s[2][4];
-    for (int t = 0; t < 2; t++)
-        for (int k = 0; k < 4; k++) s[t][k] = _mm256_setzero_ps();
-    const void *b[2] = {b0, b1};
-    int64_t i = 0;
-    for (; i + 32 <= n; i += 32)
-        _Pragma("GCC unroll 4") for (int k = 0; k < 4; k++) {
-            const __m256 wa = l8(a, i + 8 * k);
-            s[0][k] = _mm256_fmadd_ps(wa, l8(b[0], i + 8 * k), s[0][k]);
-            s[1][k] = _mm256_fmadd_ps(wa, l8(b[1], i + 8 * k), s[1][k]);
-        }
-    for (; i + 8 <= n; i += 8) {
-        const __m256 wa = l8(a, i);
-        s[0][0] = _mm256_fmadd_ps(wa, l8(b[0], i), s[0][0]);
-        s[1][0] = _mm256_fmadd_ps(wa, l8(b[1], i), s[1][0]);
-    }
-    for (int t = 0; t < 2; t++) {
-        float sum = hsum_f32_8(_mm256_add_ps(_mm256_add_ps(s[t][0], s[t][1]), _mm256_add_ps(s[t][2], s[t][3])));
-        for (int64_t j = i; j < n; j++) sum += l1(a, j) * l1(b[t], j);
-        out[t] = sum;
-    }
-}
-
-void dot4_f16_f16_avx2(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]) {
-    const uint8_t *y = xq;
-    dot2_float(n, w, y, y + act_stride, load8_f16, load1_f16, out);
-    dot2_float(n, w, y + 2 * act_stride, y + 3 * act_stride, load8_f16, load1_f16, out + 2);
-}
-
-void dot4_bf16_bf16_avx2(int64_t n, const void *w, const void *xq, size_t act_stride, float out[4]) {
-    const uint8_t *y = xq;
-    dot2_float(n, w, y, y + act_stride, load8_bf16, load1_bf16, out);
-    dot2_float(n, w, y + 2 * act_stride, y + 3 * act_stride, load8_bf16, load1_bf16, out + 2);
-}
-#endif

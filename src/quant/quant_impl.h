@@ -151,8 +151,12 @@ QUANT_DECL_X86_INT(avx512)
 float dot_f32_f32_avx2(int64_t n, const void *w, const void *xq);
 float dot_f16_f16_avx2(int64_t n, const void *w, const void *xq);
 float dot_bf16_bf16_avx2(int64_t n, const void *w, const void *xq);
+void dot4_f32_f32_avx2(int64_t n, const void *w, const void *xq, size_t st, float o[4]);
 void dot4_f16_f16_avx2(int64_t n, const void *w, const void *xq, size_t st, float o[4]);
 void dot4_bf16_bf16_avx2(int64_t n, const void *w, const void *xq, size_t st, float o[4]);
+void rows4_f32_f32_avx2(int64_t n, const void *w, size_t rb, const void *xq, float o[4]);
+void rows4_f16_f16_avx2(int64_t n, const void *w, size_t rb, const void *xq, float o[4]);
+void rows4_bf16_bf16_avx2(int64_t n, const void *w, size_t rb, const void *xq, float o[4]);
 void act_f16_avx2(const float *x, void *xq, int64_t n);
 void act_q8_0_avx2(const float *x, void *xq, int64_t n);
 void act_q8_1_avx2(const float *x, void *xq, int64_t n);
