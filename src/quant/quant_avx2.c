@@ -563,21 +563,24 @@ static inline void q4_K_block(const block_q4_K *x, const block_q8_K *y, __m128i 
     *sumi_out = sumi;
 }
 
-// Per block: acc = fma(d, S, acc), acc_m = fma(dmin, M, acc_m); the result is acc + acc_m.
-float KERNEL(dot_q4_K_q8_K)(int64_t n, const void *w, const void *xq) {
-    const block_q4_K *x = w;
-    const block_q8_K *y = xq;
-    float acc = 0, acc_m = 0;
-    for (int64_t i = 0; i < n / QK_K; i++) {
-        const float d = y[i].d * h2f(x[i].d), dmin = -y[i].d * h2f(x[i].dmin);
-        __m256i sumi;
-        __m128i prod;
-        q4_K_block(&x[i], &y[i], q8K_pair_sums(&y[i]), &sumi, &prod);
-        acc = fmaf(d, (float)hsum_i32_8(sumi), acc);
-        acc_m = fmaf(dmin, (float)hsum_i32_4(prod), acc_m);
+// Q4_K and Q5_K per block: acc = fma(d, S, acc), acc_m = fma(dmin, M, acc_m); the result is
+// acc + acc_m. (The exact block integers are what lets an 8-row panel keep one accumulator per row.)
+#define K45_DOT(fmt)                                                                      \
+    float KERNEL(dot_##fmt##_q8_K)(int64_t n, const void *w, const void *xq) {            \
+        const block_##fmt *x = w;                                                         \
+        const block_q8_K *y = xq;                                                         \
+        float acc = 0, acc_m = 0;                                                         \
+        for (int64_t i = 0; i < n / QK_K; i++) {                                          \
+            const float d = y[i].d * h2f(x[i].d), dmin = -y[i].d * h2f(x[i].dmin);        \
+            __m256i sumi;                                                                 \
+            __m128i prod;                                                                 \
+            fmt##_block(&x[i], &y[i], q8K_pair_sums(&y[i]), &sumi, &prod);                \
+            acc = fmaf(d, (float)hsum_i32_8(sumi), acc);                                  \
+            acc_m = fmaf(dmin, (float)hsum_i32_4(prod), acc_m);                           \
+        }                                                                                 \
+        return acc + acc_m;                                                               \
     }
-    return acc + acc_m;
-}
+K45_DOT(q4_K)
 
 // Four rows against one activation (decode): the same per-row arithmetic with the rows in the
 // lanes of the float accumulators, so each output equals dot_q4_K_q8_K's bit for bit.
@@ -651,22 +654,7 @@ static inline void q5_K_block(const block_q5_K *x, const block_q8_K *y, __m128i 
     *sumi_out = sumi;
 }
 
-// As dot_q4_K_q8_K: per block acc = fma(d, S, acc), acc_m = fma(dmin, M, acc_m); acc + acc_m.
-// (The exact block integers are what lets the 8-row panel keep one accumulator per row.)
-float KERNEL(dot_q5_K_q8_K)(int64_t n, const void *w, const void *xq) {
-    const block_q5_K *x = w;
-    const block_q8_K *y = xq;
-    float acc = 0, acc_m = 0;
-    for (int64_t i = 0; i < n / QK_K; i++) {
-        const float d = y[i].d * h2f(x[i].d), dmin = -y[i].d * h2f(x[i].dmin);
-        __m256i sumi;
-        __m128i prod;
-        q5_K_block(&x[i], &y[i], q8K_pair_sums(&y[i]), &sumi, &prod);
-        acc = fmaf(d, (float)hsum_i32_8(sumi), acc);
-        acc_m = fmaf(dmin, (float)hsum_i32_4(prod), acc_m);
-    }
-    return acc + acc_m;
-}
+K45_DOT(q5_K)
 
 // One Q6_K block against one Q8_K block: S = sum of the 8 lanes returned, the exact block
 // integer sum_s sc_s sum_e (c_e - 32) y_e. The codes c = q + 32 go through maddubs as they are;
