@@ -719,20 +719,43 @@ void KERNEL(rows4_q6_K_q8_K)(int64_t n, const void *w, size_t row_bytes, const v
 
 // IQ4_XS: each super-block's exact integer sum (sub-block scales applied in integer), then one
 // FMA a super-block in order; the panel (panel_avx2.c) holds the scaled codes as int16.
+// The eight sub-block scales ls - 32 of a super-block as int32 lanes (iq4_xs_ls of each).
+static inline __m256i iq4_xs_scales8(const block_iq4_xs *x) {
+    uint32_t l;
+    memcpy(&l, x->scales_l, sizeof l);
+    const __m256i lo = _mm256_and_si256(_mm256_srlv_epi32(_mm256_set1_epi32((int)l), _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28)),
+                                        _mm256_set1_epi32(15));
+    const __m256i hi = _mm256_and_si256(_mm256_srlv_epi32(_mm256_set1_epi32(x->scales_h), _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14)),
+                                        _mm256_set1_epi32(3));
+    return _mm256_sub_epi32(_mm256_or_si256(lo, _mm256_slli_epi32(hi, 4)), _mm256_set1_epi32(32));
+}
+
+// Two sub-blocks a step: one 256-bit lookup per nibble half (lane 0 sub-block ib, lane 1 ib + 1),
+// the activations loaded to match, and the sub-blocks' sums (int32 lanes 0-3 and 4-7) times their
+// scales. The super-block's integer is the one every IQ4_XS kernel sums exactly.
 float KERNEL(dot_iq4_xs_q8_K)(int64_t n, const void *w, const void *xq) {
     const block_iq4_xs *x = w;
     const block_q8_K *y = xq;
-    const __m128i table = _mm_loadu_si128((const __m128i *)kvalues_iq4nl);
+    const __m256i table = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)kvalues_iq4nl));
+    const __m256i m4 = _mm256_set1_epi8(0xF);
     float acc = 0;
     for (int64_t i = 0; i < n / QK_K; i++) {
         const float d = h2f(x[i].d) * y[i].d;
+        const __m256i ls = iq4_xs_scales8(&x[i]);
         __m256i sumi = _mm256_setzero_si256();
-        for (int ib = 0; ib < QK_K / 32; ib++) {
-            const int ls = iq4_xs_ls(&x[i], ib);
-            const __m256i qx = lookup_nibbles_32(table, x[i].qs + 16 * ib);
-            const __m256i qy = _mm256_loadu_si256((const __m256i *)(y[i].qs + 32 * ib));
-            const __m256i p16 = _mm256_maddubs_epi16(_mm256_sign_epi8(qx, qx), _mm256_sign_epi8(qy, qx));
-            sumi = madd16_acc(sumi, _mm256_set1_epi16((short)(ls - 32)), p16);
+        for (int ib = 0; ib < QK_K / 32; ib += 2) {
+            const __m256i bits = _mm256_loadu_si256((const __m256i *)(x[i].qs + 16 * ib));
+            const __m256i lo = _mm256_shuffle_epi8(table, _mm256_and_si256(bits, m4));
+            const __m256i hi = _mm256_shuffle_epi8(table, _mm256_and_si256(_mm256_srli_epi16(bits, 4), m4));
+            const int8_t *q8 = y[i].qs + 32 * ib;
+            const __m256i ya = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)q8)),
+                                                       _mm_loadu_si128((const __m128i *)(q8 + 32)), 1);
+            const __m256i yb = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(q8 + 16))),
+                                                       _mm_loadu_si128((const __m128i *)(q8 + 48)), 1);
+            const __m256i s = _mm256_add_epi32(dot_us8(_mm256_abs_epi8(lo), _mm256_sign_epi8(ya, lo)),
+                                               dot_us8(_mm256_abs_epi8(hi), _mm256_sign_epi8(yb, hi)));
+            const __m256i sc = _mm256_permutevar8x32_epi32(ls, _mm256_setr_epi32(ib, ib, ib, ib, ib + 1, ib + 1, ib + 1, ib + 1));
+            sumi = _mm256_add_epi32(sumi, _mm256_mullo_epi32(s, sc));
         }
         acc = fmaf(d, (float)hsum_i32_8(sumi), acc);
     }
