@@ -202,21 +202,21 @@ $(B)/fuzz/fuzz_gguf: $(FUZZ_SRC) src/core/gguf.h src/core/err.h src/quant/types.
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_SRC) -o $@
 
-FUZZ_JINJA_SRC = tests/fuzz/fuzz_jinja.c $(sort $(wildcard src/text/jinja*.c)) src/core/err.c
-$(B)/fuzz/fuzz_jinja: $(FUZZ_JINJA_SRC) $(wildcard src/text/jinja*.h) src/core/err.h include/frink.h
+FUZZ_JINJA_SRC = tests/fuzz/fuzz_jinja.c $(sort $(wildcard src/template/jinja*.c)) src/core/err.c
+$(B)/fuzz/fuzz_jinja: $(FUZZ_JINJA_SRC) $(wildcard src/template/jinja*.h) src/core/err.h include/frink.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_JINJA_SRC) -o $@ -ljansson -lutf8proc -lm
 
 # The chat output parser: arbitrary bytes under every format and split (tests/fuzz/fuzz_chatparse.c
 # checks that the four ways of feeding agree and that every call's arguments are one JSON object).
-FUZZ_CHAT_SRC = tests/fuzz/fuzz_chatparse.c $(sort $(wildcard src/text/chatparse*.c)) src/core/err.c
-$(B)/fuzz/fuzz_chatparse: $(FUZZ_CHAT_SRC) $(wildcard src/text/chatparse*.h) src/core/err.h include/frink.h
+FUZZ_CHAT_SRC = tests/fuzz/fuzz_chatparse.c $(sort $(wildcard src/chat/chatparse*.c)) src/core/err.c
+$(B)/fuzz/fuzz_chatparse: $(FUZZ_CHAT_SRC) $(wildcard src/chat/chatparse*.h) src/core/err.h include/frink.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_CHAT_SRC) -o $@ -ljansson -lm
 
 # GBNF grammars: the bytes before a NUL are a grammar, the bytes after it a text to match.
-FUZZ_GRAMMAR_SRC = tests/fuzz/fuzz_grammar.c src/text/grammar.c src/core/err.c
-$(B)/fuzz/fuzz_grammar: $(FUZZ_GRAMMAR_SRC) src/text/grammar.h src/core/err.h include/frink.h
+FUZZ_GRAMMAR_SRC = tests/fuzz/fuzz_grammar.c src/grammar/grammar.c src/core/err.c
+$(B)/fuzz/fuzz_grammar: $(FUZZ_GRAMMAR_SRC) src/grammar/grammar.h src/core/err.h include/frink.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_GRAMMAR_SRC) -o $@ -lm
 

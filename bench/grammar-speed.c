@@ -15,7 +15,7 @@
 #include <time.h>
 
 #include "frink.h"
-#include "text/grammar.h"
+#include "grammar/grammar.h"
 
 static double now_ms(void) {
     struct timespec ts;

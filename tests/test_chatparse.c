@@ -1,4 +1,4 @@
-// test_chatparse.c — the incremental reader of model output (src/text/chatparse.h).
+// test_chatparse.c — the incremental reader of model output (src/chat/chatparse.h).
 //
 // 1. Recorded outputs of every format, written in the family's exact markup (plain answers,
 //    reasoning, one and several calls, nested JSON, unicode and escaped quotes, text around
@@ -24,7 +24,7 @@
 
 #include "frink.h"
 #include "test.h"
-#include "text/chatparse.h"
+#include "chat/chatparse.h"
 
 #define TPL_DIR "tests/data/templates/"
 

@@ -9,7 +9,7 @@
 
 #include "core/err.h"
 #include "test.h"
-#include "text/grammar.h"
+#include "grammar/grammar.h"
 
 const char *frink_last_error(void);
 

@@ -1,4 +1,4 @@
-// test_jinja.c — the Jinja engine (src/text/jinja.h) case by case against Python's jinja2.
+// test_jinja.c — the Jinja engine (src/template/jinja.h) case by case against Python's jinja2.
 //
 // The table below is generated: tests/jinja/make_cases.py renders each template with jinja2 the
 // way transformers renders chat templates and writes the expected output (or the substring the
@@ -17,7 +17,7 @@
 #include <time.h>
 
 #include "test.h"
-#include "text/jinja.h"
+#include "template/jinja.h"
 
 enum { JC_OK, JC_PARSE, JC_RENDER };
 

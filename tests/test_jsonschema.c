@@ -1,12 +1,12 @@
 // test_jsonschema.c — JSON Schema to GBNF: the grammar's shape, refusals by keyword and pointer,
 // and the language itself, checked by a small GBNF matcher written here (independent of
-// src/text/grammar.c) against instances that must and must not match.
+// src/grammar/grammar.c) against instances that must and must not match.
 #include <jansson.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "test.h"
-#include "text/jsonschema.h"
+#include "grammar/jsonschema.h"
 
 // ---- a tiny GBNF matcher: each node maps a start position to the set of end positions -------
 

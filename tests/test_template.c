@@ -25,7 +25,7 @@
 #include <time.h>
 
 #include "test.h"
-#include "text/jinja.h"
+#include "template/jinja.h"
 
 #define TDIR "tests/data/templates/"
 #define CDIR TDIR "conversations/"

@@ -1,7 +1,7 @@
-// test_toolgrammar.c — forced tool calls (frink_tool_call_grammar, text/toolgrammar.c).
+// test_toolgrammar.c — forced tool calls (frink_tool_call_grammar, chat/toolgrammar.c).
 //
 // 1. The language is what the parser reads as calls: random texts drawn from each format's
-//    grammar (a sampler over the GBNF written here, independent of src/text/grammar.c), for
+//    grammar (a sampler over the GBNF written here, independent of src/grammar/grammar.c), for
 //    several tool sets, named and any tool, one call and parallel, are each
 //      - accepted whole by the engine's matcher (grammar_state_*), which may end there, and
 //      - fed to a chat parser of the format (frink_chat_parser_*, in random splits): only
@@ -20,7 +20,7 @@
 
 #include "frink.h"
 #include "test.h"
-#include "text/grammar.h"
+#include "grammar/grammar.h"
 
 // ---- a random GBNF sampler ----------------------------------------------------------------
 // Grammars as frink writes them: one rule per line, literals, classes, references, groups,

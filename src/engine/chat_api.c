@@ -1,9 +1,9 @@
-// chat_api.c — the public chat-output parser over text/chatparse.c.
+// chat_api.c — the public chat-output parser over chat/chatparse.c.
 #include <stdlib.h>
 
 #include "core/err.h"
 #include "engine/engine.h"
-#include "text/chatparse.h"
+#include "chat/chatparse.h"
 
 struct frink_chat_parser {
     struct chatparse *p;

@@ -1,5 +1,5 @@
 // grammar_api.c — grammars as sampler constraints: GBNF or a JSON Schema compiled
-// to GBNF (text/jsonschema.c), matched by text/grammar.c against the bytes of each
+// to GBNF (grammar/jsonschema.c), matched by grammar/grammar.c against the bytes of each
 // candidate token.
 //
 // A token is allowed when its bytes can continue the grammar from the current
@@ -7,7 +7,7 @@
 // with no bytes (a control token rendered as nothing) never, since it would let
 // the model spend tokens that change nothing the grammar sees. The full mask
 // walks a trie of the vocabulary's pieces with a memo of grammar steps, and
-// keeps the last masks by grammar state (text/grammar.c); the sampler asks for
+// keeps the last masks by grammar state (grammar/grammar.c); the sampler asks for
 // it only when the token it would pick otherwise is refused (allows(): a few
 // memo lookups), or when it draws at a temperature. If the memo outgrows its
 // cap within one mask, that mask is made token by token instead (slow, exact).
@@ -29,8 +29,8 @@
 
 #include "core/err.h"
 #include "engine/engine.h"
-#include "text/grammar.h"
-#include "text/jsonschema.h"
+#include "grammar/grammar.h"
+#include "grammar/jsonschema.h"
 #include "text/tokenizer.h"
 
 #define VOCAB_IDLE_MAX 2

@@ -1,4 +1,4 @@
-// template_api.c — the public chat templates over text/jinja.c: parse, the
+// template_api.c — the public chat templates over template/jinja.c: parse, the
 // model's own template or ChatML, render with a JSON object of variables.
 #include <jansson.h>
 #include <stdlib.h>
@@ -6,7 +6,7 @@
 
 #include "core/err.h"
 #include "engine/engine.h"
-#include "text/jinja.h"
+#include "template/jinja.h"
 #include "text/tokenizer.h"
 
 // ChatML: what a model without a template of its own is prompted with.

@@ -1,10 +1,10 @@
 // toolgrammar_api.c — frink_tool_call_grammar: the tool list parsed here, the grammar written
-// by text/toolgrammar.c.
+// by chat/toolgrammar.c.
 #include <jansson.h>
 #include <stdlib.h>
 
 #include "core/err.h"
-#include "text/toolgrammar.h"
+#include "chat/toolgrammar.h"
 
 frink_status frink_tool_call_grammar(const char *format, const char *tools_json, size_t len, const char *name, bool parallel,
                                      char **gbnf, char **trigger) {

@@ -1,4 +1,4 @@
-// fuzz_chatparse.c — libFuzzer target for the chat output parser (src/text/chatparse.h).
+// fuzz_chatparse.c — libFuzzer target for the chat output parser (src/chat/chatparse.h).
 //
 // Input: byte 0 picks the format (mod CHAT_FORMAT_COUNT), byte 1 the flags (bit 0: starts in
 // reasoning, bit 1: whole calls, bits 2-7: the seed of the split points); the rest is the
@@ -15,14 +15,14 @@
 //
 // Build (the flags of fuzz_gguf):
 //   clang -std=c17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-//     -Iinclude -Isrc -D_GNU_SOURCE tests/fuzz/fuzz_chatparse.c src/text/chatparse.c \
-//     src/text/chatparse_json.c src/text/chatparse_fmt.c src/core/err.c -o fuzz_chatparse
+//     -Iinclude -Isrc -D_GNU_SOURCE tests/fuzz/fuzz_chatparse.c src/chat/chatparse.c \
+//     src/chat/chatparse_json.c src/chat/chatparse_fmt.c src/core/err.c -o fuzz_chatparse
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "text/chatparse.h"
-#include "text/chatparse_impl.h"
+#include "chat/chatparse.h"
+#include "chat/chatparse_impl.h"
 
 static const char *const tags[] = {
     "<think>", "</think>", "<tool_call>", "</tool_call>", "<function=", "</function>", "<parameter=", "</parameter>",

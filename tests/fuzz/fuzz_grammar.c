@@ -1,4 +1,4 @@
-// fuzz_grammar.c — libFuzzer target for the GBNF parser and matcher (src/text/grammar.h).
+// fuzz_grammar.c — libFuzzer target for the GBNF parser and matcher (src/grammar/grammar.h).
 //
 // Input: the bytes before the first NUL are the grammar, those after it a text to match. When
 // the grammar parses, the matcher runs on the text and on a text it generates itself (from the
@@ -9,13 +9,13 @@
 //
 // Build:
 //   clang -std=c17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-//     -Iinclude -Isrc -D_GNU_SOURCE tests/fuzz/fuzz_grammar.c src/text/grammar.c src/core/err.c \
+//     -Iinclude -Isrc -D_GNU_SOURCE tests/fuzz/fuzz_grammar.c src/grammar/grammar.c src/core/err.c \
 //     -o fuzz_grammar
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "text/grammar.h"
+#include "grammar/grammar.h"
 
 #define FUZZ_MAX_GRAMMAR 4096
 #define FUZZ_MAX_TEXT 256

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "text/jinja.h"
+#include "template/jinja.h"
 
 static const char vars_json[] =
     "{\"messages\": [{\"role\": \"system\", \"content\": \"Be brief.\"},"

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "text/jinja.h"
+#include "template/jinja.h"
 
 // ---- values ---------------------------------------------------------------------------------
 // A value is a small tagged struct passed by value; strings, containers and objects live on the

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "text/chatparse_impl.h"
+#include "chat/chatparse_impl.h"
 
 static void trim(const char **s, size_t *n) {
     while (*n && cp_is_ws((unsigned char)**s)) (*s)++, (*n)--;

@@ -8,7 +8,7 @@
 //   x?      R ::= x |
 //   x{m,n}  x...x (m times) R(n-m), R(k) ::= x R(k-1) |, R(1) ::= x |
 //   x{m,}   x...x (m times) R       (R as for x*)
-#include "text/grammar.h"
+#include "grammar/grammar.h"
 
 #include <assert.h>
 #include <stdint.h>

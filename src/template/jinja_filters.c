@@ -14,7 +14,7 @@
 #include <utf8proc.h>
 
 #include "core/err.h"
-#include "text/jinja_int.h"
+#include "template/jinja_int.h"
 
 static bool given(struct jv v) { return !(v.k == JV_UNDEF && !v.o); }
 static bool is_intlike(struct jv v) { return v.k == JV_INT || v.k == JV_BOOL; }

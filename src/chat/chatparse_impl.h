@@ -1,5 +1,5 @@
 // chatparse_impl.h — what the chatparse files share: the parser's state, the input cursor, the
-// call bookkeeping and the streaming JSON scanner. Not for use outside src/text/chatparse*.c.
+// call bookkeeping and the streaming JSON scanner. Not for use outside src/chat/chatparse*.c.
 //
 // How the parser runs. Input bytes are appended to `in`; [pos, in.n) is not yet consumed. The
 // parser is either in TEXT (content or reasoning: scanning for the format's triggers, holding a
@@ -12,7 +12,7 @@
 #ifndef FRINK_CHATPARSE_IMPL_H
 #define FRINK_CHATPARSE_IMPL_H
 
-#include "text/chatparse.h"
+#include "chat/chatparse.h"
 
 // A growable byte buffer, always allocated (chatparse_create) and NUL-terminated. Allocation
 // failures set the parser's oom flag (cp_sb_put takes the parser for that) and drop the bytes.

@@ -4,7 +4,7 @@
 // pieces of JSON (ws, string characters, numbers, any value) are named rules emitted once, and
 // each local $ref becomes a named rule so that recursive schemas stay finite. Tokens are
 // followed by `ws`, never preceded by it, so every expression starts at a token.
-#include "text/jsonschema.h"
+#include "grammar/jsonschema.h"
 
 #include <limits.h>
 #include <stdarg.h>

@@ -1,10 +1,10 @@
 // toolgrammar.h — grammars that force a well-formed tool call in a chat format's own markup.
 //
-// For a chat parser format (text/chatparse.h) and a list of tools, the GBNF of one call (or of
+// For a chat parser format (chat/chatparse.h) and a list of tools, the GBNF of one call (or of
 // one or more) written the way that format's parser reads a call: every text of the grammar's
 // language, fed to a parser of that format, gives TOOL_NAME / TOOL_ARGS / TOOL_END events only
 // (no content, no warning), with a declared tool's name and arguments valid under its
-// `parameters` schema (compiled by text/jsonschema.c, whose refusals carry over).
+// `parameters` schema (compiled by grammar/jsonschema.c, whose refusals carry over).
 //
 // The grammar starts at the format's trigger (the text that opens a call: "<tool_call>",
 // "[TOOL_CALLS]", ...), which it matches first, and ends after the last call's closing markup,

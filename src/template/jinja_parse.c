@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "core/err.h"
-#include "text/jinja_int.h"
+#include "template/jinja_int.h"
 
 struct opener {
     const char *tag;   // "for", "if", ...

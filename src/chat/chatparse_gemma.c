@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "text/chatparse_impl.h"
+#include "chat/chatparse_impl.h"
 
 #define GM_QUOTE "<|\"|>"
 

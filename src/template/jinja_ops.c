@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/err.h"
-#include "text/jinja_int.h"
+#include "template/jinja_int.h"
 
 static bool is_num(struct jv v) { return v.k == JV_INT || v.k == JV_FLOAT || v.k == JV_BOOL; }
 static bool is_intlike(struct jv v) { return v.k == JV_INT || v.k == JV_BOOL; }

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <utf8proc.h>
 
-#include "text/jinja_int.h"
+#include "template/jinja_int.h"
 
 struct lexer {
     struct jinja_tmpl *t;

@@ -2,17 +2,17 @@
 //
 // The grammar is written as text, rule by rule: `root` is the trigger then `after-trigger`,
 // which is the format's calls; each tool's arguments are its parameters schema compiled by
-// text/jsonschema.c under the prefix "tc-args-I" (or, per parameter of the XML formats,
+// grammar/jsonschema.c under the prefix "tc-args-I" (or, per parameter of the XML formats,
 // "tc-j-I-J"), and the fixed JSON rules (ws, string, value, ...) come once at the end. The
 // rules written here are all named "tc-..." or `root` / `after-trigger`, apart from those.
-#include "text/toolgrammar.h"
+#include "chat/toolgrammar.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "text/jsonschema.h"
+#include "grammar/jsonschema.h"
 
 struct tg_tool {
     const char *name;

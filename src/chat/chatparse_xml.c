@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "text/chatparse_impl.h"
+#include "chat/chatparse_impl.h"
 
 // The tags of one family; the section's closing tag is the format table's (cp_fmt_close).
 struct iv_tags {

@@ -8,7 +8,7 @@
 // without reading past it.
 #include <string.h>
 
-#include "text/chatparse_impl.h"
+#include "chat/chatparse_impl.h"
 
 // ---- the streaming checker ------------------------------------------------------------------
 

@@ -12,7 +12,7 @@
 #include <utf8proc.h>
 
 #include "core/err.h"
-#include "text/jinja_int.h"
+#include "template/jinja_int.h"
 
 // ---- memory -----------------------------------------------------------------------------------
 // An allocation that fails unwinds to the public entry point (jinja_parse, jinja_render), which

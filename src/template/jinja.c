@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "core/err.h"
-#include "text/jinja_int.h"
+#include "template/jinja_int.h"
 
 // ---- arena: everything a parsed template holds, freed at once ----------------------------------
 

@@ -15,7 +15,7 @@
 #include <utf8proc.h>
 
 #include "core/err.h"
-#include "text/jinja_int.h"
+#include "template/jinja_int.h"
 
 enum {
     // str

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "core/err.h"
-#include "text/jinja_int.h"
+#include "template/jinja_int.h"
 
 enum { X_OK = 0, X_ERR = -1, X_BREAK = 1, X_CONTINUE = 2 };
 

@@ -37,7 +37,7 @@
 //     and at most 1000 multiples between them (spelled out); anything else is refused.
 frink_status jsonschema_to_gbnf(const json_t *schema, char **out);
 
-// For composing several schemas into one grammar (the tool calls of text/toolgrammar.c): the
+// For composing several schemas into one grammar (the tool calls of chat/toolgrammar.c): the
 // rules of `schema`, a value inside the document `root` that its local $refs resolve against
 // (root itself for a whole schema), without the fixed JSON rules and with names apart from any
 // other schema's: the start rule is `prefix` (letters, digits and '-'), matching the JSON

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "core/err.h"
-#include "text/jinja_int.h"
+#include "template/jinja_int.h"
 
 static bool is_intlike(struct jv v) { return v.k == JV_INT || v.k == JV_BOOL; }
 static int64_t as_i(struct jv v) { return v.k == JV_BOOL ? v.b : v.i; }

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "text/chatparse_impl.h"
+#include "chat/chatparse_impl.h"
 
 // ---- the format table ---------------------------------------------------------------------
 //
