@@ -81,7 +81,7 @@ endif
 
 EXAMPLES := $(sort $(wildcard examples/*.c))
 
-.PHONY: all deps fixtures test sanitize run install example-check clean fuzz fuzz-smoke format FORCE
+.PHONY: all deps fixtures test sanitize run install example-check clean fuzz fuzz-smoke FORCE
 all: $(B)/frink $(B)/libfrink.so $(B)/frink.pc
 
 deps:
@@ -262,5 +262,16 @@ fuzz-smoke:
 
 clean:
 	rm -rf $(B) $(SAN_B)
+
+# clang-format (.clang-format) over the C files given in FILES, by default those changed since
+# HEAD (staged, unstaged or new): the tree is not reformatted wholesale, so history stays
+# readable; a file touched is formatted as a whole.
+FILES ?= $(shell git diff --name-only --diff-filter=AM HEAD -- '*.c' '*.h' '*.cu' 2>/dev/null; \
+                 git ls-files --others --exclude-standard -- '*.c' '*.h' '*.cu' 2>/dev/null)
+.PHONY: format
+format:
+	@command -v clang-format >/dev/null || { echo "format: clang-format is not installed (apt-get install clang-format)" >&2; exit 1; }
+	@if [ -z "$(strip $(FILES))" ]; then echo "format: no changed C files (FILES=... names some)"; \
+	 else echo "clang-format -i $(FILES)"; clang-format -i $(FILES); fi
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
