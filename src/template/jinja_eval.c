@@ -747,49 +747,189 @@ static int eval_call(struct jrender *r, struct jframe *f, const struct jnode *n,
     return rc;
 }
 
+// [a, b] and (a, b): a list or tuple of the items, in order.
+static int eval_sequence(struct jrender *r, struct jframe *f, const struct jnode *n, struct jv *out) {
+    struct jv l = jv_list_new(n->kind == JN_LIST ? JL_LIST : JL_TUPLE, (size_t)n->nkids);
+    for (int i = 0; i < n->nkids; i++) {
+        struct jv v;
+        if (eval(r, f, n->kids[i], &v)) {
+            jv_decref(l);
+            return -1;
+        }
+        jlist_push(JLIST(l), v);
+    }
+    *out = l;
+    return 0;
+}
+
+// {k: v, ...}: keys evaluated before their values, each checked hashable.
+static int eval_dict(struct jrender *r, struct jframe *f, const struct jnode *n, struct jv *out) {
+    struct jv d = jv_dict_new();
+    for (int i = 0; i + 1 < n->nkids; i += 2) {
+        struct jv k, v;
+        if (eval(r, f, n->kids[i], &k)) {
+            jv_decref(d);
+            return -1;
+        }
+        if (!jv_hashable(k)) {
+            jr_fail(r, "unhashable type: '%s'", jv_type_name(k));
+            jv_decref(k);
+            jv_decref(d);
+            return -1;
+        }
+        if (eval(r, f, n->kids[i + 1], &v)) {
+            jv_decref(k);
+            jv_decref(d);
+            return -1;
+        }
+        jdict_set(JDICT(d), k, v);
+    }
+    *out = d;
+    return 0;
+}
+
+// obj[key] and obj[a:b:c].
+static int eval_getitem(struct jrender *r, struct jframe *f, const struct jnode *n, struct jv *out) {
+    struct jv obj, key;
+    if (eval(r, f, n->a, &obj)) return -1;
+    int rc;
+    if (n->b->kind == JN_SLICE) {
+        rc = eval_slice(r, f, &obj, n->b, out);
+    } else if (eval(r, f, n->b, &key)) {
+        rc = -1;
+    } else {
+        rc = jr_getitem(r, &obj, &key, out);
+        jv_decref(key);
+    }
+    jv_decref(obj);
+    return rc;
+}
+
+// -x and +x of an int, bool or float (integers are 64-bit: -INT64_MIN overflows).
+static int eval_unary_sign(struct jrender *r, struct jframe *f, const struct jnode *n, struct jv *out) {
+    struct jv v;
+    if (eval(r, f, n->a, &v)) return -1;
+    int rc = 0;
+    bool neg = n->kind == JN_NEG;
+    if (v.k == JV_UNDEF) rc = jr_undefined_error(r, v);
+    else if (is_intlike(v)) {
+        if (neg && as_i(v) == INT64_MIN) rc = jr_fail(r, "integer overflow in unary - (frink's integers are 64-bit)");
+        else *out = jv_int(neg ? -as_i(v) : as_i(v));
+    } else if (v.k == JV_FLOAT) *out = jv_float(neg ? -v.f : v.f);
+    else rc = jr_fail(r, "bad operand type for unary %c: '%s'", neg ? '-' : '+', jv_type_name(v));
+    jv_decref(v);
+    return rc;
+}
+
+// a op b; -a ** b with a negative a is -(|a| ** b), as Python parses it (see JNF_NEGPOW).
+static int eval_binop(struct jrender *r, struct jframe *f, const struct jnode *n, struct jv *out) {
+    struct jv a, b;
+    if (eval(r, f, n->a, &a)) return -1;
+    if (eval(r, f, n->b, &b)) {
+        jv_decref(a);
+        return -1;
+    }
+    int rc;
+    bool neg = (n->flags & JNF_NEGPOW) && ((a.k == JV_INT && a.i < 0) || (a.k == JV_FLOAT && signbit(a.f)));
+    if (neg) { // -(|a| ** b): see JNF_NEGPOW
+        struct jv pa = a.k == JV_INT ? (a.i == INT64_MIN ? jv_float(-(double)a.i) : jv_int(-a.i)) : jv_float(-a.f), p;
+        rc = jr_binop(r, n->op, pa, b, &p);
+        if (!rc) {
+            if (p.k == JV_INT) *out = jv_int(-p.i);
+            else *out = jv_float(-p.f);
+        }
+    } else {
+        rc = jr_binop(r, n->op, a, b, out);
+    }
+    jv_decref(a);
+    jv_decref(b);
+    return rc;
+}
+
+// a and b, a or b: the deciding operand itself, b unevaluated when a decides.
+static int eval_and_or(struct jrender *r, struct jframe *f, const struct jnode *n, struct jv *out) {
+    struct jv a;
+    if (eval(r, f, n->a, &a)) return -1;
+    bool t = jv_truthy(a);
+    if ((n->kind == JN_AND) != t) {
+        *out = a;
+        return 0;
+    }
+    jv_decref(a);
+    return eval(r, f, n->b, out);
+}
+
+// a ~ b ~ ...: str() of each, joined.
+static int eval_concat(struct jrender *r, struct jframe *f, const struct jnode *n, struct jv *out) {
+    struct jbuf b = {.r = r};
+    for (int i = 0; i < n->nkids; i++) {
+        struct jv v;
+        if (eval(r, f, n->kids[i], &v)) {
+            jbuf_free(&b);
+            return -1;
+        }
+        jv_str_to(&b, v);
+        jv_decref(v);
+    }
+    return jr_str_from_buf(r, &b, out);
+}
+
+// a < b <= c ...: chained, each operand evaluated once, stopping at the first false.
+static int eval_compare(struct jrender *r, struct jframe *f, const struct jnode *n, struct jv *out) {
+    struct jv left;
+    if (eval(r, f, n->a, &left)) return -1;
+    bool res = true;
+    for (int i = 0; i < n->nkids && res; i++) {
+        struct jv right;
+        if (eval(r, f, n->kids[i], &right)) {
+            jv_decref(left);
+            return -1;
+        }
+        int rc = 0;
+        switch (n->ops[i]) {
+        case JCMP_EQ: res = jv_eq(left, right); break;
+        case JCMP_NE: res = !jv_eq(left, right); break;
+        case JCMP_IN: rc = jr_contains(r, right, left, &res); break;
+        case JCMP_NOTIN:
+            rc = jr_contains(r, right, left, &res);
+            res = !res;
+            break;
+        default: rc = jr_compare(r, n->ops[i], left, right, &res); break;
+        }
+        jv_decref(left);
+        left = right;
+        if (rc) {
+            jv_decref(left);
+            return -1;
+        }
+    }
+    jv_decref(left);
+    *out = jv_bool(res);
+    return 0;
+}
+
+// b if a else c; without else, an undefined that says why when used.
+static int eval_cond(struct jrender *r, struct jframe *f, const struct jnode *n, struct jv *out) {
+    struct jv c;
+    if (eval(r, f, n->a, &c)) return -1;
+    bool t = jv_truthy(c);
+    jv_decref(c);
+    if (t) return eval(r, f, n->b, out);
+    if (n->c) return eval(r, f, n->c, out);
+    int line, col;
+    jinja_linecol(r->t, n->pos, &line, &col);
+    *out = jv_undef_msg(JU_MSG, "the inline if-expression on line %d evaluated to false and no else section was defined.", line);
+    return 0;
+}
+
 static int eval_inner(struct jrender *r, struct jframe *f, const struct jnode *n, struct jv *out) {
     if (r->folding && (n->kind == JN_NAME || n->kind == JN_CALL)) return jr_fail(r, "not a constant"); // see eval_fold
     switch (n->kind) {
     case JN_CONST: *out = n->v; return 0;
     case JN_NAME: return lookup(r, f, n->s, n->slen, out);
     case JN_LIST:
-    case JN_TUPLE: {
-        struct jv l = jv_list_new(n->kind == JN_LIST ? JL_LIST : JL_TUPLE, (size_t)n->nkids);
-        for (int i = 0; i < n->nkids; i++) {
-            struct jv v;
-            if (eval(r, f, n->kids[i], &v)) {
-                jv_decref(l);
-                return -1;
-            }
-            jlist_push(JLIST(l), v);
-        }
-        *out = l;
-        return 0;
-    }
-    case JN_DICT: {
-        struct jv d = jv_dict_new();
-        for (int i = 0; i + 1 < n->nkids; i += 2) {
-            struct jv k, v;
-            if (eval(r, f, n->kids[i], &k)) {
-                jv_decref(d);
-                return -1;
-            }
-            if (!jv_hashable(k)) {
-                jr_fail(r, "unhashable type: '%s'", jv_type_name(k));
-                jv_decref(k);
-                jv_decref(d);
-                return -1;
-            }
-            if (eval(r, f, n->kids[i + 1], &v)) {
-                jv_decref(k);
-                jv_decref(d);
-                return -1;
-            }
-            jdict_set(JDICT(d), k, v);
-        }
-        *out = d;
-        return 0;
-    }
+    case JN_TUPLE: return eval_sequence(r, f, n, out);
+    case JN_DICT: return eval_dict(r, f, n, out);
     case JN_GETATTR: {
         struct jv obj;
         if (eval(r, f, n->a, &obj)) return -1;
@@ -797,21 +937,7 @@ static int eval_inner(struct jrender *r, struct jframe *f, const struct jnode *n
         jv_decref(obj);
         return rc;
     }
-    case JN_GETITEM: {
-        struct jv obj, key;
-        if (eval(r, f, n->a, &obj)) return -1;
-        int rc;
-        if (n->b->kind == JN_SLICE) {
-            rc = eval_slice(r, f, &obj, n->b, out);
-        } else if (eval(r, f, n->b, &key)) {
-            rc = -1;
-        } else {
-            rc = jr_getitem(r, &obj, &key, out);
-            jv_decref(key);
-        }
-        jv_decref(obj);
-        return rc;
-    }
+    case JN_GETITEM: return eval_getitem(r, f, n, out);
     case JN_CALL: return eval_call(r, f, n, NULL, out);
     case JN_FILTER: return eval_filter(r, f, n, out);
     case JN_TEST: return eval_test(r, f, n, out);
@@ -823,112 +949,13 @@ static int eval_inner(struct jrender *r, struct jframe *f, const struct jnode *n
         return 0;
     }
     case JN_NEG:
-    case JN_POS: {
-        struct jv v;
-        if (eval(r, f, n->a, &v)) return -1;
-        int rc = 0;
-        bool neg = n->kind == JN_NEG;
-        if (v.k == JV_UNDEF) rc = jr_undefined_error(r, v);
-        else if (is_intlike(v)) {
-            if (neg && as_i(v) == INT64_MIN) rc = jr_fail(r, "integer overflow in unary - (frink's integers are 64-bit)");
-            else *out = jv_int(neg ? -as_i(v) : as_i(v));
-        } else if (v.k == JV_FLOAT) *out = jv_float(neg ? -v.f : v.f);
-        else rc = jr_fail(r, "bad operand type for unary %c: '%s'", neg ? '-' : '+', jv_type_name(v));
-        jv_decref(v);
-        return rc;
-    }
-    case JN_BINOP: {
-        struct jv a, b;
-        if (eval(r, f, n->a, &a)) return -1;
-        if (eval(r, f, n->b, &b)) {
-            jv_decref(a);
-            return -1;
-        }
-        int rc;
-        bool neg = (n->flags & JNF_NEGPOW) && ((a.k == JV_INT && a.i < 0) || (a.k == JV_FLOAT && signbit(a.f)));
-        if (neg) { // -(|a| ** b): see JNF_NEGPOW
-            struct jv pa = a.k == JV_INT ? (a.i == INT64_MIN ? jv_float(-(double)a.i) : jv_int(-a.i)) : jv_float(-a.f), p;
-            rc = jr_binop(r, n->op, pa, b, &p);
-            if (!rc) {
-                if (p.k == JV_INT) *out = jv_int(-p.i);
-                else *out = jv_float(-p.f);
-            }
-        } else {
-            rc = jr_binop(r, n->op, a, b, out);
-        }
-        jv_decref(a);
-        jv_decref(b);
-        return rc;
-    }
+    case JN_POS: return eval_unary_sign(r, f, n, out);
+    case JN_BINOP: return eval_binop(r, f, n, out);
     case JN_AND:
-    case JN_OR: {
-        struct jv a;
-        if (eval(r, f, n->a, &a)) return -1;
-        bool t = jv_truthy(a);
-        if ((n->kind == JN_AND) != t) {
-            *out = a;
-            return 0;
-        }
-        jv_decref(a);
-        return eval(r, f, n->b, out);
-    }
-    case JN_CONCAT: {
-        struct jbuf b = {.r = r};
-        for (int i = 0; i < n->nkids; i++) {
-            struct jv v;
-            if (eval(r, f, n->kids[i], &v)) {
-                jbuf_free(&b);
-                return -1;
-            }
-            jv_str_to(&b, v);
-            jv_decref(v);
-        }
-        return jr_str_from_buf(r, &b, out);
-    }
-    case JN_COMPARE: {
-        struct jv left;
-        if (eval(r, f, n->a, &left)) return -1;
-        bool res = true;
-        for (int i = 0; i < n->nkids && res; i++) {
-            struct jv right;
-            if (eval(r, f, n->kids[i], &right)) {
-                jv_decref(left);
-                return -1;
-            }
-            int rc = 0;
-            switch (n->ops[i]) {
-            case JCMP_EQ: res = jv_eq(left, right); break;
-            case JCMP_NE: res = !jv_eq(left, right); break;
-            case JCMP_IN: rc = jr_contains(r, right, left, &res); break;
-            case JCMP_NOTIN:
-                rc = jr_contains(r, right, left, &res);
-                res = !res;
-                break;
-            default: rc = jr_compare(r, n->ops[i], left, right, &res); break;
-            }
-            jv_decref(left);
-            left = right;
-            if (rc) {
-                jv_decref(left);
-                return -1;
-            }
-        }
-        jv_decref(left);
-        *out = jv_bool(res);
-        return 0;
-    }
-    case JN_COND: {
-        struct jv c;
-        if (eval(r, f, n->a, &c)) return -1;
-        bool t = jv_truthy(c);
-        jv_decref(c);
-        if (t) return eval(r, f, n->b, out);
-        if (n->c) return eval(r, f, n->c, out);
-        int line, col;
-        jinja_linecol(r->t, n->pos, &line, &col);
-        *out = jv_undef_msg(JU_MSG, "the inline if-expression on line %d evaluated to false and no else section was defined.", line);
-        return 0;
-    }
+    case JN_OR: return eval_and_or(r, f, n, out);
+    case JN_CONCAT: return eval_concat(r, f, n, out);
+    case JN_COMPARE: return eval_compare(r, f, n, out);
+    case JN_COND: return eval_cond(r, f, n, out);
     default: return jr_fail(r, "internal error: node %d is not an expression", n->kind);
     }
 }
