@@ -755,6 +755,62 @@ static int str_partition(struct jrender *r, struct jv self, struct jargv *a, boo
     return 0;
 }
 
+// str.split / str.rsplit(sep=None, maxsplit=-1).
+static int str_split(struct jrender *r, struct jstr *s, struct jargv *a, struct jfunc *f, struct jv *out) {
+    static const char *const p[] = {"sep", "maxsplit"};
+    struct jv v[2];
+    if (jr_bind(r, f->name, a, p, 2, v)) return -1;
+    int64_t maxsplit = -1;
+    if (given(v[1]) && need_int(r, v[1], &maxsplit)) return -1;
+    const char *sep = NULL;
+    size_t sn = 0;
+    if (given(v[0]) && v[0].k != JV_NONE) {
+        if (v[0].k != JV_STR) return jr_fail(r, "must be str or None, not %s", jv_type_name(v[0]));
+        sep = JSTR(v[0])->s, sn = JSTR(v[0])->len;
+        if (!sn) return jr_fail(r, "empty separator");
+    }
+    *out = py_split(s->s, s->len, sep, sn, maxsplit, f->id == M_RSPLIT);
+    return 0;
+}
+
+// str.count(sub, start, end): non-overlapping occurrences; an empty sub counts the gaps.
+static int str_count(struct jrender *r, struct jstr *s, struct jargv *a, struct jv *out) {
+    static const char *const p[] = {"sub", "start", "end"};
+    struct jv v[3];
+    if (jr_bind(r, "count", a, p, 3, v)) return -1;
+    if (!given(v[0])) return jr_fail(r, "count() takes at least 1 argument (0 given)");
+    if (need_str(r, "count", v[0])) return -1;
+    size_t x, y;
+    if (span_args(r, s, v[1], v[2], &x, &y)) return -1;
+    struct jstr *sub = JSTR(v[0]);
+    int64_t c = 0;
+    if (x <= s->len && y >= x) {
+        if (!sub->len) c = (int64_t)ju_ncp(s->s + x, y - x) + 1;
+        else
+            for (size_t i = x; i + sub->len <= y;) {
+                const char *h = memmem(s->s + i, y - i, sub->s, sub->len);
+                if (!h) break;
+                c++;
+                i = (size_t)(h - s->s) + sub->len;
+            }
+    }
+    *out = jv_int(c);
+    return 0;
+}
+
+// str.removeprefix / str.removesuffix(x): self unchanged (the same object) when x is not there.
+static int str_removeaffix(struct jrender *r, struct jv self, struct jargv *a, struct jfunc *f, struct jv *out) {
+    struct jstr *s = JSTR(self);
+    if (a->npos != 1 || a->nkw) return jr_fail(r, "%s() takes exactly one argument", f->name);
+    if (need_str(r, f->name, a->pos[0])) return -1;
+    struct jstr *x = JSTR(a->pos[0]);
+    bool pre = f->id == M_REMOVEPREFIX;
+    if (x->len <= s->len && !memcmp(s->s + (pre ? 0 : s->len - x->len), x->s, x->len))
+        *out = jv_str(s->s + (pre ? x->len : 0), s->len - x->len);
+    else *out = jv_incref(self);
+    return 0;
+}
+
 static int str_method(struct jrender *r, struct jfunc *f, struct jargv *a, struct jv *out) {
     struct jv self = f->self;
     struct jstr *s = JSTR(self);
@@ -776,21 +832,7 @@ static int str_method(struct jrender *r, struct jfunc *f, struct jargv *a, struc
         return jr_str_strip(r, self, v[0], f->id == M_STRIP ? 3 : f->id == M_LSTRIP ? 1 : 2, out);
     }
     case M_SPLIT:
-    case M_RSPLIT: {
-        static const char *const p[] = {"sep", "maxsplit"};
-        if (jr_bind(r, f->name, a, p, 2, v)) return -1;
-        int64_t maxsplit = -1;
-        if (given(v[1]) && need_int(r, v[1], &maxsplit)) return -1;
-        const char *sep = NULL;
-        size_t sn = 0;
-        if (given(v[0]) && v[0].k != JV_NONE) {
-            if (v[0].k != JV_STR) return jr_fail(r, "must be str or None, not %s", jv_type_name(v[0]));
-            sep = JSTR(v[0])->s, sn = JSTR(v[0])->len;
-            if (!sn) return jr_fail(r, "empty separator");
-        }
-        *out = py_split(s->s, s->len, sep, sn, maxsplit, f->id == M_RSPLIT);
-        return 0;
-    }
+    case M_RSPLIT: return str_split(r, s, a, f, out);
     case M_SPLITLINES: {
         static const char *const p[] = {"keepends"};
         if (jr_bind(r, f->name, a, p, 1, v)) return -1;
@@ -815,28 +857,7 @@ static int str_method(struct jrender *r, struct jfunc *f, struct jargv *a, struc
         *out = jv_int(res);
         return 0;
     }
-    case M_COUNT: {
-        static const char *const p[] = {"sub", "start", "end"};
-        if (jr_bind(r, "count", a, p, 3, v)) return -1;
-        if (!given(v[0])) return jr_fail(r, "count() takes at least 1 argument (0 given)");
-        if (need_str(r, "count", v[0])) return -1;
-        size_t x, y;
-        if (span_args(r, s, v[1], v[2], &x, &y)) return -1;
-        struct jstr *sub = JSTR(v[0]);
-        int64_t c = 0;
-        if (x <= s->len && y >= x) {
-            if (!sub->len) c = (int64_t)ju_ncp(s->s + x, y - x) + 1;
-            else
-                for (size_t i = x; i + sub->len <= y;) {
-                    const char *h = memmem(s->s + i, y - i, sub->s, sub->len);
-                    if (!h) break;
-                    c++;
-                    i = (size_t)(h - s->s) + sub->len;
-                }
-        }
-        *out = jv_int(c);
-        return 0;
-    }
+    case M_COUNT: return str_count(r, s, a, out);
     case M_JOIN: return str_join(r, self, a, out);
     case M_FORMAT: return jr_str_format(r, s, a, out);
     case M_CENTER:
@@ -863,16 +884,7 @@ static int str_method(struct jrender *r, struct jfunc *f, struct jargv *a, struc
     case M_PARTITION:
     case M_RPARTITION: return str_partition(r, self, a, f->id == M_RPARTITION, out);
     case M_REMOVEPREFIX:
-    case M_REMOVESUFFIX: {
-        if (a->npos != 1 || a->nkw) return jr_fail(r, "%s() takes exactly one argument", f->name);
-        if (need_str(r, f->name, a->pos[0])) return -1;
-        struct jstr *x = JSTR(a->pos[0]);
-        bool pre = f->id == M_REMOVEPREFIX;
-        if (x->len <= s->len && !memcmp(s->s + (pre ? 0 : s->len - x->len), x->s, x->len))
-            *out = jv_str(s->s + (pre ? x->len : 0), s->len - x->len);
-        else *out = jv_incref(self);
-        return 0;
-    }
+    case M_REMOVESUFFIX: return str_removeaffix(r, self, a, f, out);
     default: return jr_fail(r, "internal error: str method %d", f->id);
     }
 }
