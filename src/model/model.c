@@ -842,15 +842,15 @@ static bool layer_is_swa(struct loader *ld, int il, int n_total) {
     return P > 1 && il % P < P - 1;
 }
 
-static frink_status bind_model(struct loader *ld) {
+// The tensors outside the layers: token (and position) embeddings and their norm, the output
+// norm and head (or the embeddings tied to it), the RoPE frequency factors. Sets hp->n_vocab.
+// Returns an error only where binding cannot go on; others wait in ld->st (the first one wins)
+// while the rest of the metadata is read, as for every tensor.
+static frink_status bind_globals(struct loader *ld) {
     struct model *m = ld->m;
     struct hparams *hp = &m->hp;
     uint64_t af = m->arch->flags;
-    read_hparams(ld);
-    if (ld->st) return ld->st;
     int D = hp->n_embd;
-    int n_total = hp->n_layer + hp_int(ld, "nextn_predict_layers", 0);
-
     const struct gguf_tensor *te = gguf_find_tensor(ld->f, "token_embd.weight");
     if (!te) return ld_fail(ld, FRINK_ERR_FORMAT, "required tensor 'token_embd.weight' is missing");
     m->tok_embd = mat_take_b(ld, "token_embd", D, 0, 0, true, false, false);
@@ -879,108 +879,164 @@ static frink_status bind_model(struct loader *ld) {
         if (gguf_tensor_index(ld->f, "rope_factors_short.weight") >= 0)
             m->rope_freqs = vec_take(ld, "rope_factors_short.weight", hp->n_rot / 2, true);
     }
+    return FRINK_OK;
+}
 
-    // MLA and DeepSeek MoE layout.
-    int n_dense_lead = 0, q_lora = 0, d_qk_mla = 0, d_v_mla = 0, kv_lora = 0;
+// What every layer's binding reads from the model-wide metadata, read once.
+struct layer_plan {
+    int n_total;      // trunk layers + MTP blocks (the length of per-layer arrays)
+    int n_dense_lead; // DeepSeek MoE: the first layers have a dense FFN
+    int q_lora, kv_lora, d_qk_mla, d_v_mla; // MLA ranks and head sizes; 0 without MLA
+    int n_swa;        // sliding window; 0: none
+    float swa_base;   // RoPE base of the sliding layers
+    bool parallel;    // attention and FFN read the same input (parallel residual)
+};
+
+// Reads the MLA, DeepSeek MoE, sliding-window and parallel-residual metadata; like bind_globals,
+// returns only the errors that stop binding.
+static frink_status read_layer_plan(struct loader *ld, struct layer_plan *lp) {
+    struct model *m = ld->m;
+    struct hparams *hp = &m->hp;
+    uint64_t af = m->arch->flags;
     if (af & AF_DEEPSEEK_MOE) {
-        n_dense_lead = hp_int(ld, "leading_dense_block_count", 0);
+        lp->n_dense_lead = hp_int(ld, "leading_dense_block_count", 0);
         if (hp->n_expert > 0) hp_int(ld, "expert_shared_count", NAN);
     }
     if (af & AF_MLA) {
-        q_lora = hp_int(ld, "attention.q_lora_rank", 0);
-        kv_lora = hp_int(ld, "attention.kv_lora_rank", NAN);
-        d_qk_mla = hp_int(ld, "attention.key_length_mla", 0);
-        d_v_mla = hp_int(ld, "attention.value_length_mla", 0);
-        if (d_qk_mla == 0 || d_v_mla == 0)
+        lp->q_lora = hp_int(ld, "attention.q_lora_rank", 0);
+        lp->kv_lora = hp_int(ld, "attention.kv_lora_rank", NAN);
+        lp->d_qk_mla = hp_int(ld, "attention.key_length_mla", 0);
+        lp->d_v_mla = hp_int(ld, "attention.value_length_mla", 0);
+        if (lp->d_qk_mla == 0 || lp->d_v_mla == 0)
             return ld_fail(ld, FRINK_ERR_UNSUPPORTED, "'%s' without attention.key_length_mla/value_length_mla (the MHA form with attn_kv_b) is not implemented", ld->arch);
         if (ld->st) return ld->st;
-        if (kv_lora <= 0 || kv_lora + hp->n_rot > 1024 || d_qk_mla <= hp->n_rot || d_v_mla <= 0 || q_lora < 0)
-            return ld_fail(ld, FRINK_ERR_FORMAT, "MLA dims are inconsistent (kv_lora %d, rot %d, qk %d, v %d)", kv_lora, hp->n_rot, d_qk_mla, d_v_mla);
+        if (lp->kv_lora <= 0 || lp->kv_lora + hp->n_rot > 1024 || lp->d_qk_mla <= hp->n_rot || lp->d_v_mla <= 0 || lp->q_lora < 0)
+            return ld_fail(ld, FRINK_ERR_FORMAT, "MLA dims are inconsistent (kv_lora %d, rot %d, qk %d, v %d)", lp->kv_lora, hp->n_rot, lp->d_qk_mla, lp->d_v_mla);
     }
-    int n_swa = 0;
-    float swa_base = hp->rope_base;
+    lp->swa_base = hp->rope_base;
     if (af & AF_SWA) {
-        n_swa = hp_int(ld, "attention.sliding_window", m->arch->swa_window);
-        if (n_swa > 0) swa_base = (float)hp_num(ld, "rope.freq_base_swa", m->arch->swa_rope_base != 0 ? m->arch->swa_rope_base : hp->rope_base);
+        lp->n_swa = hp_int(ld, "attention.sliding_window", m->arch->swa_window);
+        if (lp->n_swa > 0) lp->swa_base = (float)hp_num(ld, "rope.freq_base_swa", m->arch->swa_rope_base != 0 ? m->arch->swa_rope_base : hp->rope_base);
     }
-    bool parallel = (af & AF_PARALLEL) != 0;
+    lp->parallel = (af & AF_PARALLEL) != 0;
     if (af & AF_PARALLEL_KEY) {
         const struct gguf_kv *pk = kv_take(ld, "use_parallel_residual");
         if (!pk || !kv_is_num(pk)) return ld_fail(ld, FRINK_ERR_FORMAT, "required metadata '%s.use_parallel_residual' is missing", ld->arch);
-        parallel = kv_num(pk) != 0;
+        lp->parallel = kv_num(pk) != 0;
     }
+    return FRINK_OK;
+}
+
+// Layer il's shape and switches: head counts, RoPE, the feature bits its hyperparameters
+// imply, sliding window, experts and FFN width.
+static void bind_layer_hparams(struct loader *ld, struct layer *L, int il, const struct layer_plan *lp) {
+    struct hparams *hp = &ld->m->hp;
+    uint64_t af = ld->m->arch->flags;
+    int n_total = lp->n_total;
+    L->n_head = hp_layer_int(ld, "attention.head_count", 0, il, n_total);
+    L->n_head_kv = hp_layer_int(ld, "attention.head_count_kv", L->n_head, il, n_total);
+    L->head_dim = hp->head_dim;
+    L->head_dim_v = hp->head_dim_v;
+    L->n_rot = hp->n_rot;
+    L->rope_base = hp->rope_base;
+    L->rope_scale = hp->rope_freq_scale;
+    L->kq_scale = hp->f_attn_scale != 0 ? hp->f_attn_scale : 1.0f / sqrtf((float)(L->head_dim > 0 ? L->head_dim : 1));
+    if (af & AF_Q_PRESCALE) L->feat |= LF_Q_PRESCALE;
+    if (hp->attn_softcap != 0) L->feat |= LF_ATTN_SOFTCAP;
+    if (hp->alibi_max_bias != 0) L->feat |= LF_ALIBI;
+    if (hp->clamp_kqv != 0) L->feat |= LF_CLAMP_KQV;
+    if (lp->parallel) L->feat |= LF_PARALLEL;
+    if (lp->n_swa > 0 && layer_is_swa(ld, il, n_total)) {
+        L->feat |= LF_SWA;
+        L->swa_window = lp->n_swa;
+        L->rope_base = lp->swa_base;
+        if (af & AF_SWA_ROPE_UNSCALED) L->rope_scale = 1.0f;
+    }
+    L->n_expert = il < lp->n_dense_lead ? 0 : hp->n_expert;
+    L->n_expert_used = L->n_expert ? hp_layer_int(ld, "expert_used_count", 0, il, n_total) : 0;
+    L->n_ff = L->n_expert > 0 ? hp_layer_int(ld, "expert_feed_forward_length", 0, il, n_total)
+                              : hp_layer_int(ld, "feed_forward_length", 0, il, n_total);
+    if (L->n_expert > 0 && L->n_ff == 0) L->n_ff = hp_layer_int(ld, "feed_forward_length", 0, il, n_total);
+}
+
+// Layer il's token mixer: Gated DeltaNet (a hybrid's recurrent layers), MLA, or attention.
+static frink_status bind_layer_mixer(struct loader *ld, struct layer *L, int il, const struct layer_plan *lp) {
+    struct model *m = ld->m;
+    uint64_t af = m->arch->flags;
+    bool recurrent = (af & AF_HYBRID_GDN) && layer_is_recurrent(ld, il, lp->n_total);
+    if (recurrent) {
+        bind_gdn(ld, L, il);
+        m->n_gdn_layers++;
+    } else if (af & AF_MLA) {
+        if (L->n_head <= 0 || L->n_head > 1024)
+            return ld_fail(ld, FRINK_ERR_FORMAT, "layer %d: head count %d is out of range", il, L->n_head);
+        L->kv_lora = lp->kv_lora;
+        bind_mla(ld, L, il, lp->q_lora, lp->d_qk_mla, lp->d_v_mla);
+        m->n_attn_layers++;
+    } else {
+        if (L->n_head <= 0 || L->n_head_kv <= 0 || L->n_head % L->n_head_kv || L->head_dim <= 0 || L->head_dim > 1024 || L->head_dim_v <= 0 || L->head_dim_v > 1024 ||
+            L->n_rot > L->head_dim || L->n_rot % 2)
+            return ld_fail(ld, FRINK_ERR_FORMAT, "layer %d: attention dims are inconsistent (heads %d, kv heads %d, head dim %d, rot %d)",
+                           il, L->n_head, L->n_head_kv, L->head_dim, L->n_rot);
+        bind_attention(ld, L, il);
+        m->n_attn_layers++;
+    }
+    return FRINK_OK;
+}
+
+// Layer il whole, in the order its tensors are taken: hyperparameters, the pre-norms, the
+// mixer, the post-norms and pre-FFN norm, the FFN; then its feature set.
+static frink_status bind_layer(struct loader *ld, struct layer *L, int il, const struct layer_plan *lp) {
+    struct model *m = ld->m;
+    uint64_t af = m->arch->flags;
+    int D = m->hp.n_embd;
+    char b[64];
+    bind_layer_hparams(ld, L, il, lp);
+    if (!(af & AF_NO_PRE_NORM)) {
+        snprintf(b, sizeof b, "blk.%d.attn_norm", il);
+        L->attn_norm = norm_take(ld, b, D, true, &L->attn_norm_b);
+    }
+    if (af & AF_PARALLEL) {
+        snprintf(b, sizeof b, "blk.%d.attn_norm_2", il);
+        L->attn_norm_2 = norm_take(ld, b, D, false, &L->attn_norm_2_b);
+    }
+    frink_status st = bind_layer_mixer(ld, L, il, lp);
+    if (st) return st;
+    if (af & AF_POST_NORMS) {
+        snprintf(b, sizeof b, "blk.%d.post_attention_norm.weight", il);
+        L->post_attn_norm = vec_take(ld, b, D, true);
+        snprintf(b, sizeof b, "blk.%d.post_ffw_norm.weight", il);
+        L->post_ffn_norm = vec_take(ld, b, D, true);
+        L->feat |= LF_POST_ATTN_NORM | LF_POST_FFN_NORM;
+    }
+    // The pre-FFN norm: `ffn_norm`, or `post_attention_norm` in the hybrid family
+    // and gpt-oss; none in falcon (the FFN reads attn_norm's output).
+    if (!(af & (AF_NO_PRE_NORM | AF_PARALLEL))) {
+        snprintf(b, sizeof b, (af & AF_FFN_NORM_PA) ? "blk.%d.post_attention_norm" : "blk.%d.ffn_norm", il);
+        L->ffn_norm = norm_take(ld, b, D, true, &L->ffn_norm_b);
+    }
+    if (L->n_ff <= 0) return ld_fail(ld, FRINK_ERR_FORMAT, "layer %d: feed-forward width is missing", il);
+    bind_ffn(ld, L, il);
+    layer_features(m, L);
+    return FRINK_OK;
+}
+
+static frink_status bind_model(struct loader *ld) {
+    struct model *m = ld->m;
+    struct hparams *hp = &m->hp;
+    read_hparams(ld);
+    if (ld->st) return ld->st;
+    struct layer_plan lp = {.n_total = hp->n_layer + hp_int(ld, "nextn_predict_layers", 0)};
+    frink_status st = bind_globals(ld);
+    if (!st) st = read_layer_plan(ld, &lp);
+    if (st) return st;
+    // (with ld->st set, no layer is bound below and that first error is returned)
 
     m->layers = calloc((size_t)hp->n_layer, sizeof *m->layers);
     if (!m->layers) return ld_fail(ld, FRINK_ERR_NOMEM, "out of memory");
     for (int il = 0; il < hp->n_layer && !ld->st; il++) {
-        struct layer *L = &m->layers[il];
-        char b[64];
-        L->n_head = hp_layer_int(ld, "attention.head_count", 0, il, n_total);
-        L->n_head_kv = hp_layer_int(ld, "attention.head_count_kv", L->n_head, il, n_total);
-        L->head_dim = hp->head_dim;
-        L->head_dim_v = hp->head_dim_v;
-        L->n_rot = hp->n_rot;
-        L->rope_base = hp->rope_base;
-        L->rope_scale = hp->rope_freq_scale;
-        L->kq_scale = hp->f_attn_scale != 0 ? hp->f_attn_scale : 1.0f / sqrtf((float)(L->head_dim > 0 ? L->head_dim : 1));
-        if (af & AF_Q_PRESCALE) L->feat |= LF_Q_PRESCALE;
-        if (hp->attn_softcap != 0) L->feat |= LF_ATTN_SOFTCAP;
-        if (hp->alibi_max_bias != 0) L->feat |= LF_ALIBI;
-        if (hp->clamp_kqv != 0) L->feat |= LF_CLAMP_KQV;
-        if (parallel) L->feat |= LF_PARALLEL;
-        if (n_swa > 0 && layer_is_swa(ld, il, n_total)) {
-            L->feat |= LF_SWA;
-            L->swa_window = n_swa;
-            L->rope_base = swa_base;
-            if (af & AF_SWA_ROPE_UNSCALED) L->rope_scale = 1.0f;
-        }
-        L->n_expert = il < n_dense_lead ? 0 : hp->n_expert;
-        L->n_expert_used = L->n_expert ? hp_layer_int(ld, "expert_used_count", 0, il, n_total) : 0;
-        L->n_ff = L->n_expert > 0 ? hp_layer_int(ld, "expert_feed_forward_length", 0, il, n_total)
-                                  : hp_layer_int(ld, "feed_forward_length", 0, il, n_total);
-        if (L->n_expert > 0 && L->n_ff == 0) L->n_ff = hp_layer_int(ld, "feed_forward_length", 0, il, n_total);
-        if (!(af & AF_NO_PRE_NORM)) {
-            snprintf(b, sizeof b, "blk.%d.attn_norm", il);
-            L->attn_norm = norm_take(ld, b, D, true, &L->attn_norm_b);
-        }
-        if (af & AF_PARALLEL) {
-            snprintf(b, sizeof b, "blk.%d.attn_norm_2", il);
-            L->attn_norm_2 = norm_take(ld, b, D, false, &L->attn_norm_2_b);
-        }
-        bool recurrent = (af & AF_HYBRID_GDN) && layer_is_recurrent(ld, il, n_total);
-        if (recurrent) {
-            bind_gdn(ld, L, il);
-            m->n_gdn_layers++;
-        } else if (af & AF_MLA) {
-            if (L->n_head <= 0 || L->n_head > 1024)
-                return ld_fail(ld, FRINK_ERR_FORMAT, "layer %d: head count %d is out of range", il, L->n_head);
-            L->kv_lora = kv_lora;
-            bind_mla(ld, L, il, q_lora, d_qk_mla, d_v_mla);
-            m->n_attn_layers++;
-        } else {
-            if (L->n_head <= 0 || L->n_head_kv <= 0 || L->n_head % L->n_head_kv || L->head_dim <= 0 || L->head_dim > 1024 || L->head_dim_v <= 0 || L->head_dim_v > 1024 ||
-                L->n_rot > L->head_dim || L->n_rot % 2)
-                return ld_fail(ld, FRINK_ERR_FORMAT, "layer %d: attention dims are inconsistent (heads %d, kv heads %d, head dim %d, rot %d)",
-                               il, L->n_head, L->n_head_kv, L->head_dim, L->n_rot);
-            bind_attention(ld, L, il);
-            m->n_attn_layers++;
-        }
-        if (af & AF_POST_NORMS) {
-            snprintf(b, sizeof b, "blk.%d.post_attention_norm.weight", il);
-            L->post_attn_norm = vec_take(ld, b, D, true);
-            snprintf(b, sizeof b, "blk.%d.post_ffw_norm.weight", il);
-            L->post_ffn_norm = vec_take(ld, b, D, true);
-            L->feat |= LF_POST_ATTN_NORM | LF_POST_FFN_NORM;
-        }
-        // The pre-FFN norm: `ffn_norm`, or `post_attention_norm` in the hybrid family
-        // and gpt-oss; none in falcon (the FFN reads attn_norm's output).
-        if (!(af & (AF_NO_PRE_NORM | AF_PARALLEL))) {
-            snprintf(b, sizeof b, (af & AF_FFN_NORM_PA) ? "blk.%d.post_attention_norm" : "blk.%d.ffn_norm", il);
-            L->ffn_norm = norm_take(ld, b, D, true, &L->ffn_norm_b);
-        }
-        if (L->n_ff <= 0) return ld_fail(ld, FRINK_ERR_FORMAT, "layer %d: feed-forward width is missing", il);
-        bind_ffn(ld, L, il);
-        layer_features(m, L);
+        st = bind_layer(ld, &m->layers[il], il, &lp);
+        if (st) return st;
     }
     if (ld->st) return ld->st;
     model_features(m);
@@ -988,7 +1044,7 @@ static frink_status bind_model(struct loader *ld) {
     // decoding, never by the main forward. They are named and skipped, not silently.
     for (uint64_t i = 0; i < ld->f->n_tensors; i++) {
         int blk;
-        if (sscanf(ld->f->tensors[i].name, "blk.%d.", &blk) == 1 && blk >= hp->n_layer && blk < n_total) ld->t_used[i] = 2;
+        if (sscanf(ld->f->tensors[i].name, "blk.%d.", &blk) == 1 && blk >= hp->n_layer && blk < lp.n_total) ld->t_used[i] = 2;
     }
     return FRINK_OK;
 }
