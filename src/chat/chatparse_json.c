@@ -70,152 +70,201 @@ static int js_hex(unsigned char c) {
     return -1;
 }
 
-int cp_jscan_byte(struct cp_jscan *j, unsigned char c) {
-    for (;;) {
-        switch ((enum js_state)j->st) {
-        case JS_VALUE:
-            if (cp_is_ws(c)) return CP_JSCAN_MORE;
-            if (c == '{' || c == '[') {
-                if (!js_push(j, c == '{')) return CP_JSCAN_ERR;
-                j->st = c == '{' ? JS_OBJ_FIRST : JS_ARR_FIRST;
-                return CP_JSCAN_MORE;
-            }
-            if (c == '"') {
-                j->key = false, j->st = JS_STR;
-                return CP_JSCAN_MORE;
-            }
-            if (c == '-') return j->st = JS_MINUS, CP_JSCAN_MORE;
-            if (c == '0') return j->st = JS_ZERO, CP_JSCAN_MORE;
-            if (c >= '1' && c <= '9') return j->st = JS_INT, CP_JSCAN_MORE;
-            for (uint8_t l = 0; l < 3; l++)
-                if (c == (unsigned char)js_lits[l][0]) return j->lit = l, j->k = 1, j->st = JS_LIT, CP_JSCAN_MORE;
-            return CP_JSCAN_ERR;
-        case JS_ARR_FIRST:
-            if (cp_is_ws(c)) return CP_JSCAN_MORE;
-            if (c == ']') {
-                j->depth--;
-                return js_value_end(j);
-            }
-            j->st = JS_VALUE;
-            continue;
-        case JS_OBJ_FIRST:
-        case JS_OBJ_KEY:
-            if (cp_is_ws(c)) return CP_JSCAN_MORE;
-            if (c == '"') {
-                j->key = true, j->st = JS_STR;
-                return CP_JSCAN_MORE;
-            }
-            if (c == '}' && j->st == JS_OBJ_FIRST) {
-                j->depth--;
-                return js_value_end(j);
-            }
-            return CP_JSCAN_ERR;
-        case JS_COLON:
-            if (cp_is_ws(c)) return CP_JSCAN_MORE;
-            if (c != ':') return CP_JSCAN_ERR;
-            j->st = JS_VALUE;
-            return CP_JSCAN_MORE;
-        case JS_AFTER:
-            if (cp_is_ws(c)) return CP_JSCAN_MORE;
-            if (c == ',') {
-                j->st = js_top_obj(j) ? JS_OBJ_KEY : JS_VALUE;
-                return CP_JSCAN_MORE;
-            }
-            if (c == (js_top_obj(j) ? '}' : ']')) {
-                j->depth--;
-                return js_value_end(j);
-            }
-            return CP_JSCAN_ERR;
-        case JS_STR:
-            if (c == '"') {
-                if (!j->key) return js_value_end(j);
-                j->st = JS_COLON;
-                return CP_JSCAN_MORE;
-            }
-            if (c == '\\') return j->st = JS_ESC, CP_JSCAN_MORE;
-            if (c < 0x20) return CP_JSCAN_ERR;
-            if (c < 0x80) return CP_JSCAN_MORE;
-            // A UTF-8 lead byte: how many continuation bytes, and the range of the first
-            // (Unicode Table 3-7: no overlong forms, no surrogates, nothing above U+10FFFF).
-            j->lo = 0x80, j->hi = 0xBF;
-            if (c >= 0xC2 && c <= 0xDF) j->k = 1;
-            else if (c >= 0xE0 && c <= 0xEF) j->k = 2, j->lo = c == 0xE0 ? 0xA0 : 0x80, j->hi = c == 0xED ? 0x9F : 0xBF;
-            else if (c >= 0xF0 && c <= 0xF4) j->k = 3, j->lo = c == 0xF0 ? 0x90 : 0x80, j->hi = c == 0xF4 ? 0x8F : 0xBF;
-            else return CP_JSCAN_ERR;
-            j->st = JS_UTF8;
-            return CP_JSCAN_MORE;
-        case JS_UTF8:
-            if (c < j->lo || c > j->hi) return CP_JSCAN_ERR;
-            j->lo = 0x80, j->hi = 0xBF;
-            if (--j->k == 0) j->st = JS_STR;
-            return CP_JSCAN_MORE;
-        case JS_ESC:
-            if (c == 'u') return j->k = 0, j->u = 0, j->st = JS_HEX, CP_JSCAN_MORE;
-            if (c && strchr("\"\\/bfnrt", c)) return j->st = JS_STR, CP_JSCAN_MORE;
-            return CP_JSCAN_ERR;
-        case JS_HEX: {
-            int h = js_hex(c);
-            if (h < 0) return CP_JSCAN_ERR;
-            j->u = (uint16_t)(j->u * 16 + h);
-            if (++j->k < 4) return CP_JSCAN_MORE;
-            bool hi = j->u >= 0xD800 && j->u <= 0xDBFF, lo = j->u >= 0xDC00 && j->u <= 0xDFFF;
-            if (j->surr) {
-                if (!lo) return CP_JSCAN_ERR;
-                j->surr = false, j->st = JS_STR;
-            } else if (hi) {
-                j->surr = true, j->st = JS_SURR_BS;
-            } else {
-                if (lo) return CP_JSCAN_ERR;
-                j->st = JS_STR;
-            }
+// Inside the checker only: c was not consumed and the state has changed; feed it again.
+enum { JS_AGAIN = -1 };
+
+// Between tokens: the start of a value, a key, ':', ',' or a closing bracket.
+static int js_structure_byte(struct cp_jscan *j, unsigned char c) {
+    if (cp_is_ws(c)) return CP_JSCAN_MORE;
+    switch ((enum js_state)j->st) {
+    case JS_VALUE:
+        if (c == '{' || c == '[') {
+            if (!js_push(j, c == '{')) return CP_JSCAN_ERR;
+            j->st = c == '{' ? JS_OBJ_FIRST : JS_ARR_FIRST;
             return CP_JSCAN_MORE;
         }
+        if (c == '"') {
+            j->key = false, j->st = JS_STR;
+            return CP_JSCAN_MORE;
+        }
+        if (c == '-') return j->st = JS_MINUS, CP_JSCAN_MORE;
+        if (c == '0') return j->st = JS_ZERO, CP_JSCAN_MORE;
+        if (c >= '1' && c <= '9') return j->st = JS_INT, CP_JSCAN_MORE;
+        for (uint8_t l = 0; l < 3; l++)
+            if (c == (unsigned char)js_lits[l][0]) return j->lit = l, j->k = 1, j->st = JS_LIT, CP_JSCAN_MORE;
+        return CP_JSCAN_ERR;
+    case JS_ARR_FIRST:
+        if (c == ']') {
+            j->depth--;
+            return js_value_end(j);
+        }
+        j->st = JS_VALUE;
+        return JS_AGAIN;
+    case JS_OBJ_FIRST:
+    case JS_OBJ_KEY:
+        if (c == '"') {
+            j->key = true, j->st = JS_STR;
+            return CP_JSCAN_MORE;
+        }
+        if (c == '}' && j->st == JS_OBJ_FIRST) {
+            j->depth--;
+            return js_value_end(j);
+        }
+        return CP_JSCAN_ERR;
+    case JS_COLON:
+        if (c != ':') return CP_JSCAN_ERR;
+        j->st = JS_VALUE;
+        return CP_JSCAN_MORE;
+    case JS_AFTER:
+        if (c == ',') {
+            j->st = js_top_obj(j) ? JS_OBJ_KEY : JS_VALUE;
+            return CP_JSCAN_MORE;
+        }
+        if (c == (js_top_obj(j) ? '}' : ']')) {
+            j->depth--;
+            return js_value_end(j);
+        }
+        return CP_JSCAN_ERR;
+    default: return CP_JSCAN_ERR;
+    }
+}
+
+// The last hex digit of a \uXXXX escape was read: surrogates must come as a high-low pair.
+static int js_escape_end(struct cp_jscan *j) {
+    bool hi = j->u >= 0xD800 && j->u <= 0xDBFF, lo = j->u >= 0xDC00 && j->u <= 0xDFFF;
+    if (j->surr) {
+        if (!lo) return CP_JSCAN_ERR;
+        j->surr = false, j->st = JS_STR;
+    } else if (hi) {
+        j->surr = true, j->st = JS_SURR_BS;
+    } else {
+        if (lo) return CP_JSCAN_ERR;
+        j->st = JS_STR;
+    }
+    return CP_JSCAN_MORE;
+}
+
+// Inside a string (a key or a value): its bytes, escapes and UTF-8 sequences.
+static int js_string_byte(struct cp_jscan *j, unsigned char c) {
+    switch ((enum js_state)j->st) {
+    case JS_STR:
+        if (c == '"') {
+            if (!j->key) return js_value_end(j);
+            j->st = JS_COLON;
+            return CP_JSCAN_MORE;
+        }
+        if (c == '\\') return j->st = JS_ESC, CP_JSCAN_MORE;
+        if (c < 0x20) return CP_JSCAN_ERR;
+        if (c < 0x80) return CP_JSCAN_MORE;
+        // A UTF-8 lead byte: how many continuation bytes, and the range of the first
+        // (Unicode Table 3-7: no overlong forms, no surrogates, nothing above U+10FFFF).
+        j->lo = 0x80, j->hi = 0xBF;
+        if (c >= 0xC2 && c <= 0xDF) j->k = 1;
+        else if (c >= 0xE0 && c <= 0xEF) j->k = 2, j->lo = c == 0xE0 ? 0xA0 : 0x80, j->hi = c == 0xED ? 0x9F : 0xBF;
+        else if (c >= 0xF0 && c <= 0xF4) j->k = 3, j->lo = c == 0xF0 ? 0x90 : 0x80, j->hi = c == 0xF4 ? 0x8F : 0xBF;
+        else return CP_JSCAN_ERR;
+        j->st = JS_UTF8;
+        return CP_JSCAN_MORE;
+    case JS_UTF8:
+        if (c < j->lo || c > j->hi) return CP_JSCAN_ERR;
+        j->lo = 0x80, j->hi = 0xBF;
+        if (--j->k == 0) j->st = JS_STR;
+        return CP_JSCAN_MORE;
+    case JS_ESC:
+        if (c == 'u') return j->k = 0, j->u = 0, j->st = JS_HEX, CP_JSCAN_MORE;
+        if (c && strchr("\"\\/bfnrt", c)) return j->st = JS_STR, CP_JSCAN_MORE;
+        return CP_JSCAN_ERR;
+    case JS_HEX: {
+        int h = js_hex(c);
+        if (h < 0) return CP_JSCAN_ERR;
+        j->u = (uint16_t)(j->u * 16 + h);
+        if (++j->k < 4) return CP_JSCAN_MORE;
+        return js_escape_end(j);
+    }
+    case JS_SURR_BS:
+        if (c != '\\') return CP_JSCAN_ERR;
+        return j->st = JS_SURR_U, CP_JSCAN_MORE;
+    case JS_SURR_U:
+        if (c != 'u') return CP_JSCAN_ERR;
+        return j->k = 0, j->u = 0, j->st = JS_HEX, CP_JSCAN_MORE;
+    default: return CP_JSCAN_ERR;
+    }
+}
+
+// A number ends at the first byte that cannot continue it; that byte is the next token's (or,
+// at the top level, not the value's at all).
+static int js_number_end(struct cp_jscan *j) {
+    if (j->depth == 0) {
+        j->st = JS_DONE;
+        return CP_JSCAN_DONE_BEFORE;
+    }
+    j->st = JS_AFTER;
+    return JS_AGAIN;
+}
+
+// Inside a number: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
+static int js_number_byte(struct cp_jscan *j, unsigned char c) {
+    bool digit = c >= '0' && c <= '9';
+    switch ((enum js_state)j->st) {
+    case JS_MINUS:
+        if (c == '0') return j->st = JS_ZERO, CP_JSCAN_MORE;
+        if (c >= '1' && c <= '9') return j->st = JS_INT, CP_JSCAN_MORE;
+        return CP_JSCAN_ERR;
+    case JS_ZERO:
+    case JS_INT:
+    case JS_FRAC:
+        if (digit && j->st != JS_ZERO) return CP_JSCAN_MORE;
+        if (c == '.' && j->st != JS_FRAC) return j->st = JS_DOT, CP_JSCAN_MORE;
+        if (c == 'e' || c == 'E') return j->st = JS_EXP, CP_JSCAN_MORE;
+        return js_number_end(j);
+    case JS_DOT:
+        if (digit) return j->st = JS_FRAC, CP_JSCAN_MORE;
+        return CP_JSCAN_ERR;
+    case JS_EXP:
+        if (c == '+' || c == '-') return j->st = JS_EXP_SIGN, CP_JSCAN_MORE;
+        if (digit) return j->st = JS_EXP_DIG, CP_JSCAN_MORE;
+        return CP_JSCAN_ERR;
+    case JS_EXP_SIGN:
+        if (digit) return j->st = JS_EXP_DIG, CP_JSCAN_MORE;
+        return CP_JSCAN_ERR;
+    case JS_EXP_DIG:
+        if (digit) return CP_JSCAN_MORE;
+        return js_number_end(j);
+    default: return CP_JSCAN_ERR;
+    }
+}
+
+int cp_jscan_byte(struct cp_jscan *j, unsigned char c) {
+    for (;;) {
+        int rc = CP_JSCAN_ERR;
+        switch ((enum js_state)j->st) {
+        case JS_VALUE:
+        case JS_ARR_FIRST:
+        case JS_OBJ_FIRST:
+        case JS_OBJ_KEY:
+        case JS_COLON:
+        case JS_AFTER: rc = js_structure_byte(j, c); break;
+        case JS_STR:
+        case JS_ESC:
+        case JS_HEX:
         case JS_SURR_BS:
-            if (c != '\\') return CP_JSCAN_ERR;
-            return j->st = JS_SURR_U, CP_JSCAN_MORE;
         case JS_SURR_U:
-            if (c != 'u') return CP_JSCAN_ERR;
-            return j->k = 0, j->u = 0, j->st = JS_HEX, CP_JSCAN_MORE;
+        case JS_UTF8: rc = js_string_byte(j, c); break;
         case JS_MINUS:
-            if (c == '0') return j->st = JS_ZERO, CP_JSCAN_MORE;
-            if (c >= '1' && c <= '9') return j->st = JS_INT, CP_JSCAN_MORE;
-            return CP_JSCAN_ERR;
         case JS_ZERO:
         case JS_INT:
-        case JS_FRAC:
-            if (c >= '0' && c <= '9' && j->st != JS_ZERO) return CP_JSCAN_MORE;
-            if (c == '.' && j->st != JS_FRAC) return j->st = JS_DOT, CP_JSCAN_MORE;
-            if (c == 'e' || c == 'E') return j->st = JS_EXP, CP_JSCAN_MORE;
-            goto number_end;
         case JS_DOT:
-            if (c >= '0' && c <= '9') return j->st = JS_FRAC, CP_JSCAN_MORE;
-            return CP_JSCAN_ERR;
+        case JS_FRAC:
         case JS_EXP:
-            if (c == '+' || c == '-') return j->st = JS_EXP_SIGN, CP_JSCAN_MORE;
-            if (c >= '0' && c <= '9') return j->st = JS_EXP_DIG, CP_JSCAN_MORE;
-            return CP_JSCAN_ERR;
         case JS_EXP_SIGN:
-            if (c >= '0' && c <= '9') return j->st = JS_EXP_DIG, CP_JSCAN_MORE;
-            return CP_JSCAN_ERR;
-        case JS_EXP_DIG:
-            if (c >= '0' && c <= '9') return CP_JSCAN_MORE;
-            goto number_end;
+        case JS_EXP_DIG: rc = js_number_byte(j, c); break;
         case JS_LIT:
             if (c != (unsigned char)js_lits[j->lit][j->k]) return CP_JSCAN_ERR;
             if (!js_lits[j->lit][++j->k]) return js_value_end(j);
             return CP_JSCAN_MORE;
-        case JS_DONE:
-            return CP_JSCAN_ERR;
+        case JS_DONE: return CP_JSCAN_ERR;
         }
-        return CP_JSCAN_ERR;
-    number_end:
-        // A number ends at the first byte that cannot continue it; that byte is the next
-        // token's (or, at the top level, not the value's at all).
-        if (j->depth == 0) {
-            j->st = JS_DONE;
-            return CP_JSCAN_DONE_BEFORE;
-        }
-        j->st = JS_AFTER;
+        if (rc != JS_AGAIN) return rc;
     }
 }
 
