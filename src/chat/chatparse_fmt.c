@@ -317,12 +317,11 @@ static int llama_close(struct chatparse *p) {
     return 1;
 }
 
-int cp_fmt_llama(struct chatparse *p) {
-    static const char *const code_end[] = {"<|eom_id|>", "<|eot_id|>", NULL};
-    static const char *const eq[] = {"=", NULL}, *const quote[] = {"\"", NULL}, *const tok_end[] = {",", ")", NULL};
-    const char *why, *s;
-    size_t a, i;
-    int r, which = 0;
+// A JSON call object, tentative when it is the whole message; after <|python_tag|> the choice
+// between JSON and the rest.
+static int llama_json(struct chatparse *p) {
+    const char *why;
+    int r;
     switch (p->sub) {
     case LL_START:
         if (p->opener == 1) {
@@ -361,6 +360,18 @@ int cp_fmt_llama(struct chatparse *p) {
         }
         p->sub = LL_PYNAME;
         return 1;
+    }
+    return fail(p, "internal state");
+}
+
+// After <|python_tag|>, not JSON: NAME.call( of a built-in tool, or code up to <|eom_id|> /
+// <|eot_id|> (or the end) as a call of "python".
+static int llama_python_tag(struct chatparse *p) {
+    static const char *const code_end[] = {"<|eom_id|>", "<|eot_id|>", NULL};
+    const char *s;
+    size_t a, i;
+    int r, which = 0;
+    switch (p->sub) {
     case LL_PYNAME:
         // NAME.call( — or code, which may begin like a name.
         s = cp_at(p), a = cp_avail(p);
@@ -389,6 +400,17 @@ int cp_fmt_llama(struct chatparse *p) {
         if (r == R_MORE && !p->eof) return 0;
         cp_call_args_puts(p, "\"");
         return llama_close(p);
+    }
+    return fail(p, "internal state");
+}
+
+// The k="v", k=TOKEN arguments of NAME.call(…) up to its ')', as a JSON object.
+static int llama_builtin_args(struct chatparse *p) {
+    static const char *const eq[] = {"=", NULL}, *const quote[] = {"\"", NULL}, *const tok_end[] = {",", ")", NULL};
+    const char *s;
+    size_t a, i;
+    int r, which = 0;
+    switch (p->sub) {
     case LL_BI_KEY0:
         if (!cp_ws(p)) return 0;
         if (*cp_at(p) == ')') {
@@ -446,6 +468,24 @@ int cp_fmt_llama(struct chatparse *p) {
         if (*cp_at(p) != ')') return fail(p, "expected ',' or ')' in NAME.call(…)");
         cp_take(p, 1, NULL);
         return llama_close(p);
+    }
+    return fail(p, "internal state");
+}
+
+int cp_fmt_llama(struct chatparse *p) {
+    switch (p->sub) {
+    case LL_START:
+    case LL_OBJ:
+    case LL_AFTER:
+    case LL_PY: return llama_json(p);
+    case LL_PYNAME:
+    case LL_CODE: return llama_python_tag(p);
+    case LL_BI_KEY0:
+    case LL_BI_KEY:
+    case LL_BI_VAL0:
+    case LL_BI_STR:
+    case LL_BI_TOK:
+    case LL_BI_SEP: return llama_builtin_args(p);
     }
     return fail(p, "internal state");
 }

@@ -50,12 +50,10 @@ static bool gm_token(struct chatparse *p) {
     return true;
 }
 
-int cp_fmt_gemma4(struct chatparse *p) {
-    static const char *const brace[] = {"{", NULL}, *const colon[] = {":", NULL}, *const quote[] = {GM_QUOTE, NULL};
+// call:NAME{ — the call begins.
+static int gm_head(struct chatparse *p) {
+    static const char *const brace[] = {"{", NULL};
     int r, which = 0;
-    const char *s;
-    size_t n;
-    char c;
     switch (p->sub) {
     case GM_START:
         cp_call_begin(p);
@@ -76,6 +74,17 @@ int cp_fmt_gemma4(struct chatparse *p) {
         gm_push(p, '{');
         p->sub = GM_KEY0;
         return 1;
+    }
+    return fail(p, "internal state");
+}
+
+// An object's key (bare, or between <|"|>) up to its colon, written as a JSON key.
+static int gm_key(struct chatparse *p) {
+    static const char *const colon[] = {":", NULL}, *const quote[] = {GM_QUOTE, NULL};
+    int r, which = 0;
+    const char *s;
+    size_t n;
+    switch (p->sub) {
     case GM_KEY0: // just after '{': a key or '}'
         if (!cp_ws(p)) return 0;
         p->sub = *cp_at(p) == '}' ? GM_AFTER : GM_KEY;
@@ -109,6 +118,18 @@ int cp_fmt_gemma4(struct chatparse *p) {
         if (!p->gm.quoted) cp_xparam_key(p, s, n);
         p->sub = GM_VAL;
         return 1;
+    }
+    return fail(p, "internal state");
+}
+
+// A value: a container opens, a <|"|>string<|"|> is escaped, a bare token is checked.
+static int gm_value(struct chatparse *p) {
+    static const char *const quote[] = {GM_QUOTE, NULL};
+    int r, which = 0;
+    const char *s;
+    size_t n;
+    char c;
+    switch (p->sub) {
     case GM_VAL0: // just after '[': a value or ']'
         if (!cp_ws(p)) return 0;
         p->sub = *cp_at(p) == ']' ? GM_AFTER : GM_VAL;
@@ -157,6 +178,15 @@ int cp_fmt_gemma4(struct chatparse *p) {
         }
         cp_take(p, n, &p->vbuf);
         return 0;
+    }
+    return fail(p, "internal state");
+}
+
+// After a value: ',' or the container's end; after the outermost, <tool_call|>.
+static int gm_after(struct chatparse *p) {
+    int r;
+    char c;
+    switch (p->sub) {
     case GM_AFTER:
         if (!cp_ws(p)) return 0;
         c = *cp_at(p);
@@ -190,6 +220,25 @@ int cp_fmt_gemma4(struct chatparse *p) {
         else
             cp_post_junk(p);
         return 1;
+    }
+    return fail(p, "internal state");
+}
+
+int cp_fmt_gemma4(struct chatparse *p) {
+    switch (p->sub) {
+    case GM_START:
+    case GM_CALL:
+    case GM_NAME: return gm_head(p);
+    case GM_KEY0:
+    case GM_KEY:
+    case GM_QKEY:
+    case GM_COLON: return gm_key(p);
+    case GM_VAL0:
+    case GM_VAL:
+    case GM_STR:
+    case GM_TOK: return gm_value(p);
+    case GM_AFTER:
+    case GM_CLOSE: return gm_after(p);
     }
     return fail(p, "internal state");
 }
