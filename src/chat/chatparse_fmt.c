@@ -30,6 +30,66 @@ static int fail(struct chatparse *p, const char *why) {
     return 1;
 }
 
+// A state's successor that is not a state: back to text (content).
+enum { TO_TEXT = -1 };
+
+static void go(struct chatparse *p, int next) {
+    if (next == TO_TEXT)
+        cp_to_text(p, TK_CONTENT);
+    else
+        p->sub = next;
+}
+
+// The reading state of a call's JSON arguments (cp_args_step): once they are complete the call
+// ends and the machine goes on to `next`.
+static int args_then(struct chatparse *p, int next) {
+    const char *why;
+    int r = cp_args_step(p, &why);
+    if (r <= 0) return r ? fail(p, why) : 0;
+    if (cp_call_end(p)) go(p, next);
+    return 1;
+}
+
+// The same for a whole call object {"name": …, "arguments": …} (cp_jobj_step).
+static int jobj_then(struct chatparse *p, int next) {
+    const char *why;
+    int r = cp_jobj_step(p, &why);
+    if (r <= 0) return r ? fail(p, why) : 0;
+    if (cp_call_end(p)) go(p, next);
+    return 1;
+}
+
+// After a call: whitespace, the tag lit, then `next`; anything else is junk after the call.
+static int after_call(struct chatparse *p, const char *lit, int next) {
+    if (!cp_ws(p)) return 0;
+    int r = cp_lit(p, lit);
+    if (r == R_MORE) return 0;
+    if (r == R_NO)
+        cp_post_junk(p);
+    else
+        go(p, next);
+    return 1;
+}
+
+// Between the calls of a section: the next call's tag (then call_state), or the section's end
+// (then text).
+static int between_calls(struct chatparse *p, const char *call_begin, const char *section_end, int call_state) {
+    if (!cp_ws(p)) return 0;
+    int r = cp_lit(p, call_begin);
+    if (r == R_OK) {
+        p->sub = call_state;
+        return 1;
+    }
+    int r2 = cp_lit(p, section_end);
+    if (r2 == R_OK) {
+        cp_to_text(p, TK_CONTENT);
+        return 1;
+    }
+    if (r == R_MORE || r2 == R_MORE) return 0;
+    cp_markup_fail(p, "unexpected text between calls");
+    return 1;
+}
+
 // Whitespace, then the closing tag lit; then text. optional: a missing tag is fine.
 static int close_tag(struct chatparse *p, const char *lit, bool optional) {
     if (!cp_ws(p)) return 0;
@@ -55,8 +115,6 @@ static int peek_lit(const struct chatparse *p, const char *lit) {
 enum { JA_OPEN = 100, JA_ELEM, JA_OBJ, JA_SEP, JA_CLOSE };
 
 static int array_step(struct chatparse *p) {
-    const char *why;
-    int r;
     switch (p->sub) {
     case JA_OPEN:
         if (!cp_ws(p)) return 0;
@@ -83,11 +141,7 @@ static int array_step(struct chatparse *p) {
         cp_jobj_init(p, cp_fmt_keys(p), false, false);
         p->sub = JA_OBJ;
         return 1;
-    case JA_OBJ:
-        r = cp_jobj_step(p, &why);
-        if (r <= 0) return r ? fail(p, why) : 0;
-        if (cp_call_end(p)) p->sub = JA_SEP;
-        return 1;
+    case JA_OBJ: return jobj_then(p, JA_SEP);
     case JA_SEP:
         if (!cp_ws(p)) return 0;
         if (p->lines) {
@@ -121,19 +175,13 @@ int cp_fmt_json_array(struct chatparse *p) {
 enum { HE_START, HE_OBJ, HE_CLOSE };
 
 int cp_fmt_hermes(struct chatparse *p) {
-    const char *why;
-    int r;
     switch (p->sub) {
     case HE_START:
         cp_call_begin(p);
         cp_jobj_init(p, cp_fmt_keys(p), false, false);
         p->sub = HE_OBJ;
         return 1;
-    case HE_OBJ:
-        r = cp_jobj_step(p, &why);
-        if (r <= 0) return r ? fail(p, why) : 0;
-        if (cp_call_end(p)) p->sub = HE_CLOSE;
-        return 1;
+    case HE_OBJ: return jobj_then(p, HE_CLOSE);
     case HE_CLOSE:
         return close_tag(p, "</tool_call>", false);
     }
@@ -496,7 +544,6 @@ enum { F1_START, F1_NAME, F1_ARGS, F1_CLOSE };
 
 int cp_fmt_functionary31(struct chatparse *p) {
     static const char *const gt[] = {">", NULL};
-    const char *why;
     int r, which;
     if (p->opener == 1) return cp_fmt_llama(p);
     switch (p->sub) {
@@ -512,11 +559,7 @@ int cp_fmt_functionary31(struct chatparse *p) {
         cp_args_init(p);
         p->sub = F1_ARGS;
         return 1;
-    case F1_ARGS:
-        r = cp_args_step(p, &why);
-        if (r <= 0) return r ? fail(p, why) : 0;
-        if (cp_call_end(p)) p->sub = F1_CLOSE;
-        return 1;
+    case F1_ARGS: return args_then(p, F1_CLOSE);
     case F1_CLOSE:
         return close_tag(p, "</function>", false);
     }
@@ -530,7 +573,7 @@ enum { F2_RECIPIENT = FUNC32_RECIPIENT, F2_NAME, F2_ARGS, F2_POST };
 
 int cp_fmt_functionary32(struct chatparse *p) {
     static const char *const nl[] = {"\n", NULL};
-    const char *why, *s;
+    const char *s;
     size_t n;
     int r, which;
     switch (p->sub) {
@@ -556,20 +599,8 @@ int cp_fmt_functionary32(struct chatparse *p) {
         cp_args_init(p);
         p->sub = F2_ARGS;
         return 1;
-    case F2_ARGS:
-        r = cp_args_step(p, &why);
-        if (r <= 0) return r ? fail(p, why) : 0;
-        if (cp_call_end(p)) p->sub = F2_POST;
-        return 1;
-    case F2_POST:
-        if (!cp_ws(p)) return 0;
-        r = cp_lit(p, ">>>");
-        if (r == R_MORE) return 0;
-        if (r == R_OK)
-            p->sub = F2_RECIPIENT;
-        else
-            cp_post_junk(p);
-        return 1;
+    case F2_ARGS: return args_then(p, F2_POST);
+    case F2_POST: return after_call(p, ">>>", F2_RECIPIENT);
     }
     return fail(p, "internal state");
 }
@@ -584,7 +615,7 @@ enum { MI_START, MI_NAME, MI_ID, MI_ARGS };
 
 int cp_fmt_mistral(struct chatparse *p) {
     static const char *const name_end[] = {"[ARGS]", "[CALL_ID]", NULL}, *const id_end[] = {"[ARGS]", NULL};
-    const char *why, *s;
+    const char *s;
     size_t n;
     int r, which = 0;
     if (p->sub >= JA_OPEN) return array_step(p);
@@ -618,11 +649,7 @@ int cp_fmt_mistral(struct chatparse *p) {
         cp_args_init(p);
         p->sub = MI_ARGS;
         return 1;
-    case MI_ARGS:
-        r = cp_args_step(p, &why);
-        if (r <= 0) return r ? fail(p, why) : 0;
-        if (cp_call_end(p)) cp_to_text(p, TK_CONTENT);
-        return 1;
+    case MI_ARGS: return args_then(p, TO_TEXT);
     }
     return fail(p, "internal state");
 }
@@ -642,29 +669,15 @@ enum { DS_START, DS_SECTION, DS_CALL0, DS_HEAD, DS_NAME, DS_FENCE, DS_LANG, DS_A
 
 int cp_fmt_deepseek(struct chatparse *p) {
     static const char *const sep[] = {DS_SEP, NULL}, *const nl[] = {"\n", NULL};
-    const char *why, *s;
+    const char *s;
     size_t n;
-    int r, r2, which;
+    int r, which;
     switch (p->sub) {
     case DS_START:
         p->section = p->opener == 0;
         p->sub = p->section ? DS_SECTION : DS_CALL0;
         return 1;
-    case DS_SECTION:
-        if (!cp_ws(p)) return 0;
-        r = cp_lit(p, DS_CALL_BEGIN);
-        if (r == R_OK) {
-            p->sub = DS_CALL0;
-            return 1;
-        }
-        r2 = cp_lit(p, DS_CALLS_END);
-        if (r2 == R_OK) {
-            cp_to_text(p, TK_CONTENT);
-            return 1;
-        }
-        if (r == R_MORE || r2 == R_MORE) return 0;
-        cp_markup_fail(p, "unexpected text between calls");
-        return 1;
+    case DS_SECTION: return between_calls(p, DS_CALL_BEGIN, DS_CALLS_END, DS_CALL0);
     case DS_CALL0:
         cp_call_begin(p);
         cp_sb_clear(&p->tmp);
@@ -704,11 +717,7 @@ int cp_fmt_deepseek(struct chatparse *p) {
         cp_args_init(p);
         p->sub = DS_ARGS;
         return 1;
-    case DS_ARGS:
-        r = cp_args_step(p, &why);
-        if (r <= 0) return r ? fail(p, why) : 0;
-        if (cp_call_end(p)) p->sub = DS_POST;
-        return 1;
+    case DS_ARGS: return args_then(p, DS_POST);
     case DS_POST:
         if (!cp_ws(p)) return 0;
         if (p->fence) {
@@ -721,15 +730,7 @@ int cp_fmt_deepseek(struct chatparse *p) {
             p->fence = false;
             return 1;
         }
-        r = cp_lit(p, DS_CALL_END);
-        if (r == R_MORE) return 0;
-        if (r == R_NO)
-            cp_post_junk(p);
-        else if (p->section)
-            p->sub = DS_SECTION;
-        else
-            cp_to_text(p, TK_CONTENT);
-        return 1;
+        return after_call(p, DS_CALL_END, p->section ? DS_SECTION : TO_TEXT);
     }
     return fail(p, "internal state");
 }
@@ -743,29 +744,15 @@ enum { KM_START, KM_SECTION, KM_CALL0, KM_ID, KM_ARGS, KM_POST };
 
 int cp_fmt_kimi(struct chatparse *p) {
     static const char *const arg_begin[] = {"<|tool_call_argument_begin|>", NULL};
-    const char *why, *s;
+    const char *s;
     size_t n;
-    int r, r2, which;
+    int r, which;
     switch (p->sub) {
     case KM_START:
         p->section = p->opener == 0;
         p->sub = p->section ? KM_SECTION : KM_CALL0;
         return 1;
-    case KM_SECTION:
-        if (!cp_ws(p)) return 0;
-        r = cp_lit(p, "<|tool_call_begin|>");
-        if (r == R_OK) {
-            p->sub = KM_CALL0;
-            return 1;
-        }
-        r2 = cp_lit(p, "<|tool_calls_section_end|>");
-        if (r2 == R_OK) {
-            cp_to_text(p, TK_CONTENT);
-            return 1;
-        }
-        if (r == R_MORE || r2 == R_MORE) return 0;
-        cp_markup_fail(p, "unexpected text between calls");
-        return 1;
+    case KM_SECTION: return between_calls(p, "<|tool_call_begin|>", "<|tool_calls_section_end|>", KM_CALL0);
     case KM_CALL0:
         cp_call_begin(p);
         cp_sb_clear(&p->tmp);
@@ -790,22 +777,8 @@ int cp_fmt_kimi(struct chatparse *p) {
         cp_args_init(p);
         p->sub = KM_ARGS;
         return 1;
-    case KM_ARGS:
-        r = cp_args_step(p, &why);
-        if (r <= 0) return r ? fail(p, why) : 0;
-        if (cp_call_end(p)) p->sub = KM_POST;
-        return 1;
-    case KM_POST:
-        if (!cp_ws(p)) return 0;
-        r = cp_lit(p, "<|tool_call_end|>");
-        if (r == R_MORE) return 0;
-        if (r == R_NO)
-            cp_post_junk(p);
-        else if (p->section)
-            p->sub = KM_SECTION;
-        else
-            cp_to_text(p, TK_CONTENT);
-        return 1;
+    case KM_ARGS: return args_then(p, KM_POST);
+    case KM_POST: return after_call(p, "<|tool_call_end|>", p->section ? KM_SECTION : TO_TEXT);
     }
     return fail(p, "internal state");
 }
@@ -839,7 +812,7 @@ static const char *hdr_word(const char *h, size_t n, const char *key, size_t *le
 int cp_fmt_harmony(struct chatparse *p) {
     static const char *const starts[] = {"<|start|>", "<|channel|>", " to=", NULL};
     static const char *const hdr_end[] = {"<|message|>", "<|end|>", "<|call|>", "<|return|>", NULL};
-    const char *why, *to, *ch;
+    const char *to, *ch;
     size_t tn = 0, cn = 0;
     int r, which, more;
     switch (p->sub) {
@@ -882,11 +855,7 @@ int cp_fmt_harmony(struct chatparse *p) {
         }
         cp_to_text(p, ch && cn == 8 && !memcmp(ch, "analysis", 8) ? TK_REASONING : TK_CONTENT);
         return 1;
-    case HM_ARGS:
-        r = cp_args_step(p, &why);
-        if (r <= 0) return r ? fail(p, why) : 0;
-        if (cp_call_end(p)) p->sub = HM_POST;
-        return 1;
+    case HM_ARGS: return args_then(p, HM_POST);
     case HM_POST:
         if (!cp_ws(p)) return 0;
         more = 0;
