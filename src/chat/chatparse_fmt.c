@@ -251,10 +251,7 @@ int cp_fmt_qwen_xml(struct chatparse *p) {
         p->sub = QX_VALUE;
         return 1;
     case QX_VALUE:
-        r = cp_until(p, vend, &p->vbuf, SIZE_MAX, &which);
-        cp_xval_feed(p, true);
-        if (r == R_MORE) return 0;
-        cp_xval_close(p, true);
+        if (!cp_xval_read(p, vend, true)) return 0;
         p->sub = QX_BODY;
         return 1;
     case QX_CLOSE:
@@ -327,10 +324,7 @@ int cp_fmt_glm(struct chatparse *p) {
         p->sub = GL_VALUE;
         return 1;
     case GL_VALUE:
-        r = cp_until(p, val_end, &p->vbuf, SIZE_MAX, &which);
-        cp_xval_feed(p, false);
-        if (r == R_MORE) return 0;
-        cp_xval_close(p, false);
+        if (!cp_xval_read(p, val_end, false)) return 0;
         p->sub = GL_BODY;
         return 1;
     }
@@ -490,11 +484,7 @@ static int llama_builtin_args(struct chatparse *p) {
         }
         return 1;
     case LL_BI_STR:
-        cp_sb_clear(&p->tmp);
-        r = cp_until(p, quote, &p->tmp, SIZE_MAX, &which);
-        cp_call_args_escaped(p, p->tmp.p, p->tmp.n);
-        if (r == R_MORE) return 0;
-        cp_call_args_puts(p, "\"");
+        if (!cp_raw_string_read(p, quote)) return 0;
         p->sub = LL_BI_SEP;
         return 1;
     case LL_BI_TOK:

@@ -125,7 +125,7 @@ static int gm_key(struct chatparse *p) {
 // A value: a container opens, a <|"|>string<|"|> is escaped, a bare token is checked.
 static int gm_value(struct chatparse *p) {
     static const char *const quote[] = {GM_QUOTE, NULL};
-    int r, which = 0;
+    int r;
     const char *s;
     size_t n;
     char c;
@@ -155,11 +155,7 @@ static int gm_value(struct chatparse *p) {
         p->sub = GM_TOK;
         return 1;
     case GM_STR:
-        cp_sb_clear(&p->tmp);
-        r = cp_until(p, quote, &p->tmp, SIZE_MAX, &which);
-        cp_call_args_escaped(p, p->tmp.p, p->tmp.n);
-        if (r == R_MORE) return 0;
-        cp_call_args_puts(p, "\"");
+        if (!cp_raw_string_read(p, quote)) return 0;
         p->sub = GM_AFTER;
         return 1;
     case GM_TOK:

@@ -216,6 +216,12 @@ void cp_xval_init(struct chatparse *p);
 void cp_xval_init_string(struct chatparse *p);
 void cp_xval_feed(struct chatparse *p, bool pylit);
 void cp_xval_close(struct chatparse *p, bool pylit);
+// A value's reading state, after cp_xval_init*: reads up to the first of the NULL-terminated
+// ends (and it), feeding and then closing the value. False while more input is needed.
+bool cp_xval_read(struct chatparse *p, const char *const *ends, bool pylit);
+// Raw text up to the first of ends (and it) as a JSON string's inside, then its closing quote
+// (the opening one is the caller's). False while more input is needed.
+bool cp_raw_string_read(struct chatparse *p, const char *const *ends);
 // Writes the separator and the key of the next XML-style parameter.
 void cp_xparam_key(struct chatparse *p, const char *k, size_t n);
 

@@ -815,6 +815,25 @@ void cp_xval_close(struct chatparse *p, bool py) {
     cp_call_args_puts(p, "\"");
 }
 
+bool cp_xval_read(struct chatparse *p, const char *const *ends, bool py) {
+    int which;
+    int r = cp_until(p, ends, &p->vbuf, SIZE_MAX, &which); // no cap: never R_NO
+    cp_xval_feed(p, py);
+    if (r == R_MORE) return false;
+    cp_xval_close(p, py);
+    return true;
+}
+
+bool cp_raw_string_read(struct chatparse *p, const char *const *ends) {
+    int which;
+    cp_sb_clear(&p->tmp);
+    int r = cp_until(p, ends, &p->tmp, SIZE_MAX, &which); // no cap: never R_NO
+    cp_call_args_escaped(p, p->tmp.p, p->tmp.n);
+    if (r == R_MORE) return false;
+    cp_call_args_puts(p, "\"");
+    return true;
+}
+
 void cp_xparam_key(struct chatparse *p, const char *k, size_t n) {
     cp_sb_clear(&p->out);
     if (p->call.nparams++) cp_sb_put(p, &p->out, ", ", 2);

@@ -158,10 +158,7 @@ int cp_fmt_invoke(struct chatparse *p) {
         p->sub = IV_VALUE;
         return 1;
     case IV_VALUE:
-        r = cp_until(p, vend, &p->vbuf, SIZE_MAX, &which);
-        cp_xval_feed(p, false);
-        if (r == R_MORE) return 0;
-        cp_xval_close(p, false);
+        if (!cp_xval_read(p, vend, false)) return 0;
         p->sub = IV_BODY;
         return 1;
     }
@@ -264,10 +261,7 @@ int cp_fmt_minimax_m3(struct chatparse *p) {
         p->sub = M3_SCALAR;
         return 1;
     case M3_SCALAR:
-        r = cp_until(p, vend, &p->vbuf, SIZE_MAX, &which);
-        cp_xval_feed(p, false);
-        if (r == R_MORE) return 0;
-        cp_xval_close(p, false);
+        if (!cp_xval_read(p, vend, false)) return 0;
         cp_sb_clear(&p->tmp);
         p->sub = M3_CLOSE;
         return 1;
