@@ -77,9 +77,7 @@ static bool anth_unsupported_block(const char *type) {
                                         "mcp_tool_use",
                                         "mcp_tool_result",
                                         "tool_search_tool_result"};
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        if (!strcmp(type, names[i])) return true;
-    return false;
+    return api_str_in(type, names, sizeof names / sizeof *names);
 }
 
 // The text of a string or of an array of text blocks (system, tool_result.content), text
@@ -241,8 +239,7 @@ static int anth_assistant_blocks(json_t *dst, json_t *blocks, size_t mi, bool la
                 goto fail;
             }
             char *args = json_dumps(input, JSON_COMPACT | JSON_ENSURE_ASCII);
-            json_array_append_new(calls, json_pack("{s:s,s:s,s:{s:s,s:s}}", "id", id, "type", "function", "function",
-                                                   "name", name, "arguments", args ? args : "{}"));
+            json_array_append_new(calls, api_tool_call(id, name, args ? args : "{}"));
             free(args);
         } else if (anth_unsupported_block(type)) {
             api_bad(e, param, "%s: %s blocks are not supported (frink serves text)", param, type);
@@ -345,25 +342,15 @@ static int anth_read_tools(json_t *body, struct anth_req *q, struct api_err *e) 
             return api_bad(e, param, "%s: server tool \"%s\" is not supported (only custom tools)", param,
                             json_is_string(type) ? json_string_value(type) : "?");
         }
-        const char *name = json_string_value(json_object_get(t, "name"));
-        if (!name || !*name) {
-            snprintf(param, sizeof param, "tools[%zu].name", i);
-            return api_bad(e, param, "%s must be a non-empty string", param);
-        }
-        json_t *desc = json_object_get(t, "description");
-        if (desc && !json_is_null(desc) && !json_is_string(desc)) {
-            snprintf(param, sizeof param, "tools[%zu].description", i);
-            return api_bad(e, param, "%s must be a string", param);
-        }
+        const char *name;
+        json_t *desc;
+        if (api_tool_name_desc(t, i, &name, &desc, e)) return -1;
         json_t *schema = json_object_get(t, "input_schema");
         if (!json_is_object(schema)) {
             snprintf(param, sizeof param, "tools[%zu].input_schema", i);
             return api_bad(e, param, "%s is required and must be an object (a JSON Schema)", param);
         }
-        json_t *fn = json_pack("{s:s,s:O}", "name", name, "parameters", schema);
-        if (json_is_string(desc)) json_object_set(fn, "description", desc);
-        if (!q->tools) q->tools = json_array();
-        json_array_append_new(q->tools, json_pack("{s:s,s:o}", "type", "function", "function", fn));
+        api_tool_append(&q->tools, name, desc, schema);
     }
     return 0;
 }
@@ -381,12 +368,7 @@ static int anth_read_tool_choice(json_t *body, struct anth_req *q, struct api_er
     if (!strcmp(type, "any")) q->p.tool_mode = RUN_TOOLS_REQUIRED;
     if (!strcmp(type, "tool")) {
         const char *name = json_string_value(json_object_get(tc, "name"));
-        if (!name || !*name || strlen(name) >= sizeof q->tool_name)
-            return api_bad(e, "tool_choice.name", "tool_choice.name must name one of the tools");
-        snprintf(q->tool_name, sizeof q->tool_name, "%s", name);
-        q->p.tool_mode = RUN_TOOLS_REQUIRED;
-        q->p.tool_name = q->tool_name;
-        q->p.tool_param = "tool_choice.name";
+        if (api_tool_choice_name(&q->p, name, q->tool_name, sizeof q->tool_name, e)) return -1;
     }
     bool one = false;
     if (api_get_bool(body, "tool_choice.disable_parallel_tool_use", &one, e) < 0) return -1;
@@ -398,11 +380,6 @@ static int anth_read_tool_choice(json_t *body, struct anth_req *q, struct api_er
         q->tools = NULL;
     }
     return 0;
-}
-
-static void anth_set_var(struct anth_req *q, const char *name, json_t *v) {
-    if (!q->vars) q->vars = json_object();
-    json_object_set_new(q->vars, name, v);
 }
 
 // thinking {type: enabled|adaptive|disabled} → the template's enable_thinking; output_config
@@ -433,7 +410,7 @@ static int anth_read_thinking(struct srv *s, json_t *body, long max_tokens, stru
             return api_bad(e, "thinking.display", "thinking.display must be \"summarized\" or \"omitted\"");
         q->omit_thinking = display && !strcmp(display, "omitted");
         if (run_template_knows(s, "enable_thinking"))
-            anth_set_var(q, "enable_thinking", json_boolean(on));
+            api_set_var(&q->vars, "enable_thinking", json_boolean(on));
         else if (on)
             return api_bad(e, "thinking", "thinking is not supported: the model's chat template has no switch for it");
     }
@@ -446,14 +423,12 @@ static int anth_read_thinking(struct srv *s, json_t *body, long max_tokens, stru
         if (api_get_str(body, "output_config.effort", &effort, e) < 0) return -1;
         if (effort) {
             static const char *const efforts[] = {"low", "medium", "high", "xhigh", "max"};
-            bool known = false;
-            for (size_t i = 0; i < sizeof efforts / sizeof *efforts; i++) known |= !strcmp(effort, efforts[i]);
-            if (!known)
+            if (!api_str_in(effort, efforts, sizeof efforts / sizeof *efforts))
                 return api_bad(e, "output_config.effort",
                                 "output_config.effort must be low, medium, high, xhigh or max");
             // Templates that take an effort know low/medium/high; "high" is also the API's default.
             if (run_template_knows(s, "reasoning_effort"))
-                anth_set_var(q, "reasoning_effort",
+                api_set_var(&q->vars, "reasoning_effort",
                              json_string(!strcmp(effort, "low") || !strcmp(effort, "medium") ? effort : "high"));
             else if (strcmp(effort, "high"))
                 return api_bad(e, "output_config.effort",

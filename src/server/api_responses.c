@@ -237,8 +237,7 @@ static int resp_read_input(json_t *body, struct resp_req *q, struct api_err *e) 
                 calls = json_array();
                 json_object_set_new(m, "tool_calls", calls);
             }
-            json_array_append_new(calls, json_pack("{s:s,s:s,s:{s:s,s:s}}", "id", call_id, "type", "function",
-                                                   "function", "name", name, "arguments", args));
+            json_array_append_new(calls, api_tool_call(call_id, name, args));
         } else if (!strcmp(type, "function_call_output")) {
             const char *call_id = json_string_value(json_object_get(it, "call_id"));
             if (!call_id || !*call_id) {
@@ -298,16 +297,9 @@ static int resp_read_tools(json_t *body, struct resp_req *q, struct api_err *e) 
         if (!type) return api_bad(e, param, "%s must be a string", param);
         if (strcmp(type, "function"))
             return api_bad(e, param, "%s: built-in tool \"%s\" is not supported (only function tools)", param, type);
-        const char *name = json_string_value(json_object_get(t, "name"));
-        if (!name || !*name) {
-            snprintf(param, sizeof param, "tools[%zu].name", i);
-            return api_bad(e, param, "%s must be a non-empty string", param);
-        }
-        json_t *desc = json_object_get(t, "description");
-        if (desc && !json_is_null(desc) && !json_is_string(desc)) {
-            snprintf(param, sizeof param, "tools[%zu].description", i);
-            return api_bad(e, param, "%s must be a string", param);
-        }
+        const char *name;
+        json_t *desc;
+        if (api_tool_name_desc(t, i, &name, &desc, e)) return -1;
         json_t *params = json_object_get(t, "parameters");
         if (params && !json_is_null(params) && !json_is_object(params)) {
             snprintf(param, sizeof param, "tools[%zu].parameters", i);
@@ -321,10 +313,7 @@ static int resp_read_tools(json_t *body, struct resp_req *q, struct api_err *e) 
         if (json_is_true(strict)) q->p.tools_strict = true;
         json_t *schema =
             json_is_object(params) ? json_incref(params) : json_pack("{s:s,s:{}}", "type", "object", "properties");
-        json_t *fn = json_pack("{s:s,s:O}", "name", name, "parameters", schema);
-        if (json_is_string(desc)) json_object_set(fn, "description", desc);
-        if (!q->tools) q->tools = json_array();
-        json_array_append_new(q->tools, json_pack("{s:s,s:o}", "type", "function", "function", fn));
+        api_tool_append(&q->tools, name, desc, schema);
         json_array_append_new(echo,
                               json_pack("{s:s,s:s,s:O,s:o,s:b}", "type", "function", "name", name, "description",
                                         json_is_string(desc) ? desc : json_null(), "parameters", schema, "strict",
@@ -362,18 +351,9 @@ static int resp_read_tool_choice(json_t *body, struct resp_req *q, struct api_er
     const char *name = json_string_value(json_object_get(tc, "name"));
     if (!type || strcmp(type, "function"))
         return api_bad(e, "tool_choice.type", "tool_choice.type must be \"function\" (built-in tools are not available)");
-    if (!name || !*name || strlen(name) >= sizeof q->tool_name)
-        return api_bad(e, "tool_choice.name", "tool_choice.name must name one of the tools");
-    snprintf(q->tool_name, sizeof q->tool_name, "%s", name);
-    q->p.tool_name = q->tool_name;
-    q->p.tool_param = "tool_choice.name";
+    if (api_tool_choice_name(&q->p, name, q->tool_name, sizeof q->tool_name, e)) return -1;
     json_object_set_new(q->echo, "tool_choice", json_pack("{s:s,s:s}", "type", "function", "name", name));
     return 0;
-}
-
-static void resp_set_var(struct resp_req *q, const char *name, json_t *v) {
-    if (!q->vars) q->vars = json_object();
-    json_object_set_new(q->vars, name, v);
 }
 
 // reasoning {effort, summary} → the template's reasoning_effort or enable_thinking.
@@ -388,9 +368,7 @@ static int resp_read_reasoning(struct srv *s, json_t *body, struct resp_req *q, 
     json_object_set_new(q->echo, "reasoning", json_pack("{s:s?,s:s?}", "effort", effort, "summary", summary));
     if (!effort) return 0;
     static const char *const efforts[] = {"none", "minimal", "low", "medium", "high", "xhigh"};
-    bool known = false;
-    for (size_t i = 0; i < sizeof efforts / sizeof *efforts; i++) known |= !strcmp(effort, efforts[i]);
-    if (!known)
+    if (!api_str_in(effort, efforts, sizeof efforts / sizeof *efforts))
         return api_bad(e, "reasoning.effort", "reasoning.effort must be none, minimal, low, medium, high or xhigh");
     bool off = !strcmp(effort, "none");
     bool knows_effort = run_template_knows(s, "reasoning_effort");
@@ -400,15 +378,15 @@ static int resp_read_reasoning(struct srv *s, json_t *body, struct resp_req *q, 
             return api_bad(e, "reasoning.effort",
                             "reasoning.effort \"none\" is not supported: the model's chat "
                             "template cannot turn reasoning off");
-        resp_set_var(q, "enable_thinking", json_false());
+        api_set_var(&q->vars, "enable_thinking", json_false());
         return 0;
     }
     if (knows_effort) {
         // Templates that take an effort know low, medium and high.
         const char *v = !strcmp(effort, "minimal") ? "low" : !strcmp(effort, "xhigh") ? "high" : effort;
-        resp_set_var(q, "reasoning_effort", json_string(v));
+        api_set_var(&q->vars, "reasoning_effort", json_string(v));
     }
-    if (knows_switch) resp_set_var(q, "enable_thinking", json_true());
+    if (knows_switch) api_set_var(&q->vars, "enable_thinking", json_true());
     if (!knows_effort && !knows_switch)
         return api_bad(e, "reasoning.effort",
                         "reasoning.effort is not supported: the model's chat template takes no reasoning effort");
@@ -486,9 +464,7 @@ static int resp_read_include(json_t *body, struct resp_req *q, struct api_err *e
         if (!strcmp(s, "message.output_text.logprobs"))
             return api_bad(e, param, "%s: message.output_text.logprobs is not supported by frink's Responses API",
                             param);
-        bool ok = false;
-        for (size_t k = 0; k < sizeof vacuous / sizeof *vacuous; k++) ok |= !strcmp(s, vacuous[k]);
-        if (!ok) return api_bad(e, param, "%s: unknown include value \"%s\"", param, s);
+        if (!api_str_in(s, vacuous, sizeof vacuous / sizeof *vacuous)) return api_bad(e, param, "%s: unknown include value \"%s\"", param, s);
     }
     return 0;
 }

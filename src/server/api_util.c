@@ -689,3 +689,52 @@ int api_bad(struct api_err *e, const char *param, const char *fmt, ...) {
     api_err_set(e, 400, "invalid_request_error", param, "%s", msg);
     return -1;
 }
+
+// ---- what the Anthropic and Responses readers share --------------------------------------
+
+bool api_str_in(const char *s, const char *const *names, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(s, names[i])) return true;
+    return false;
+}
+
+void api_set_var(json_t **vars, const char *name, json_t *v) {
+    if (!*vars) *vars = json_object();
+    json_object_set_new(*vars, name, v);
+}
+
+json_t *api_tool_call(const char *id, const char *name, const char *args) {
+    return json_pack("{s:s,s:s,s:{s:s,s:s}}", "id", id, "type", "function", "function", "name", name, "arguments", args);
+}
+
+int api_tool_name_desc(json_t *t, size_t i, const char **name, json_t **desc, struct api_err *e) {
+    char param[64];
+    *name = json_string_value(json_object_get(t, "name"));
+    if (!*name || !**name) {
+        snprintf(param, sizeof param, "tools[%zu].name", i);
+        return api_bad(e, param, "%s must be a non-empty string", param);
+    }
+    *desc = json_object_get(t, "description");
+    if (*desc && !json_is_null(*desc) && !json_is_string(*desc)) {
+        snprintf(param, sizeof param, "tools[%zu].description", i);
+        return api_bad(e, param, "%s must be a string", param);
+    }
+    return 0;
+}
+
+void api_tool_append(json_t **tools, const char *name, json_t *desc, json_t *schema) {
+    json_t *fn = json_pack("{s:s,s:O}", "name", name, "parameters", schema);
+    if (json_is_string(desc)) json_object_set(fn, "description", desc);
+    if (!*tools) *tools = json_array();
+    json_array_append_new(*tools, json_pack("{s:s,s:o}", "type", "function", "function", fn));
+}
+
+int api_tool_choice_name(struct run_params *p, const char *name, char *buf, size_t cap, struct api_err *e) {
+    if (!name || !*name || strlen(name) >= cap)
+        return api_bad(e, "tool_choice.name", "tool_choice.name must name one of the tools");
+    snprintf(buf, cap, "%s", name);
+    p->tool_mode = RUN_TOOLS_REQUIRED;
+    p->tool_name = buf;
+    p->tool_param = "tool_choice.name";
+    return 0;
+}

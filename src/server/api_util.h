@@ -101,4 +101,25 @@ json_t *api_json_generated(const char *text);
 // NULL when none). Returns -1 with e filled (400 naming the field).
 int api_openai_chat_input(struct srv *s, json_t *req, struct run_params *p, json_t **vars, struct api_err *e);
 
+// ---- what the Anthropic and Responses readers share (api_anthropic.c, api_responses.c) ------
+// Both translate a request into run_params' OpenAI-shaped conversation and tools.
+
+// Whether s is one of the n strings of names.
+bool api_str_in(const char *s, const char *const *names, size_t n);
+// Sets the template variable name to v (taking the reference) in *vars, created when NULL.
+void api_set_var(json_t **vars, const char *name, json_t *v);
+// An assistant's tool call in OpenAI's shape, {id, type: "function", function: {name,
+// arguments}} (arguments: JSON text); a new reference.
+json_t *api_tool_call(const char *id, const char *name, const char *args);
+// tools[i]'s "name" (a non-empty string) and "description" (absent, null or a string): *name
+// points into t, *desc is borrowed from t (NULL when absent). -1 with e filled (a 400 naming
+// tools[i].name or tools[i].description).
+int api_tool_name_desc(json_t *t, size_t i, const char **name, json_t **desc, struct api_err *e);
+// Appends {type: "function", function: {name, parameters: schema, description}} to *tools
+// (created when NULL); schema is borrowed, desc added only when it is a string.
+void api_tool_append(json_t **tools, const char *name, json_t *desc, json_t *schema);
+// tool_choice naming a tool: name (non-empty, shorter than cap) is copied into buf and p must
+// call it (p->tool_name = buf; errors then name "tool_choice.name"). -1 with e filled.
+int api_tool_choice_name(struct run_params *p, const char *name, char *buf, size_t cap, struct api_err *e);
+
 #endif
