@@ -254,6 +254,28 @@ static void symbols_merge(struct symbols *s, const struct bigram *b) {
     if (r->next >= 0) s->v[r->next].prev = b->left;
 }
 
+// Queues the pair (left, right) when it may merge (SPM: by the joined token's score; BPE: by
+// the merge's rank). Either index may be -1 (no neighbour).
+typedef void (*symbols_try_add_fn)(const struct tokenizer *t, const char *w, struct symbols *s, struct heap *h,
+                                   int left, int right);
+
+// Merges w's symbols, best queued pair first, until no pair is left; try_add queues the pairs
+// each merge makes with its neighbours. The caller has split w and set up h.
+static void symbols_merge_all(const struct tokenizer *t, const char *w, struct symbols *s, struct heap *h,
+                              symbols_try_add_fn try_add) {
+    for (size_t i = 1; i < s->n; i++) try_add(t, w, s, h, (int)i - 1, (int)i);
+    while (h->n) {
+        struct bigram b = heap_pop(h);
+        const struct symbol *l = &s->v[b.left], *r = &s->v[b.right];
+        // Symbols are contiguous, so "left+right text unchanged" is "total length unchanged":
+        // a pair whose symbols changed since it was queued is stale.
+        if (l->n == 0 || r->n == 0 || l->n + r->n != b.size) continue;
+        symbols_merge(s, &b);
+        try_add(t, w, s, h, s->v[b.left].prev, b.left);
+        try_add(t, w, s, h, b.left, s->v[b.left].next);
+    }
+}
+
 // ---- SPM -----------------------------------------------------------------------------------
 
 static void spm_try_add(const struct tokenizer *t, const char *w, struct symbols *s,
@@ -274,15 +296,7 @@ static frink_status spm_encode(const struct tokenizer *t, const char *w, size_t 
     if (!symbols_split(s, w, len)) return frink_fail(FRINK_ERR_NOMEM, "tokenizer");
     h->n = 0;
     h->spm = true;
-    for (size_t i = 1; i < s->n; i++) spm_try_add(t, w, s, h, (int)i - 1, (int)i);
-    while (h->n) {
-        struct bigram b = heap_pop(h);
-        const struct symbol *l = &s->v[b.left], *r = &s->v[b.right];
-        if (l->n == 0 || r->n == 0 || l->n + r->n != b.size) continue; // stale
-        symbols_merge(s, &b);
-        spm_try_add(t, w, s, h, s->v[b.left].prev, b.left);
-        spm_try_add(t, w, s, h, b.left, s->v[b.left].next);
-    }
+    symbols_merge_all(t, w, s, h, spm_try_add);
     if (h->oom) return frink_fail(FRINK_ERR_NOMEM, "tokenizer");
     for (int i = 0; i != -1; i = s->v[i].next) {
         const struct symbol *y = &s->v[i];
@@ -328,16 +342,7 @@ static frink_status bpe_word(const struct tokenizer *t, const char *w, size_t le
     if (!symbols_split(s, w, len)) return frink_fail(FRINK_ERR_NOMEM, "tokenizer");
     h->n = 0;
     h->spm = false;
-    for (size_t i = 1; i < s->n; i++) bpe_try_add(t, w, s, h, (int)i - 1, (int)i);
-    while (h->n) {
-        struct bigram b = heap_pop(h);
-        const struct symbol *l = &s->v[b.left], *r = &s->v[b.right];
-        // Symbols are contiguous, so "left+right text unchanged" is "total length unchanged".
-        if (l->n == 0 || r->n == 0 || l->n + r->n != b.size) continue;
-        symbols_merge(s, &b);
-        bpe_try_add(t, w, s, h, s->v[b.left].prev, b.left);
-        bpe_try_add(t, w, s, h, b.left, s->v[b.left].next);
-    }
+    symbols_merge_all(t, w, s, h, bpe_try_add);
     if (h->oom) return frink_fail(FRINK_ERR_NOMEM, "tokenizer");
     for (int i = 0; i != -1; i = s->v[i].next) {
         const struct symbol *y = &s->v[i];
