@@ -325,6 +325,15 @@ static size_t ident_at(const struct lexer *lx, size_t i, bool first) {
 static const char *const ops2[] = {"//", "**", "==", "!=", ">=", "<="};
 static const char ops1[] = "+-/*%~[](){}><=.:|,;";
 
+// An end delimiter with '-' ("-%}", "-}}") at i: emits kind, strips the whitespace after it and
+// returns where the text resumes; *line_starting says whether that whitespace ended a line.
+static size_t tag_end_trimmed(struct lexer *lx, size_t i, uint8_t kind, bool *line_starting) {
+    emit(lx, kind, i);
+    size_t e = skip_space(lx->s, lx->n, i + 3);
+    *line_starting = e > i + 3 ? lx->s[e - 1] == '\n' : false;
+    return e;
+}
+
 // The tokens of a {{ }} or {% %} tag from i (after its opening delimiter and sign) to its end
 // delimiter; returns the position after it (and after what the end trims), and sets
 // *line_starting.
@@ -340,12 +349,7 @@ static size_t lex_tag(struct lexer *lx, size_t i, bool block, bool *line_startin
                     *line_starting = false;
                     return i + 3;
                 }
-                if (starts(lx, i, "-%}")) {
-                    emit(lx, JT_BLOCK_END, i);
-                    size_t e = skip_space(s, lx->n, i + 3);
-                    *line_starting = e > i + 3 ? s[e - 1] == '\n' : false;
-                    return e;
-                }
+                if (starts(lx, i, "-%}")) return tag_end_trimmed(lx, i, JT_BLOCK_END, line_starting);
                 if (starts(lx, i, "%}")) {
                     emit(lx, JT_BLOCK_END, i);
                     size_t e = i + 2;
@@ -354,12 +358,7 @@ static size_t lex_tag(struct lexer *lx, size_t i, bool block, bool *line_startin
                     return e;
                 }
             } else {
-                if (starts(lx, i, "-}}")) {
-                    emit(lx, JT_VAR_END, i);
-                    size_t e = skip_space(s, lx->n, i + 3);
-                    *line_starting = e > i + 3 ? s[e - 1] == '\n' : false;
-                    return e;
-                }
+                if (starts(lx, i, "-}}")) return tag_end_trimmed(lx, i, JT_VAR_END, line_starting);
                 if (starts(lx, i, "}}")) {
                     emit(lx, JT_VAR_END, i);
                     *line_starting = false;
