@@ -479,17 +479,25 @@ static void tg_xml_params(struct tg *g, int i, const char *open, const char *mid
     tg_put(g, "\n");
 }
 
-static void fmt_qwen_xml(struct tg *g) {
-    tg_put(g, "root ::= \"<tool_call>\" after-trigger\n");
-    tg_repeat(g, "tc-one", "\n<tool_call>");
-    tg_put(g, "tc-one ::= \"\\n\" tc-fn \"</tool_call>\"\n");
+// <TAG>\n<function=NAME>\n<parameter=K>…</parameter>\n</function>\n</TAG>, the calls joined by
+// "\n": Qwen3-Coder and Qwen3.5 (<tool_call>, each value between newlines), Seed-OSS
+// (<seed:tool_call>, values without them). value_open, value_close: around each value.
+static void tg_function_xml(struct tg *g, const char *tag, const char *value_open, const char *value_close) {
+    char sep[64];
+    snprintf(sep, sizeof sep, "\n<%s>", tag);
+    tg_put(g, "root ::= \"<%s>\" after-trigger\n", tag);
+    tg_repeat(g, "tc-one", sep);
+    tg_put(g, "tc-one ::= \"\\n\" tc-fn \"</%s>\"\n", tag);
     for (int i = 0; i < g->n_tools; i++) {
         tg_put(g, "tc-fn-%d ::= \"<function=%s>\\n\" tc-params-%d \"</function>\\n\"\n", i, g->tools[i].name, i);
-        tg_xml_params(g, i, "<parameter=", ">\n", "\\n</parameter>\\n");
+        tg_xml_params(g, i, "<parameter=", value_open, value_close);
     }
     tg_alts(g, "tc-fn");
     tg_raw_rules(g, "</parameter>");
 }
+
+static void fmt_qwen_xml(struct tg *g) { tg_function_xml(g, "tool_call", ">\n", "\\n</parameter>\\n"); }
+static void fmt_seed_oss(struct tg *g) { tg_function_xml(g, "seed:tool_call", ">", "</parameter>\\n"); }
 
 static void fmt_glm(struct tg *g) {
     tg_put(g, "root ::= \"<tool_call>\" after-trigger\n");
@@ -501,18 +509,6 @@ static void fmt_glm(struct tg *g) {
     }
     tg_alts(g, "tc-fn");
     tg_raw_rules(g, "</arg_value>");
-}
-
-static void fmt_seed_oss(struct tg *g) {
-    tg_put(g, "root ::= \"<seed:tool_call>\" after-trigger\n");
-    tg_repeat(g, "tc-one", "\n<seed:tool_call>");
-    tg_put(g, "tc-one ::= \"\\n\" tc-fn \"</seed:tool_call>\"\n");
-    for (int i = 0; i < g->n_tools; i++) {
-        tg_put(g, "tc-fn-%d ::= \"<function=%s>\\n\" tc-params-%d \"</function>\\n\"\n", i, g->tools[i].name, i);
-        tg_xml_params(g, i, "<parameter=", ">", "</parameter>\\n");
-    }
-    tg_alts(g, "tc-fn");
-    tg_raw_rules(g, "</parameter>");
 }
 
 // ---- <invoke name="N"><parameter name="K">V</parameter></invoke>: MiniMax-M2, DeepSeek DSML --
