@@ -279,7 +279,7 @@ static frink_status open_embedded(char *path, char *refused, size_t cap) { retur
 static void check_selection(void) {
     char err[256], path[512], refused[512];
     const struct layer_path *cuda = path_at(0);
-    CHECK(cuda && !strcmp(cuda->name, "cuda") && cuda->implements == 0 && !cuda->run,
+    CHECK(cuda && !strcmp(cuda->name, "cuda") && feat_empty(cuda->implements) && !cuda->run,
           "the cuda path: first, implementing nothing, running nothing");
     unsetenv("FRINK_DEVICE");
     CHECK(cuda_plan_device(err, sizeof err) == 0, "default: the CPU");

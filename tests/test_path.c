@@ -21,46 +21,98 @@ static bool has_word(const char *s, const char *name) {
     return false;
 }
 
-static int popcount64(uint64_t x) {
-    int n = 0;
-    for (; x; x &= x - 1) n++;
-    return n;
-}
-
 // ---- names ------------------------------------------------------------------------
 
 static void check_names(void) {
-    const uint64_t host = path_host()->implements;
-    // A name for exactly the host's bits, each unique.
-    for (int b = 0; b < 64; b++) {
-        uint64_t bit = (uint64_t)1 << b;
-        const char *name = path_feature_name(bit);
-        CHECK(!!name == !!(host & bit), "bit %d: name %s, host %s", b, name ? name : "(none)", host & bit ? "yes" : "no");
+    const struct featset host = path_host()->implements;
+    // A name for exactly the listed features, each unique; the host's set is exactly the lines
+    // features.h marks HOST (today every line).
+#define COLUMN_HOST(id, name, host, meaning) [LF_##id] = FEAT_##host,
+    static const bool column_host[LF_COUNT] = {LAYER_FEATURES(COLUMN_HOST)};
+#undef COLUMN_HOST
+    for (int b = 0; b < FEAT_MAX; b++) {
+        const char *name = path_feature_name(b);
+        CHECK(!!name == (b < LF_COUNT), "bit %d: name %s", b, name ? name : "(none)");
+        CHECK(feat_has(host, b) == (b < LF_COUNT && column_host[b]), "bit %d (%s): host %s", b, name ? name : "(none)",
+              feat_has(host, b) ? "yes" : "no");
         for (int c = 0; name && c < b; c++) {
-            const char *other = path_feature_name((uint64_t)1 << c);
+            const char *other = path_feature_name(c);
             CHECK(!other || strcmp(other, name), "bits %d and %d share the name %s", c, b, name);
         }
         for (const char *p = name; p && *p; p++) CHECK((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_', "name %s", name);
     }
-    CHECK(path_feature_name(0) == NULL && path_feature_name(LF_ATTN | LF_GDN) == NULL, "only single bits have names");
+    CHECK(path_feature_name(-1) == NULL && path_feature_name(LF_COUNT) == NULL && path_feature_name(FEAT_MAX) == NULL,
+          "only features have names");
     CHECK(!strcmp(path_feature_name(LF_QK_NORM), "qk_norm"), "qk_norm");
     CHECK(!strcmp(path_model_feature_name(MF_FINAL_SOFTCAP), "final_softcap"), "final_softcap");
     // Strings: lowest bit first, snprintf's contract on truncation.
     char buf[64];
-    size_t n = path_features_str(LF_GDN | LF_ATTN, buf, sizeof buf);
+    size_t n = path_features_str(FEATS(LF_GDN, LF_ATTN), buf, sizeof buf);
     CHECK(n == strlen("attn gdn") && !strcmp(buf, "attn gdn"), "'%s'", buf);
-    n = path_features_str(LF_GDN | LF_ATTN, buf, 4);
+    n = path_features_str(FEATS(LF_GDN, LF_ATTN), buf, 4);
     CHECK(n == strlen("attn gdn") && !strcmp(buf, "att"), "truncated '%s' (%zu)", buf, n);
-    n = path_features_str(0, buf, sizeof buf);
+    n = path_features_str((struct featset){{0}}, buf, sizeof buf);
     CHECK(n == 0 && !buf[0], "empty");
-    CHECK(path_features_str(LF_ATTN | LF_SWA, NULL, 0) == strlen("attn swa"), "length only");
-    if (~host) {
-        int b = __builtin_ctzll(~host);
+    CHECK(path_features_str(FEATS(LF_ATTN, LF_SWA), NULL, 0) == strlen("attn swa"), "length only");
+    {
+        int b = 0;
+        while (b < FEAT_MAX && feat_has(host, b)) b++;
         char want[16];
         snprintf(want, sizeof want, "bit%d", b);
-        path_features_str((uint64_t)1 << b, buf, sizeof buf);
-        CHECK(!strcmp(buf, want), "an unnamed bit prints as '%s', got '%s'", want, buf);
+        path_features_str(FEATS(b), buf, sizeof buf);
+        CHECK(b < FEAT_MAX && !strcmp(buf, want), "an unnamed bit prints as '%s', got '%s'", want, buf);
     }
+}
+
+// A feature past the first 64 (where the uint64_t word of features ended) is one like any other:
+// set, found, first of what a path lacks, named (through a table that names it: the built-in
+// list has no feature there yet, so there it prints as "bit200"), and refused by the plan by
+// that name.
+static void check_far_feature(struct model *m) {
+    enum { FAR = 200 };
+    struct featset s = {{0}};
+    feat_set(&s, FAR);
+    CHECK(feat_has(s, FAR) && !feat_has(s, FAR - 64) && !feat_has(s, FAR % 64) && feat_count(s) == 1, "set");
+    CHECK(feat_next(s, 0) == FAR && feat_next(s, FAR) == FAR && feat_next(s, FAR + 1) == -1, "walk");
+    struct featset u = feat_union(s, FEATS(LF_ATTN));
+    CHECK(feat_eq(feat_andnot(u, FEATS(LF_ATTN)), s) && !feat_empty(u) && feat_count(u) == 2, "union / andnot");
+    CHECK(feat_next(feat_andnot(u, path_host()->implements), 0) == FAR, "first missing");
+    feat_clear(&u, FAR);
+    CHECK(feat_eq(u, FEATS(LF_ATTN)), "clear");
+    static const char *names[FAR + 1] = {[LF_ATTN] = "attn", [FAR] = "far_feature"};
+    char buf[64];
+    path_names_str(names, FAR + 1, FEATS(FAR, LF_ATTN), buf, sizeof buf);
+    CHECK(!strcmp(buf, "attn far_feature"), "named: '%s'", buf);
+    path_features_str(feat_union(s, FEATS(LF_SWA)), buf, sizeof buf);
+    CHECK(!strcmp(buf, "swa bit200"), "built-in: '%s'", buf);
+    // Layer 0 with it: the host path refuses it by that name, a path that lists it takes the
+    // layer, and with the host alone the plan fails naming the layer and the feature.
+    struct layer *L = &m->layers[0];
+    const struct featset keep = L->feat;
+    feat_set(&L->feat, FAR);
+    const struct layer_path two[] = {*path_host(), {"test-far", feat_union(path_host()->implements, s), NULL}};
+    CHECK(path_plan_with(m, two, 2) == FRINK_OK, "plan: %s", frink_errmsg());
+    CHECK(L->path == &two[1] && L->path_refused && !strcmp(L->path_refused, "host: missing bit200"), "layer 0 on %s: '%s'",
+          L->path ? L->path->name : "(none)", L->path_refused);
+    CHECK(path_plan_with(m, path_host(), 1) == FRINK_ERR_UNSUPPORTED &&
+              strstr(frink_errmsg(), "layer 0 (") && strstr(frink_errmsg(), "no path implements it (host: missing bit200)"),
+          "'%s'", frink_errmsg());
+    L->feat = keep;
+    CHECK(path_plan(m, NULL) == FRINK_OK, "replan: %s", frink_errmsg());
+}
+
+// A feature no path lists (a line of features.h marked NONE) refuses the load by name, naming
+// the layer: a host path without one of layer 0's features stands for such a line.
+static void check_unlisted(const char *path, struct model *m) {
+    const struct layer *L = &m->layers[0];
+    int f = feat_next(L->feat, 0);
+    struct layer_path host = *path_host();
+    feat_clear(&host.implements, f);
+    char want[160];
+    snprintf(want, sizeof want, "layer 0 (%s): no path implements it (host: missing %s)", path_kind_name(L), path_feature_name(f));
+    CHECK(path_plan_with(m, &host, 1) == FRINK_ERR_UNSUPPORTED && strstr(frink_errmsg(), want), "%s: '%s', want '%s'", path,
+          frink_errmsg(), want);
+    CHECK(path_plan(m, NULL) == FRINK_OK, "%s: replan: %s", path, frink_errmsg());
 }
 
 // ---- the plan of every fixture --------------------------------------------------------
@@ -68,20 +120,19 @@ static void check_names(void) {
 // Every layer: one mixer kind and one FFN kind, bits within the host's, planned on the host
 // with nothing refused.
 static void check_host_plan(const char *path, const struct model *m) {
-    const uint64_t host = path_host()->implements;
     for (int il = 0; il < m->hp.n_layer; il++) {
         const struct layer *L = &m->layers[il];
         char fs[512];
-        path_features_str(L->feat & ~host, fs, sizeof fs);
-        CHECK((L->feat & ~host) == 0, "%s layer %d: bits outside the host path: %s", path, il, fs);
+        path_features_str(path_missing(path_host(), L), fs, sizeof fs);
+        CHECK(path_accepts(path_host(), L), "%s layer %d: bits outside the host path: %s", path, il, fs);
         CHECK(L->path == path_host(), "%s layer %d: path %s", path, il, L->path ? L->path->name : "(none)");
         CHECK(L->path_refused == NULL, "%s layer %d: refused '%s'", path, il, L->path_refused);
-        CHECK(popcount64(L->feat & (LF_ATTN | LF_GDN)) == 1, "%s layer %d: one mixer kind", path, il);
-        CHECK(popcount64(L->feat & (LF_FFN_DENSE | LF_FFN_MOE)) == 1, "%s layer %d: one FFN kind", path, il);
-        CHECK(!(L->feat & LF_MLA) || (L->feat & LF_ATTN), "%s layer %d: MLA is attention", path, il);
+        CHECK(feat_has(L->feat, LF_ATTN) + feat_has(L->feat, LF_GDN) == 1, "%s layer %d: one mixer kind", path, il);
+        CHECK(feat_has(L->feat, LF_FFN_DENSE) + feat_has(L->feat, LF_FFN_MOE) == 1, "%s layer %d: one FFN kind", path, il);
+        CHECK(!feat_has(L->feat, LF_MLA) || feat_has(L->feat, LF_ATTN), "%s layer %d: MLA is attention", path, il);
     }
-    for (int b = 0; b < 64; b++)
-        if (m->feat & ((uint64_t)1 << b)) CHECK(path_model_feature_name((uint64_t)1 << b), "%s: model bit %d has no name", path, b);
+    for (int b = feat_next(m->feat, 0); b >= 0; b = feat_next(m->feat, b + 1))
+        CHECK(path_model_feature_name(b), "%s: model bit %d has no name", path, b);
 }
 
 // A path implementing exactly layer il's bits accepts every layer with the same bits (and
@@ -89,15 +140,15 @@ static void check_host_plan(const char *path, const struct model *m) {
 // refuses, naming that bit, and the host path takes it.
 static void check_refusal(const char *path, struct model *m, int il) {
     struct layer *L = &m->layers[il];
-    const uint64_t feat = L->feat, host = path_host()->implements;
+    const struct featset feat = L->feat, host = path_host()->implements;
     const struct layer_path fake = {"test-dense", feat, NULL};
     const struct layer_path two[] = {fake, *path_host()};
     CHECK(path_plan_with(m, two, 2) == FRINK_OK, "%s: plan: %s", path, frink_errmsg());
     for (int j = 0; j < m->hp.n_layer; j++) {
         const struct layer *Lj = &m->layers[j];
-        uint64_t missing = Lj->feat & ~feat;
-        CHECK(Lj->path == (missing ? &two[1] : &two[0]), "%s layer %d on %s", path, j, Lj->path ? Lj->path->name : "(none)");
-        if (!missing) {
+        struct featset missing = feat_andnot(Lj->feat, feat);
+        CHECK(Lj->path == (!feat_empty(missing) ? &two[1] : &two[0]), "%s layer %d on %s", path, j, Lj->path ? Lj->path->name : "(none)");
+        if (feat_empty(missing)) {
             CHECK(Lj->path_refused == NULL, "%s layer %d: '%s'", path, j, Lj->path_refused);
             continue;
         }
@@ -106,10 +157,10 @@ static void check_refusal(const char *path, struct model *m, int il) {
         CHECK(Lj->path_refused && !strcmp(Lj->path_refused, want), "%s layer %d: '%s', want '%s'", path, j, Lj->path_refused, want);
     }
     int flips = 0;
-    for (int b = 0; b < 64; b++) {
-        uint64_t bit = (uint64_t)1 << b;
-        if ((feat & bit) || !(host & bit)) continue;
-        L->feat = feat | bit;
+    for (int bit = 0; bit < FEAT_MAX; bit++) {
+        if (feat_has(feat, bit) || !feat_has(host, bit)) continue;
+        L->feat = feat;
+        feat_set(&L->feat, bit);
         CHECK(path_plan_with(m, two, 2) == FRINK_OK, "%s: plan: %s", path, frink_errmsg());
         char want[128];
         snprintf(want, sizeof want, "test-dense: missing %s", path_feature_name(bit));
@@ -118,7 +169,7 @@ static void check_refusal(const char *path, struct model *m, int il) {
         // Alone, the fake path leaves the layer to nobody: the plan fails at the first layer it
         // refuses, naming the layer and what it lacks.
         int first = 0;
-        while (!(m->layers[first].feat & ~feat)) first++;
+        while (feat_empty(feat_andnot(m->layers[first].feat, feat))) first++;
         CHECK(path_plan_with(m, &fake, 1) == FRINK_ERR_UNSUPPORTED, "%s: plan without the host path", path);
         char where[48];
         snprintf(where, sizeof where, "layer %d (%s): no path implements it", first, path_kind_name(&m->layers[first]));
@@ -127,7 +178,7 @@ static void check_refusal(const char *path, struct model *m, int il) {
         flips++;
     }
     L->feat = feat;
-    CHECK(flips == popcount64(host & ~feat), "%s: %d flips", path, flips);
+    CHECK(flips == feat_count(feat_andnot(host, feat)), "%s: %d flips", path, flips);
     CHECK(path_plan(m, NULL) == FRINK_OK, "%s: replan: %s", path, frink_errmsg());
     check_host_plan(path, m);
 }
@@ -178,7 +229,7 @@ static int path_vs_host(const char *path, struct model *m, struct pool *pool, co
                         const float *ref, const int32_t *ids, int n, float *lg) {
     int V = m->hp.n_vocab, compared = 0;
     for (int il = 0; il < m->hp.n_layer; il++) {
-        if (path_missing(p, &m->layers[il])) continue;
+        if (!path_accepts(p, &m->layers[il])) continue;
         plan_one(m, il, p);
         bool ok = forward_logits(m, pool, ids, n, lg);
         CHECK(ok, "%s layer %d on %s: %s", path, il, p->name, frink_errmsg());
@@ -306,9 +357,11 @@ int main(void) {
         if (dot) *dot = 0;
         check_host_plan(path, m);
         check_known(base, m);
+        check_unlisted(path, m);
+        if (!strcmp(base, "llama-dense")) check_far_feature(m);
         check_refusal(path, m, 0);
         for (int il = 1; il < m->hp.n_layer; il++)
-            if (m->layers[il].feat != m->layers[0].feat) {
+            if (!feat_eq(m->layers[il].feat, m->layers[0].feat)) {
                 check_refusal(path, m, il); // a second shape (GDN, sliding window, dense lead ...)
                 break;
             }
@@ -319,7 +372,7 @@ int main(void) {
         printf("  %-18s model: %s\n", base, ms[0] ? ms : "-");
         for (int il = 0; il < m->hp.n_layer; il++) {
             bool seen = false;
-            for (int j = 0; j < il; j++) seen |= m->layers[j].feat == m->layers[il].feat;
+            for (int j = 0; j < il; j++) seen |= feat_eq(m->layers[j].feat, m->layers[il].feat);
             if (seen) continue;
             path_features_str(m->layers[il].feat, fs, sizeof fs);
             printf("  %-18s layer %-2d %-9s on %s: %s\n", "", il, path_kind_name(&m->layers[il]), m->layers[il].path->name, fs);

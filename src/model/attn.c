@@ -26,7 +26,7 @@ struct rope_p {
 static struct rope_p rope_params(const struct model *m, const struct layer *L) {
     const struct hparams *hp = &m->hp;
     struct rope_p r = {L->n_rot, hp->rope_mode, L->rope_base, L->rope_scale, hp->rope_attn_factor, hp->rope_ext_factor, {0, 0}, m->rope_freqs};
-    if (L->feat & LF_ROPE_YARN) {
+    if (feat_has(L->feat, LF_ROPE_YARN)) {
         // ggml_rope_yarn_corr_dims with beta_fast 32, beta_slow 1.
         float n_ctx_orig = (float)hp->rope_n_ctx_orig;
         float lo = floorf(r.n_rot * logf(n_ctx_orig / (32.0f * 2 * (float)M_PI)) / (2 * logf(r.base)));
@@ -121,13 +121,13 @@ static void attend(const struct attn_job *j, int ith, int t, int h0, int nh) {
     int H = L->n_head, Hkv = L->n_head_kv, d = L->head_dim, dv = L->head_dim_v;
     int kvh = h0 / (H / Hkv);
     size_t kstride = (size_t)Hkv * d, vstride = (size_t)Hkv * dv;
-    float scale = (L->feat & LF_Q_PRESCALE) ? 1.0f : L->kq_scale;
-    float softcap = (L->feat & LF_ATTN_SOFTCAP) ? j->softcap : 0.0f;
-    if (L->feat & LF_ATTN_SOFTCAP) scale /= softcap;
+    float scale = feat_has(L->feat, LF_Q_PRESCALE) ? 1.0f : L->kq_scale;
+    float softcap = feat_has(L->feat, LF_ATTN_SOFTCAP) ? j->softcap : 0.0f;
+    if (feat_has(L->feat, LF_ATTN_SOFTCAP)) scale /= softcap;
     const struct seq *sq = j->run[j->tok_run[t]].s;
     const uint16_t *K = (const uint16_t *)sq->k[j->il], *V = (const uint16_t *)sq->v[j->il]; // F16: rows in place
     int pos = j->pos[t], n_kv = pos + 1;
-    int c0 = (L->feat & LF_SWA) && pos - L->swa_window + 1 > 0 ? pos - L->swa_window + 1 : 0;
+    int c0 = feat_has(L->feat, LF_SWA) && pos - L->swa_window + 1 > 0 ? pos - L->swa_window + 1 : 0;
     bool f16 = sq->kv_type == KV_F16;
     struct quant_f16_ops f16ops;
     quant_f16_get_ops(&f16ops);
@@ -144,7 +144,7 @@ static void attend(const struct attn_job *j, int ith, int t, int h0, int nh) {
         for (int i = 0; i < d; i++) qh[g][i] = fp32_to_fp16(qsrc[i]);
         M[g] = -INFINITY;
         S[g] = 0;
-        slope[g] = (L->feat & LF_ALIBI) ? alibi_slope(h0 + g, H, j->alibi_max_bias) : 0.0f;
+        slope[g] = feat_has(L->feat, LF_ALIBI) ? alibi_slope(h0 + g, H, j->alibi_max_bias) : 0.0f;
         for (int i = 0; i < dv; i++) acc[g * 1024 + i] = 0;
         if (!f16) for (int i = 0; i < dv; i++) accf[g * 1024 + i] = 0;
     }
@@ -167,9 +167,9 @@ static void attend(const struct attn_job *j, int ith, int t, int h0, int nh) {
                 for (int i = 0; i < d; i++) s += kf[i] * qsrc[i];
                 s *= scale;
             }
-            if (L->feat & LF_ATTN_SOFTCAP) s = softcap * tanhf(s);
+            if (feat_has(L->feat, LF_ATTN_SOFTCAP)) s = softcap * tanhf(s);
             // The mask holds -|i - j| as F16; the kernel multiplies it by the slope.
-            if (L->feat & LF_ALIBI) s += slope[g] * fp16_to_fp32(fp32_to_fp16((float)(c - pos)));
+            if (feat_has(L->feat, LF_ALIBI)) s += slope[g] * fp16_to_fp32(fp32_to_fp16((float)(c - pos)));
             float ms = 1.0f, vs = 1.0f;
             if (s > M[g]) {
                 float Mold = M[g];
@@ -187,7 +187,7 @@ static void attend(const struct attn_job *j, int ith, int t, int h0, int nh) {
     }
     for (int g = 0; g < nh; g++) {
         int h = h0 + g;
-        if (L->feat & LF_ATTN_SINKS) {
+        if (feat_has(L->feat, LF_ATTN_SINKS)) {
             // gpt-oss: the sink logit joins the denominator only.
             float sk = L->attn_sinks[h], ms = 1.0f, vs = 1.0f;
             if (sk > M[g]) {
@@ -209,7 +209,7 @@ static void attend(const struct attn_job *j, int ith, int t, int h0, int nh) {
 static void query_cells(const struct attn_job *j, int t, int *lo, int *hi) {
     const struct layer *L = j->L;
     int pos = j->pos[t];
-    *lo = (L->feat & LF_SWA) && pos - L->swa_window + 1 > 0 ? pos - L->swa_window + 1 : 0;
+    *lo = feat_has(L->feat, LF_SWA) && pos - L->swa_window + 1 > 0 ? pos - L->swa_window + 1 : 0;
     *hi = pos + 1;
 }
 
@@ -220,9 +220,9 @@ static void attend_tile(const struct attn_job *j, int ith, int t0, int nq, int h
     const struct layer *L = j->L;
     int H = L->n_head, Hkv = L->n_head_kv, d = L->head_dim, dv = L->head_dim_v;
     int kvh = h0 / (H / Hkv);
-    float scale = (L->feat & LF_Q_PRESCALE) ? 1.0f : L->kq_scale;
-    float softcap = (L->feat & LF_ATTN_SOFTCAP) ? j->softcap : 0.0f;
-    if (L->feat & LF_ATTN_SOFTCAP) scale /= softcap;
+    float scale = feat_has(L->feat, LF_Q_PRESCALE) ? 1.0f : L->kq_scale;
+    float softcap = feat_has(L->feat, LF_ATTN_SOFTCAP) ? j->softcap : 0.0f;
+    if (feat_has(L->feat, LF_ATTN_SOFTCAP)) scale /= softcap;
     const struct seq *sq = j->run[j->tok_run[t0]].s;
     uint16_t q16[QUANT_ATTN_TILE_FLOATS];
     int lo[QUANT_ATTN_TILE_STATES], hi[QUANT_ATTN_TILE_STATES];
@@ -243,7 +243,7 @@ static void attend_tile(const struct attn_job *j, int ith, int t0, int nq, int h
         for (int g = 0; g < nh; g++) {
             int st = qi * nh + g, h = h0 + g;
             float *a = acc + (size_t)st * dv;
-            if (L->feat & LF_ATTN_SINKS) {
+            if (feat_has(L->feat, LF_ATTN_SINKS)) {
                 float sk = L->attn_sinks[h], ms = 1.0f, vs = 1.0f;
                 if (sk > M[st]) {
                     ms = quant_expf(M[st] - sk);
@@ -322,7 +322,7 @@ static void attn_run(struct exec *ex, const struct layer *L, const float *q, int
     int64_t work = cells * L->n_head * (L->head_dim + L->head_dim_v);
     // The tile path: F16 caches without ALiBi (its bias stays on the per-row path).
     int group = L->n_head / L->n_head_kv, dmax = L->head_dim > L->head_dim_v ? L->head_dim : L->head_dim_v;
-    bool tiled = !(L->feat & LF_ALIBI) && !((L->feat & LF_ATTN_SOFTCAP) && j.softcap == 0.0f) && dmax <= QUANT_ATTN_TILE_DIM;
+    bool tiled = !feat_has(L->feat, LF_ALIBI) && !(feat_has(L->feat, LF_ATTN_SOFTCAP) && j.softcap == 0.0f) && dmax <= QUANT_ATTN_TILE_DIM;
     for (int r = 0; r < ex->n_run; r++) tiled = tiled && ex->run[r].s->kv_type == KV_F16;
     if (tiled) {
         // Heads per item: the whole group, halved while the threads would outnumber the items
@@ -350,14 +350,14 @@ void attn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
     const struct model *m = ex->m;
     const struct layer *L = &m->layers[il];
     int D = m->hp.n_embd, H = L->n_head, Hkv = L->n_head_kv, d = L->head_dim, dv = L->head_dim_v;
-    bool gated = (L->feat & LF_ATTN_GATE) != 0;
+    bool gated = feat_has(L->feat, LF_ATTN_GATE);
     int qw = gated ? 2 * H * d : H * d;
     float *qg = ex->hb;   // [T][ldh]: q (or q|gate per head)
     float *kb = ex->hb2;  // [T][ldh]
     float *vb = ex->hb3;  // [T][ldh]
     float *ob = ex->hb4;  // [T][ldh]
     int64_t ld = ex->ldh;
-    if (L->feat & LF_FUSED_QKV) {
+    if (feat_has(L->feat, LF_FUSED_QKV)) {
         // One product, then split the row [q | k | v].
         exec_mm(ex, &L->wqkv, 0, xn, D, T, ob, ld);
         for (int t = 0; t < T; t++) {
@@ -377,15 +377,15 @@ void attn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
         float *q = qg + (size_t)t * ld, *k = kb + (size_t)t * ld;
         struct seq *s = ex->run[ex->tok_run[t]].s;
         int pos = ex->pos[t];
-        if (L->feat & LF_CLAMP_KQV) {
+        if (feat_has(L->feat, LF_CLAMP_KQV)) {
             float c = m->hp.clamp_kqv;
             clamp_n(q, qw, c);
             clamp_n(k, Hkv * d, c);
             clamp_n(vb + (size_t)t * ld, Hkv * dv, c);
         }
-        if (L->feat & LF_QK_NORM_FULL) {
+        if (feat_has(L->feat, LF_QK_NORM_FULL)) {
             // Over the whole rows, before the split into heads (olmo2, olmoe; mpt's LayerNorm).
-            if (L->feat & LF_QK_LN) {
+            if (feat_has(L->feat, LF_QK_LN)) {
                 if (L->q_norm) exec_layer_norm(q, q, L->q_norm, L->q_norm_b, H * d, eps);
                 exec_layer_norm(k, k, L->k_norm, L->k_norm_b, Hkv * d, eps);
             } else {
@@ -399,12 +399,12 @@ void attn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
             for (int h = 0; h < H; h++) memcpy(gate + (size_t)h * d, q + (size_t)h * 2 * d + d, (size_t)d * sizeof(float));
             for (int h = 1; h < H; h++) memmove(q + (size_t)h * d, q + (size_t)h * 2 * d, (size_t)d * sizeof(float));
         }
-        bool head_norm = (L->feat & LF_QK_NORM) != 0, rope = !(L->feat & LF_NO_ROPE);
+        bool head_norm = feat_has(L->feat, LF_QK_NORM), rope = !feat_has(L->feat, LF_NO_ROPE);
         for (int h = 0; h < H; h++) {
             float *qh = q + (size_t)h * d;
             if (head_norm) exec_rms_norm(qh, qh, L->q_norm, d, eps);
             if (rope) rope_head(qh, &rp, pos);
-            if (L->feat & LF_Q_PRESCALE)
+            if (feat_has(L->feat, LF_Q_PRESCALE))
                 for (int i = 0; i < d; i++) qh[i] *= L->kq_scale;
         }
         for (int h = 0; h < Hkv; h++) {
@@ -442,7 +442,7 @@ void attn_mla_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
     int64_t ld = ex->ldh;
     float *qb = ex->hb, *cb = ex->hb2, *qa = ex->hb3, *qf = ex->hb4;
     float eps = m->hp.norm_eps;
-    if (L->feat & LF_MLA_Q_LORA) {
+    if (feat_has(L->feat, LF_MLA_Q_LORA)) {
         exec_mm(ex, &L->wq_a, 0, xn, D, T, qa, ld);
         for (int t = 0; t < T; t++) exec_rms_norm(qa + (size_t)t * ld, qa + (size_t)t * ld, L->q_a_norm, (int)L->wq_a.n_out, eps);
         exec_act_invalidate(ex);

@@ -88,7 +88,7 @@ void ffn_init(void) { pthread_once(&gelu_once, gelu_table_init); }
 
 // The activation of L's FFN (routed experts included; the shared expert is always SiLU).
 static int layer_act(const struct layer *L) {
-    return (L->feat & LF_ACT_SWIGLU_OAI) ? ACT_SWIGLU_OAI : (L->feat & LF_ACT_GELU) ? ACT_GELU : ACT_SILU;
+    return feat_has(L->feat, LF_ACT_SWIGLU_OAI) ? ACT_SWIGLU_OAI : feat_has(L->feat, LF_ACT_GELU) ? ACT_GELU : ACT_SILU;
 }
 
 // ---- dense -------------------------------------------------------------------
@@ -96,19 +96,19 @@ static int layer_act(const struct layer *L) {
 void ffn_dense(struct exec *ex, const struct layer *L, const float *xn, int T, float *y) {
     int D = ex->m->hp.n_embd, F = L->n_ff, act = layer_act(L);
     int64_t ld = ex->ldh;
-    if (L->feat & LF_FFN_UNGATED) {
+    if (feat_has(L->feat, LF_FFN_UNGATED)) {
         exec_mm(ex, &L->ffn_up, 0, xn, D, T, ex->hb, ld);
         for (int t = 0; t < T; t++) {
             float *u = ex->hb + (size_t)t * ld;
-            if (L->feat & LF_ACT_GELU)
+            if (feat_has(L->feat, LF_ACT_GELU))
                 for (int i = 0; i < F; i++) u[i] = gelu(u[i]);
             else
                 for (int i = 0; i < F; i++) u[i] = exec_silu(u[i]);
             // AWQ activation scales (mpt): the reference divides the activation by them.
-            if (L->feat & LF_ACT_SCALES)
+            if (feat_has(L->feat, LF_ACT_SCALES))
                 for (int i = 0; i < F; i++) u[i] /= L->ffn_act_scales[i];
         }
-    } else if (L->feat & LF_FFN_GATE_UP_FUSED) {
+    } else if (feat_has(L->feat, LF_FFN_GATE_UP_FUSED)) {
         exec_mm(ex, &L->ffn_up, 0, xn, D, T, ex->hb, ld);
         glu_rows(ex, act, ex->hb, ld, ex->hb + F, ld, T, F);
     } else {
@@ -143,15 +143,15 @@ static void route(const struct model *m, const struct layer *L, float *probs, fl
     const struct hparams *hp = &m->hp;
     int E = L->n_expert, K = L->n_expert_used;
     // (LF_MOE_SOFTMAX_K: the raw logits, softmax over the chosen k below)
-    if (L->feat & LF_MOE_SIGMOID)
+    if (feat_has(L->feat, LF_MOE_SIGMOID))
         for (int e = 0; e < E; e++) probs[e] = exec_sigmoid(probs[e]);
-    else if (!(L->feat & LF_MOE_SOFTMAX_K)) softmax_inplace(probs, E);
-    if (L->feat & LF_MOE_PROBS_BIAS)
+    else if (!feat_has(L->feat, LF_MOE_SOFTMAX_K)) softmax_inplace(probs, E);
+    if (feat_has(L->feat, LF_MOE_PROBS_BIAS))
         for (int e = 0; e < E; e++) score[e] = probs[e] + L->exp_probs_b[e];
     else
         memcpy(score, probs, (size_t)E * sizeof *score);
     int G = hp->expert_groups;
-    if (L->feat & LF_MOE_GROUPS) {
+    if (feat_has(L->feat, LF_MOE_GROUPS)) {
         // Group score = sum of its two best selection scores; keep the best groups.
         int per = E / G;
         float gs[256];
@@ -186,14 +186,14 @@ static void route(const struct model *m, const struct layer *L, float *probs, fl
         sel[k] = best;
         wt[k] = probs[best];
     }
-    if (L->feat & LF_MOE_SOFTMAX_K) softmax_inplace(wt, K);
-    if (L->feat & LF_MOE_NORM_W) {
+    if (feat_has(L->feat, LF_MOE_SOFTMAX_K)) softmax_inplace(wt, K);
+    if (feat_has(L->feat, LF_MOE_NORM_W)) {
         float s = 0;
         for (int k = 0; k < K; k++) s += wt[k];
         if (s < 6.103515625e-5f) s = 6.103515625e-5f;
         for (int k = 0; k < K; k++) wt[k] /= s;
     }
-    if (L->feat & LF_MOE_W_SCALE)
+    if (feat_has(L->feat, LF_MOE_W_SCALE))
         for (int k = 0; k < K; k++) wt[k] *= hp->expert_weights_scale;
 }
 
@@ -221,7 +221,7 @@ void ffn_moe(struct exec *ex, const struct layer *L, const float *xn, int T, flo
                 }
         if (!n) continue;
         exec_act_invalidate(ex);
-        if (L->feat & LF_FFN_GATE_UP_FUSED) {
+        if (feat_has(L->feat, LF_FFN_GATE_UP_FUSED)) {
             // [gate rows | up rows] per expert: one product, then split.
             exec_mm(ex, &L->gate_up_exps, e, ex->xg, D, n, ex->hb, ex->ldh);
             for (int i = 0; i < n; i++) {
@@ -239,7 +239,7 @@ void ffn_moe(struct exec *ex, const struct layer *L, const float *xn, int T, flo
             for (int c = 0; c < D; c++) dst[c] += ex->tok_w[i] * src[c];
         }
     }
-    if (L->feat & LF_FFN_SHEXP) {
+    if (feat_has(L->feat, LF_FFN_SHEXP)) {
         int Fs = L->n_ff_shexp;
         exec_act_invalidate(ex);
         const struct weight *w2[2] = {&L->gate_shexp, &L->up_shexp};
@@ -252,7 +252,7 @@ void ffn_moe(struct exec *ex, const struct layer *L, const float *xn, int T, flo
         exec_mm(ex, &L->down_shexp, 0, ex->hb, ex->ldh, T, ex->yg, D);
         for (int t = 0; t < T; t++) {
             float gate = 1.0f;
-            if (L->feat & LF_FFN_SHEXP_GATE) {
+            if (feat_has(L->feat, LF_FFN_SHEXP_GATE)) {
                 float d = 0;
                 for (int c = 0; c < D; c++) d += L->gate_inp_shexp[c] * xn[(size_t)t * D + c];
                 gate = exec_sigmoid(d);

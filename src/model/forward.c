@@ -33,7 +33,7 @@
 static void norm_rows(const struct model *m, float *y, const float *x, const float *w, const float *b, int T) {
     int D = m->hp.n_embd;
     for (int t = 0; t < T; t++) {
-        if (m->feat & MF_LAYERNORM) exec_layer_norm(y + (size_t)t * D, x + (size_t)t * D, w, b, D, m->hp.norm_eps);
+        if (feat_has(m->feat, MF_LAYERNORM)) exec_layer_norm(y + (size_t)t * D, x + (size_t)t * D, w, b, D, m->hp.norm_eps);
         else exec_rms_norm(y + (size_t)t * D, x + (size_t)t * D, w, D, m->hp.norm_eps);
     }
 }
@@ -47,7 +47,7 @@ static void embed(struct exec *ex, const int32_t *tok, int T, float *x) {
     int D = m->hp.n_embd;
     for (int t = 0; t < T; t++)
         quant_dequant_row(e->type, (const uint8_t *)e->data + (size_t)tok[t] * e->row_bytes, x + (size_t)t * D, D);
-    if (m->feat & MF_POS_EMBD) {
+    if (feat_has(m->feat, MF_POS_EMBD)) {
         float *pe = ex->yg;
         for (int t = 0; t < T; t++) {
             int pos = ex->pos[t] < m->pos_embd.n_out ? ex->pos[t] : (int)m->pos_embd.n_out - 1;
@@ -56,10 +56,10 @@ static void embed(struct exec *ex, const int32_t *tok, int T, float *x) {
         }
     }
     // gemma: sqrt(D) (computed in float, as the reference); granite: embedding_scale.
-    float sc = (m->feat & MF_EMB_SQRT) ? sqrtf((float)D) : m->hp.f_emb_scale;
-    if (m->feat & (MF_EMB_SQRT | MF_EMB_SCALE))
+    float sc = feat_has(m->feat, MF_EMB_SQRT) ? sqrtf((float)D) : m->hp.f_emb_scale;
+    if (feat_has(m->feat, MF_EMB_SQRT) || feat_has(m->feat, MF_EMB_SCALE))
         for (size_t i = 0; i < (size_t)T * D; i++) x[i] *= sc;
-    if (m->feat & MF_TOK_NORM) norm_rows(m, x, x, m->tok_norm, m->tok_norm_b, T);
+    if (feat_has(m->feat, MF_TOK_NORM)) norm_rows(m, x, x, m->tok_norm, m->tok_norm_b, T);
 }
 
 // logits = output(norm(x)) (+ bias) (/ logit_scale) (softcapped).
@@ -70,15 +70,15 @@ static void output_logits(struct exec *ex, const float *x, int T, float *logits)
     exec_act_invalidate(ex);
     exec_mm(ex, &m->output, 0, ex->xn, m->hp.n_embd, T, logits, V);
     size_t n = (size_t)T * V;
-    if (m->feat & MF_OUTPUT_BIAS)
+    if (feat_has(m->feat, MF_OUTPUT_BIAS))
         for (int t = 0; t < T; t++)
             for (int i = 0; i < V; i++) logits[(size_t)t * V + i] += m->output_bias[i];
-    if (m->feat & MF_LOGIT_SCALE) {
+    if (feat_has(m->feat, MF_LOGIT_SCALE)) {
         float s = 1.0f / m->hp.f_logit_scale;
         for (size_t i = 0; i < n; i++) logits[i] *= s;
     }
     float c = m->hp.final_softcap;
-    if (m->feat & MF_FINAL_SOFTCAP) {
+    if (feat_has(m->feat, MF_FINAL_SOFTCAP)) {
         float ic = 1.0f / c;
         for (size_t i = 0; i < n; i++) logits[i] = tanhf(logits[i] * ic) * c;
     }
@@ -99,38 +99,38 @@ static void block(struct exec *ex, int il, float *x, int T) {
     size_t n = (size_t)T * D;
     float *xn = ex->xn, *y = ex->y;
     float rs = m->hp.f_residual_scale;
-    if (!(L->feat & LF_NO_ATTN_NORM)) norm_rows(m, xn, x, L->attn_norm, L->attn_norm_b, T);
+    if (!feat_has(L->feat, LF_NO_ATTN_NORM)) norm_rows(m, xn, x, L->attn_norm, L->attn_norm_b, T);
     else memcpy(xn, x, n * sizeof(float));
     const float *xa = xn;
-    if (L->feat & LF_ATTN_NORM_2) {
+    if (feat_has(L->feat, LF_ATTN_NORM_2)) {
         norm_rows(m, ex->xn2, x, L->attn_norm_2, L->attn_norm_2_b, T);
         xa = ex->xn2;
     }
     exec_act_invalidate(ex);
-    if (L->feat & LF_GDN) gdn_layer(ex, il, xa, T, y);
-    else if (L->feat & LF_MLA) attn_mla_layer(ex, il, xa, T, y);
+    if (feat_has(L->feat, LF_GDN)) gdn_layer(ex, il, xa, T, y);
+    else if (feat_has(L->feat, LF_MLA)) attn_mla_layer(ex, il, xa, T, y);
     else attn_layer(ex, il, xa, T, y);
-    if (L->feat & LF_POST_ATTN_NORM) norm_rows(m, y, y, L->post_attn_norm, NULL, T);
-    if (L->feat & LF_PARALLEL) {
+    if (feat_has(L->feat, LF_POST_ATTN_NORM)) norm_rows(m, y, y, L->post_attn_norm, NULL, T);
+    if (feat_has(L->feat, LF_PARALLEL)) {
         // falcon's FFN reads attn_norm's output; neox's its own ffn_norm.
-        if (!(L->feat & LF_NO_FFN_NORM)) norm_rows(m, xn, x, L->ffn_norm, L->ffn_norm_b, T);
+        if (!feat_has(L->feat, LF_NO_FFN_NORM)) norm_rows(m, xn, x, L->ffn_norm, L->ffn_norm_b, T);
         exec_act_invalidate(ex);
         float *f = ex->y2;
-        if (L->feat & LF_FFN_MOE) ffn_moe(ex, L, xn, T, f);
+        if (feat_has(L->feat, LF_FFN_MOE)) ffn_moe(ex, L, xn, T, f);
         else ffn_dense(ex, L, xn, T, f);
         for (size_t i = 0; i < n; i++) x[i] += y[i] + f[i];
         return;
     }
-    if (L->feat & LF_RESIDUAL_SCALE)
+    if (feat_has(L->feat, LF_RESIDUAL_SCALE))
         for (size_t i = 0; i < n; i++) y[i] *= rs;
     for (size_t i = 0; i < n; i++) x[i] += y[i];
-    if (!(L->feat & LF_NO_FFN_NORM)) norm_rows(m, xn, x, L->ffn_norm, L->ffn_norm_b, T);
+    if (!feat_has(L->feat, LF_NO_FFN_NORM)) norm_rows(m, xn, x, L->ffn_norm, L->ffn_norm_b, T);
     else memcpy(xn, x, n * sizeof(float));
     exec_act_invalidate(ex);
-    if (L->feat & LF_FFN_MOE) ffn_moe(ex, L, xn, T, y);
+    if (feat_has(L->feat, LF_FFN_MOE)) ffn_moe(ex, L, xn, T, y);
     else ffn_dense(ex, L, xn, T, y);
-    if (L->feat & LF_POST_FFN_NORM) norm_rows(m, y, y, L->post_ffn_norm, NULL, T);
-    if (L->feat & LF_RESIDUAL_SCALE)
+    if (feat_has(L->feat, LF_POST_FFN_NORM)) norm_rows(m, y, y, L->post_ffn_norm, NULL, T);
+    if (feat_has(L->feat, LF_RESIDUAL_SCALE))
         for (size_t i = 0; i < n; i++) y[i] *= rs;
     for (size_t i = 0; i < n; i++) x[i] += y[i];
 }

@@ -282,7 +282,7 @@ void gdn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
     float *z = ex->hb2;     // [T][ld]
     float *ba = ex->hb3;    // [T][ld]: beta | alpha (nv each), then decay
     float *o = ex->hb4;     // [T][ld]
-    if (!(L->feat & LF_GDN_BA_FUSED)) {
+    if (!feat_has(L->feat, LF_GDN_BA_FUSED)) {
         // One pass for the four projections of xn (q|k|v, z, beta, alpha).
         const struct weight *w4[4] = {&L->ssm_qkv, &L->ssm_gate, &L->ssm_beta, &L->ssm_alpha};
         float *y4[4] = {mixed, z, ba, ba + g.nv};
@@ -292,7 +292,7 @@ void gdn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
         float *y2[2] = {mixed, z};
         exec_mm_multi(ex, 2, w2, xn, D, T, y2, ld);
     }
-    if (L->feat & LF_GDN_BA_FUSED) {
+    if (feat_has(L->feat, LF_GDN_BA_FUSED)) {
         // qwen3next: [b(r) | a(r)] per key head; regroup to [b(nv) | a(nv)].
         exec_mm(ex, &L->ssm_ba, 0, xn, D, T, o, ld);
         for (int t = 0; t < T; t++) {

@@ -387,14 +387,14 @@ static void bind_attention(struct loader *ld, struct layer *L, int il) {
     char b[64];
     int D = hp->n_embd, d = L->head_dim, H = L->n_head, Hkv = L->n_head_kv;
     int q_out = (af & AF_GATED_ATTN) ? 2 * H * d : H * d;
-    L->feat |= LF_ATTN;
-    if (af & AF_GATED_ATTN) L->feat |= LF_ATTN_GATE;
+    feat_set(&L->feat, LF_ATTN);
+    if (af & AF_GATED_ATTN) feat_set(&L->feat, LF_ATTN_GATE);
     char qn[80];
     snprintf(qn, sizeof qn, "blk.%d.attn_q.weight", il);
     if (gguf_tensor_index(ld->f, qn) < 0) {
         snprintf(b, sizeof b, "blk.%d.attn_qkv", il);
         L->wqkv = mat_take(ld, b, D, q_out + 2 * Hkv * d, 0, true, true);
-        L->feat |= LF_FUSED_QKV;
+        feat_set(&L->feat, LF_FUSED_QKV);
     } else {
         snprintf(b, sizeof b, "blk.%d.attn_q", il);
         L->wq = mat_take(ld, b, D, q_out, 0, true, true);
@@ -410,14 +410,14 @@ static void bind_attention(struct loader *ld, struct layer *L, int il) {
         L->q_norm = vec_take(ld, b, d, true);
         snprintf(b, sizeof b, "blk.%d.attn_k_norm.weight", il);
         L->k_norm = vec_take(ld, b, d, true);
-        L->feat |= LF_QK_NORM;
+        feat_set(&L->feat, LF_QK_NORM);
     }
     if (af & AF_QK_NORM_FULL) {
         snprintf(b, sizeof b, "blk.%d.attn_q_norm.weight", il);
         L->q_norm = vec_take(ld, b, (int64_t)H * d, true);
         snprintf(b, sizeof b, "blk.%d.attn_k_norm.weight", il);
         L->k_norm = vec_take(ld, b, (int64_t)Hkv * d, true);
-        L->feat |= LF_QK_NORM_FULL;
+        feat_set(&L->feat, LF_QK_NORM_FULL);
     }
     snprintf(qn, sizeof qn, "blk.%d.attn_q_norm.weight", il);
     if ((af & AF_QK_LN_OPT) && gguf_tensor_index(ld->f, qn) >= 0) {
@@ -427,12 +427,13 @@ static void bind_attention(struct loader *ld, struct layer *L, int il) {
         L->q_norm = norm_take(ld, b, (int64_t)H * d, true, &L->q_norm_b);
         snprintf(b, sizeof b, "blk.%d.attn_k_norm", il);
         L->k_norm = norm_take(ld, b, (int64_t)Hkv * d, true, &L->k_norm_b);
-        L->feat |= LF_QK_NORM_FULL | LF_QK_LN;
+        feat_set(&L->feat, LF_QK_NORM_FULL);
+        feat_set(&L->feat, LF_QK_LN);
     }
     if (af & AF_SINKS) {
         snprintf(b, sizeof b, "blk.%d.attn_sinks.weight", il);
         L->attn_sinks = vec_take(ld, b, H, true);
-        L->feat |= LF_ATTN_SINKS;
+        feat_set(&L->feat, LF_ATTN_SINKS);
     }
 }
 
@@ -442,7 +443,8 @@ static void bind_mla(struct loader *ld, struct layer *L, int il, int q_lora, int
     const struct hparams *hp = &ld->m->hp;
     char b[64];
     int D = hp->n_embd, H = L->n_head, r = L->n_rot, kvl = L->kv_lora;
-    L->feat |= LF_ATTN | LF_MLA;
+    feat_set(&L->feat, LF_ATTN);
+    feat_set(&L->feat, LF_MLA);
     L->d_nope = d_qk - r;
     L->dv_mla = d_v;
     if (q_lora > 0) {
@@ -482,7 +484,7 @@ static void bind_gdn(struct loader *ld, struct layer *L, int il) {
     int dv = vdim / nv, C = 2 * nk * dk + vdim, Kc = hp->ssm_conv_kernel;
     bool sc = (af & AF_GDN_SCALES) != 0;
     (void)dv;
-    L->feat |= LF_GDN;
+    feat_set(&L->feat, LF_GDN);
     snprintf(b, sizeof b, "blk.%d.attn_qkv", il);
     L->ssm_qkv = mat_take(ld, b, D, C, 0, true, sc);
     snprintf(b, sizeof b, "blk.%d.attn_gate", il);
@@ -514,7 +516,7 @@ static void bind_ffn(struct loader *ld, struct layer *L, int il) {
     char b[64];
     int D = hp->n_embd;
     if (L->n_expert > 0) {
-        L->feat |= LF_FFN_MOE;
+        feat_set(&L->feat, LF_FFN_MOE);
         int E = L->n_expert, F = L->n_ff;
         bool es = (af & AF_EXP_SCALES) != 0, ds = es || (af & AF_EXP_DOWN_SCALE_ONLY);
         bool eb = (af & AF_MOE_BIASES) != 0;
@@ -527,7 +529,7 @@ static void bind_ffn(struct loader *ld, struct layer *L, int il) {
         if (gguf_tensor_index(ld->f, gu) >= 0) {
             snprintf(b, sizeof b, "blk.%d.ffn_gate_up_exps", il);
             L->gate_up_exps = mat_take_b(ld, b, D, 2 * F, E, true, es, eb);
-            L->feat |= LF_FFN_GATE_UP_FUSED;
+            feat_set(&L->feat, LF_FFN_GATE_UP_FUSED);
         } else {
             snprintf(b, sizeof b, "blk.%d.ffn_gate_exps", il);
             L->gate_exps = mat_take_b(ld, b, D, F, E, true, es, eb);
@@ -538,12 +540,12 @@ static void bind_ffn(struct loader *ld, struct layer *L, int il) {
         L->down_exps = mat_take_b(ld, b, F, D, E, true, ds, eb);
         // The reference adds expert biases before any per-tensor scale.
         L->gate_exps.bias_first = L->up_exps.bias_first = L->down_exps.bias_first = L->gate_up_exps.bias_first = true;
-        if ((af & AF_MOE_NORM_W) || ((af & AF_DEEPSEEK_MOE) && hp->moe_norm_w)) L->feat |= LF_MOE_NORM_W;
+        if ((af & AF_MOE_NORM_W) || ((af & AF_DEEPSEEK_MOE) && hp->moe_norm_w)) feat_set(&L->feat, LF_MOE_NORM_W);
         char sh[80];
         snprintf(sh, sizeof sh, "blk.%d.ffn_up_shexp.weight", il);
         if (gguf_tensor_index(ld->f, sh) >= 0) {
             bool ss = (af & AF_SHEXP_SCALES) != 0;
-            L->feat |= LF_FFN_SHEXP;
+            feat_set(&L->feat, LF_FFN_SHEXP);
             snprintf(b, sizeof b, "blk.%d.ffn_gate_shexp", il);
             L->gate_shexp = mat_take(ld, b, D, 0, 0, true, ss);
             L->n_ff_shexp = (int)L->gate_shexp.n_out;
@@ -554,29 +556,29 @@ static void bind_ffn(struct loader *ld, struct layer *L, int il) {
             if (af & AF_SHEXP_GATE) {
                 snprintf(b, sizeof b, "blk.%d.ffn_gate_inp_shexp.weight", il);
                 L->gate_inp_shexp = vec_take(ld, b, D, true);
-                L->feat |= LF_FFN_SHEXP_GATE;
+                feat_set(&L->feat, LF_FFN_SHEXP_GATE);
             }
         }
     } else {
-        L->feat |= LF_FFN_DENSE;
+        feat_set(&L->feat, LF_FFN_DENSE);
         bool fs = (af & AF_FFN_SCALES) != 0;
         char gn[80];
         snprintf(gn, sizeof gn, "blk.%d.ffn_gate.weight", il);
         if (af & AF_FFN_UNGATED) {
-            L->feat |= LF_FFN_UNGATED;
+            feat_set(&L->feat, LF_FFN_UNGATED);
             if (af & AF_FFN_ACT_SCALES) {
                 snprintf(b, sizeof b, "blk.%d.ffn.act.scales", il);
                 L->ffn_act_scales = vec_take(ld, b, L->n_ff, false);
             }
         } else if (gguf_tensor_index(ld->f, gn) < 0) {
             // phi3: ffn_up is [gate rows | up rows], 2F wide.
-            L->feat |= LF_FFN_GATE_UP_FUSED;
+            feat_set(&L->feat, LF_FFN_GATE_UP_FUSED);
         } else {
             snprintf(b, sizeof b, "blk.%d.ffn_gate", il);
             L->ffn_gate = mat_take(ld, b, D, L->n_ff, 0, true, fs);
         }
         snprintf(b, sizeof b, "blk.%d.ffn_up", il);
-        L->ffn_up = mat_take(ld, b, D, (L->feat & LF_FFN_GATE_UP_FUSED) ? 2 * L->n_ff : L->n_ff, 0, true, fs);
+        L->ffn_up = mat_take(ld, b, D, feat_has(L->feat, LF_FFN_GATE_UP_FUSED) ? 2 * L->n_ff : L->n_ff, 0, true, fs);
         snprintf(b, sizeof b, "blk.%d.ffn_down", il);
         L->ffn_down = mat_take(ld, b, L->n_ff, D, 0, true, fs);
         // The reference's FFN adds the bias before the per-tensor scale.
@@ -603,63 +605,63 @@ static bool any_bias(const struct weight *const *ws, size_t n) {
 // math completely: the host path reads nothing else to choose what to compute.
 static void layer_features(const struct model *m, struct layer *L) {
     const struct hparams *hp = &m->hp;
-    if (hp->norm_kind == NORM_LAYER) L->feat |= LF_LAYERNORM;
-    if (L->attn_norm_b || L->attn_norm_2_b || L->ffn_norm_b) L->feat |= LF_NORM_BIAS;
-    if (!L->attn_norm) L->feat |= LF_NO_ATTN_NORM;
-    if (L->attn_norm_2) L->feat |= LF_ATTN_NORM_2;
-    if (!L->ffn_norm) L->feat |= LF_NO_FFN_NORM;
+    if (hp->norm_kind == NORM_LAYER) feat_set(&L->feat, LF_LAYERNORM);
+    if (L->attn_norm_b || L->attn_norm_2_b || L->ffn_norm_b) feat_set(&L->feat, LF_NORM_BIAS);
+    if (!L->attn_norm) feat_set(&L->feat, LF_NO_ATTN_NORM);
+    if (L->attn_norm_2) feat_set(&L->feat, LF_ATTN_NORM_2);
+    if (!L->ffn_norm) feat_set(&L->feat, LF_NO_FFN_NORM);
     // (a parallel block adds its branches unscaled; no parallel family reads residual_scale)
-    if (hp->f_residual_scale != 0 && hp->f_residual_scale != 1 && !(L->feat & LF_PARALLEL)) L->feat |= LF_RESIDUAL_SCALE;
-    if (L->feat & LF_ATTN) {
-        if (hp->rope_mode == ROPE_NONE) L->feat |= LF_NO_ROPE;
+    if (hp->f_residual_scale != 0 && hp->f_residual_scale != 1 && !feat_has(L->feat, LF_PARALLEL)) feat_set(&L->feat, LF_RESIDUAL_SCALE);
+    if (feat_has(L->feat, LF_ATTN)) {
+        if (hp->rope_mode == ROPE_NONE) feat_set(&L->feat, LF_NO_ROPE);
         else {
-            if (hp->rope_mode == ROPE_NEOX) L->feat |= LF_ROPE_NEOX;
-            if (hp->rope_ext_factor != 0) L->feat |= LF_ROPE_YARN;
-            if (m->rope_freqs) L->feat |= LF_ROPE_FREQS;
-            if (L->rope_scale != 1.0f || hp->rope_attn_factor != 1.0f) L->feat |= LF_ROPE_SCALED;
+            if (hp->rope_mode == ROPE_NEOX) feat_set(&L->feat, LF_ROPE_NEOX);
+            if (hp->rope_ext_factor != 0) feat_set(&L->feat, LF_ROPE_YARN);
+            if (m->rope_freqs) feat_set(&L->feat, LF_ROPE_FREQS);
+            if (L->rope_scale != 1.0f || hp->rope_attn_factor != 1.0f) feat_set(&L->feat, LF_ROPE_SCALED);
             // (MLA rotates its separate n_rot-wide part whole)
-            if (!(L->feat & LF_MLA) && L->n_rot < L->head_dim) L->feat |= LF_ROPE_PARTIAL;
+            if (!feat_has(L->feat, LF_MLA) && L->n_rot < L->head_dim) feat_set(&L->feat, LF_ROPE_PARTIAL);
         }
-        if ((L->feat & LF_MLA) && L->wq_a.data) L->feat |= LF_MLA_Q_LORA;
+        if (feat_has(L->feat, LF_MLA) && L->wq_a.data) feat_set(&L->feat, LF_MLA_Q_LORA);
     }
-    if (L->feat & LF_GDN) {
-        if (L->ssm_ba.data) L->feat |= LF_GDN_BA_FUSED;
-        if (hp->gdn_grouped_v) L->feat |= LF_GDN_GROUPED_V;
+    if (feat_has(L->feat, LF_GDN)) {
+        if (L->ssm_ba.data) feat_set(&L->feat, LF_GDN_BA_FUSED);
+        if (hp->gdn_grouped_v) feat_set(&L->feat, LF_GDN_GROUPED_V);
     }
-    if (hp->ffn_act == ACT_GELU) L->feat |= LF_ACT_GELU;
-    if (hp->ffn_act == ACT_SWIGLU_OAI) L->feat |= LF_ACT_SWIGLU_OAI;
-    if (L->ffn_act_scales) L->feat |= LF_ACT_SCALES;
-    if (L->feat & LF_FFN_MOE) {
-        if (L->exp_probs_b) L->feat |= LF_MOE_PROBS_BIAS;
-        if (hp->gating == GATING_SIGMOID) L->feat |= LF_MOE_SIGMOID;
-        if (hp->gating == GATING_SOFTMAX_WEIGHT) L->feat |= LF_MOE_SOFTMAX_K;
-        if (hp->expert_groups > 1) L->feat |= LF_MOE_GROUPS;
-        if (hp->expert_weights_scale != 0 && hp->expert_weights_scale != 1) L->feat |= LF_MOE_W_SCALE;
+    if (hp->ffn_act == ACT_GELU) feat_set(&L->feat, LF_ACT_GELU);
+    if (hp->ffn_act == ACT_SWIGLU_OAI) feat_set(&L->feat, LF_ACT_SWIGLU_OAI);
+    if (L->ffn_act_scales) feat_set(&L->feat, LF_ACT_SCALES);
+    if (feat_has(L->feat, LF_FFN_MOE)) {
+        if (L->exp_probs_b) feat_set(&L->feat, LF_MOE_PROBS_BIAS);
+        if (hp->gating == GATING_SIGMOID) feat_set(&L->feat, LF_MOE_SIGMOID);
+        if (hp->gating == GATING_SOFTMAX_WEIGHT) feat_set(&L->feat, LF_MOE_SOFTMAX_K);
+        if (hp->expert_groups > 1) feat_set(&L->feat, LF_MOE_GROUPS);
+        if (hp->expert_weights_scale != 0 && hp->expert_weights_scale != 1) feat_set(&L->feat, LF_MOE_W_SCALE);
     }
     const struct weight *mix[] = {&L->wq, &L->wk, &L->wv, &L->wo, &L->wqkv, &L->wq_a, &L->wq_b, &L->wkv_a, &L->wk_b, &L->wv_b,
                                   &L->ssm_qkv, &L->ssm_gate, &L->ssm_beta, &L->ssm_alpha, &L->ssm_ba, &L->ssm_out};
     const struct weight *ffn[] = {&L->ffn_gate, &L->ffn_up, &L->ffn_down, &L->gate_inp, &L->gate_shexp, &L->up_shexp,
                                   &L->down_shexp, LAYER_EXPERT_MATRICES(L)};
-    if (any_bias(mix, sizeof mix / sizeof mix[0])) L->feat |= LF_ATTN_BIAS;
-    if (any_bias(ffn, sizeof ffn / sizeof ffn[0])) L->feat |= LF_FFN_BIAS;
+    if (any_bias(mix, sizeof mix / sizeof mix[0])) feat_set(&L->feat, LF_ATTN_BIAS);
+    if (any_bias(ffn, sizeof ffn / sizeof ffn[0])) feat_set(&L->feat, LF_FFN_BIAS);
     const struct weight *ws[] = {LAYER_MATRICES(L), LAYER_EXPERT_MATRICES(L)};
     for (size_t i = 0; i < sizeof ws / sizeof ws[0]; i++)
-        if (weight_scaled(ws[i])) L->feat |= LF_WSCALE;
+        if (weight_scaled(ws[i])) feat_set(&L->feat, LF_WSCALE);
 }
 
 // The model bits (embedding and output), once every tensor is bound.
 static void model_features(struct model *m) {
     const struct hparams *hp = &m->hp;
-    if (m->arch->flags & AF_EMB_SQRT) m->feat |= MF_EMB_SQRT;
-    else if (hp->f_emb_scale != 0 && hp->f_emb_scale != 1) m->feat |= MF_EMB_SCALE;
-    if (m->pos_embd.data) m->feat |= MF_POS_EMBD;
-    if (m->tok_norm) m->feat |= MF_TOK_NORM;
-    if (hp->norm_kind == NORM_LAYER) m->feat |= MF_LAYERNORM;
-    if (m->output_norm_b || m->tok_norm_b) m->feat |= MF_NORM_BIAS;
-    if (m->output_bias) m->feat |= MF_OUTPUT_BIAS;
-    if (hp->f_logit_scale != 0 && hp->f_logit_scale != 1) m->feat |= MF_LOGIT_SCALE;
-    if (hp->final_softcap != 0) m->feat |= MF_FINAL_SOFTCAP;
-    if (m->output.data == m->tok_embd.data) m->feat |= MF_TIED_OUTPUT;
+    if (m->arch->flags & AF_EMB_SQRT) feat_set(&m->feat, MF_EMB_SQRT);
+    else if (hp->f_emb_scale != 0 && hp->f_emb_scale != 1) feat_set(&m->feat, MF_EMB_SCALE);
+    if (m->pos_embd.data) feat_set(&m->feat, MF_POS_EMBD);
+    if (m->tok_norm) feat_set(&m->feat, MF_TOK_NORM);
+    if (hp->norm_kind == NORM_LAYER) feat_set(&m->feat, MF_LAYERNORM);
+    if (m->output_norm_b || m->tok_norm_b) feat_set(&m->feat, MF_NORM_BIAS);
+    if (m->output_bias) feat_set(&m->feat, MF_OUTPUT_BIAS);
+    if (hp->f_logit_scale != 0 && hp->f_logit_scale != 1) feat_set(&m->feat, MF_LOGIT_SCALE);
+    if (hp->final_softcap != 0) feat_set(&m->feat, MF_FINAL_SOFTCAP);
+    if (m->output.data == m->tok_embd.data) feat_set(&m->feat, MF_TIED_OUTPUT);
 }
 
 // The hyperparameters of the optional features in the table (scales, softcaps,
@@ -941,13 +943,13 @@ static void bind_layer_hparams(struct loader *ld, struct layer *L, int il, const
     L->rope_base = hp->rope_base;
     L->rope_scale = hp->rope_freq_scale;
     L->kq_scale = hp->f_attn_scale != 0 ? hp->f_attn_scale : 1.0f / sqrtf((float)(L->head_dim > 0 ? L->head_dim : 1));
-    if (af & AF_Q_PRESCALE) L->feat |= LF_Q_PRESCALE;
-    if (hp->attn_softcap != 0) L->feat |= LF_ATTN_SOFTCAP;
-    if (hp->alibi_max_bias != 0) L->feat |= LF_ALIBI;
-    if (hp->clamp_kqv != 0) L->feat |= LF_CLAMP_KQV;
-    if (lp->parallel) L->feat |= LF_PARALLEL;
+    if (af & AF_Q_PRESCALE) feat_set(&L->feat, LF_Q_PRESCALE);
+    if (hp->attn_softcap != 0) feat_set(&L->feat, LF_ATTN_SOFTCAP);
+    if (hp->alibi_max_bias != 0) feat_set(&L->feat, LF_ALIBI);
+    if (hp->clamp_kqv != 0) feat_set(&L->feat, LF_CLAMP_KQV);
+    if (lp->parallel) feat_set(&L->feat, LF_PARALLEL);
     if (lp->n_swa > 0 && layer_is_swa(ld, il, n_total)) {
-        L->feat |= LF_SWA;
+        feat_set(&L->feat, LF_SWA);
         L->swa_window = lp->n_swa;
         L->rope_base = lp->swa_base;
         if (af & AF_SWA_ROPE_UNSCALED) L->rope_scale = 1.0f;
@@ -1007,7 +1009,8 @@ static frink_status bind_layer(struct loader *ld, struct layer *L, int il, const
         L->post_attn_norm = vec_take(ld, b, D, true);
         snprintf(b, sizeof b, "blk.%d.post_ffw_norm.weight", il);
         L->post_ffn_norm = vec_take(ld, b, D, true);
-        L->feat |= LF_POST_ATTN_NORM | LF_POST_FFN_NORM;
+        feat_set(&L->feat, LF_POST_ATTN_NORM);
+        feat_set(&L->feat, LF_POST_FFN_NORM);
     }
     // The pre-FFN norm: `ffn_norm`, or `post_attention_norm` in the hybrid family
     // and gpt-oss; none in falcon (the FFN reads attn_norm's output).

@@ -13,6 +13,7 @@
 #include "core/err.h"
 #include "core/gguf.h"
 #include "model/arch.h"
+#include "model/features.h"
 
 // A matrix (or stack of expert matrices) in the file, viewed in place.
 struct weight {
@@ -32,86 +33,7 @@ struct weight {
                         // model's packed arena; quant_pack), NULL when none: data stays valid
 };
 
-// Features of one layer, derived once at load (model.c) from the arch table, the hparams and
-// the tensors present. A bit is set where the layer departs from the plain one: RMSNorm
-// pre-norms without bias, RoPE in the normal pair order, unscaled and over the whole head,
-// softmax attention with no extras, a SiLU-gated dense FFN or softmax-routed experts, a
-// sequential unscaled residual. So a path implementing a subset (path.h) refuses every layer
-// with a bit it lacks, and a bit added later is refused by default. The host path branches on
-// these bits; values (eps, scales, window sizes) stay in the struct, the bit saying the feature
-// is on. Stable lowercase names: path_feature_name (path.c). 64 bits, so macros.
-#define LF(n) ((uint64_t)1 << (n))
-// Kind: one of LF_ATTN / LF_GDN per layer (LF_MLA comes with LF_ATTN); one of LF_FFN_DENSE / LF_FFN_MOE.
-#define LF_ATTN              LF(0)   // softmax attention mixer
-#define LF_GDN               LF(1)   // Gated DeltaNet mixer
-#define LF_MLA               LF(25)  // multi-head latent attention (attn.c: attn_mla_layer)
-#define LF_FFN_DENSE         LF(4)   // dense FFN
-#define LF_FFN_MOE           LF(5)   // routed experts
-// Norms
-#define LF_LAYERNORM         LF(28)  // the block's norms are LayerNorms (else RMSNorm)
-#define LF_NORM_BIAS         LF(29)  // attn_norm, attn_norm_2 or ffn_norm carries a bias
-#define LF_NO_ATTN_NORM      LF(30)  // no pre-attention norm: the mixer reads x (olmo2)
-#define LF_ATTN_NORM_2       LF(31)  // the mixer reads its own norm attn_norm_2 of x (falcon-40B)
-#define LF_NO_FFN_NORM       LF(32)  // no pre-FFN norm: the FFN reads x (olmo2) or attn_norm's output (falcon)
-#define LF_POST_ATTN_NORM    LF(11)  // true post-norm on the mixer output (sandwich)
-#define LF_POST_FFN_NORM     LF(12)  // post-norm on the FFN output
-// Attention
-#define LF_QK_NORM           LF(2)   // per-head RMSNorm on q and k before RoPE
-#define LF_QK_NORM_FULL      LF(18)  // RMSNorm (or LayerNorm, LF_QK_LN) over the whole q / k rows
-#define LF_QK_LN             LF(19)  // the full-row q/k norm is a LayerNorm with bias (mpt)
-#define LF_ATTN_GATE         LF(3)   // q is [q_h | gate_h] per head; o *= sigmoid(gate)
-#define LF_ATTN_BIAS         LF(8)   // a bias on some mixer matrix (attention, MLA or Gated DeltaNet)
-#define LF_FUSED_QKV         LF(10)  // attn_qkv instead of q/k/v
-#define LF_ATTN_SINKS        LF(16)  // a sink logit per head joins the softmax denominator (gpt-oss)
-#define LF_SWA               LF(17)  // sliding-window attention (swa_window)
-#define LF_Q_PRESCALE        LF(20)  // q *= kq_scale after RoPE, attention scale 1 (gemma, phi3)
-#define LF_ALIBI             LF(21)  // ALiBi position bias (hp.alibi_max_bias)
-#define LF_CLAMP_KQV         LF(22)  // q, k, v clamped to [-hp.clamp_kqv, hp.clamp_kqv]
-#define LF_ATTN_SOFTCAP      LF(27)  // s = c tanh(s / c) on the attention logits (hp.attn_softcap)
-#define LF_MLA_Q_LORA        LF(47)  // MLA: q through the low-rank wq_a, q_a_norm, wq_b (else one wq)
-// RoPE (attention layers)
-#define LF_NO_ROPE           LF(26)  // no rotary embedding in this layer
-#define LF_ROPE_NEOX         LF(37)  // rotary pairs (i, i + n_rot/2) instead of (2i, 2i + 1)
-#define LF_ROPE_YARN         LF(38)  // YaRN ramp and magnitude scale (hp.rope_ext_factor, rope_n_ctx_orig)
-#define LF_ROPE_FREQS        LF(39)  // per-pair frequency factors (m->rope_freqs)
-#define LF_ROPE_SCALED       LF(40)  // rope_scale != 1 or hp.rope_attn_factor != 1
-#define LF_ROPE_PARTIAL      LF(41)  // n_rot < head_dim: the last head_dim - n_rot dims are not rotated
-// Gated DeltaNet
-#define LF_GDN_BA_FUSED      LF(48)  // one ssm_ba [b | a per key head] instead of ssm_beta / ssm_alpha (qwen3next)
-#define LF_GDN_GROUPED_V     LF(49)  // value head h reads key head h / (nv/nk) (else h % nk)
-// FFN
-#define LF_FFN_UNGATED       LF(24)  // y = W_d act(W_u x + b_u) + b_d
-#define LF_FFN_GATE_UP_FUSED LF(15)  // [gate | up] in one matrix (dense ffn_up 2F wide, or ffn_gate_up_exps)
-#define LF_FFN_BIAS          LF(9)   // a bias on some FFN matrix (dense, router, expert, shared expert)
-#define LF_ACT_GELU          LF(33)  // GELU (gated: GeGLU) instead of SiLU
-#define LF_ACT_SWIGLU_OAI    LF(34)  // gpt-oss's clamped SwiGLU instead of SiLU
-#define LF_ACT_SCALES        LF(35)  // ungated FFN: act(u) divided by ffn_act_scales (AWQ; mpt)
-#define LF_FFN_SHEXP         LF(6)   // shared expert (always SiLU-gated) added to the routed output
-#define LF_FFN_SHEXP_GATE    LF(7)   // sigmoid gate on the shared expert
-#define LF_MOE_NORM_W        LF(14)  // routed weights renormalized to sum 1
-#define LF_MOE_PROBS_BIAS    LF(42)  // exp_probs_b added to the selection scores (not the weights)
-#define LF_MOE_SIGMOID       LF(43)  // expert probabilities by sigmoid instead of softmax
-#define LF_MOE_SOFTMAX_K     LF(44)  // top-k on raw router logits, softmax over the k (gpt-oss)
-#define LF_MOE_GROUPS        LF(45)  // group-limited routing (hp.expert_groups, expert_groups_used)
-#define LF_MOE_W_SCALE       LF(46)  // routed weights times hp.expert_weights_scale
-// Whole block
-#define LF_WSCALE            LF(13)  // some weight carries a per-tensor scale != 1
-#define LF_PARALLEL          LF(23)  // x + attn(n) + ffn(n') instead of sequential residuals
-#define LF_RESIDUAL_SCALE    LF(36)  // sequential: both branch outputs times hp.f_residual_scale (granite)
-
-// Features of the model outside its layers (embedding and output), derived once at load: m->feat.
-// Names: path_model_feature_name (path.c).
-#define MF(n) ((uint64_t)1 << (n))
-#define MF_EMB_SQRT          MF(0)   // embedding times sqrt(D), computed in float (gemma)
-#define MF_EMB_SCALE         MF(1)   // embedding times hp.f_emb_scale (granite)
-#define MF_POS_EMBD          MF(2)   // learned absolute position rows added to the embedding (mpt)
-#define MF_TOK_NORM          MF(3)   // norm right after the embedding (bloom)
-#define MF_LAYERNORM         MF(4)   // token and output norms are LayerNorms (else RMSNorm)
-#define MF_NORM_BIAS         MF(5)   // the token or the output norm carries a bias
-#define MF_OUTPUT_BIAS       MF(6)   // output.bias added to the logits
-#define MF_LOGIT_SCALE       MF(7)   // logits divided by hp.f_logit_scale (granite)
-#define MF_FINAL_SOFTCAP     MF(8)   // logits = c tanh(logits / c), c = hp.final_softcap
-#define MF_TIED_OUTPUT       MF(9)   // the output head is the token table (same weights)
+// Layer and model features (LF_*, MF_*) and their set type: features.h, the one list.
 
 enum ffn_act { ACT_SILU = 0, ACT_GELU, ACT_SWIGLU_OAI };
 enum norm_kind { NORM_RMS = 0, NORM_LAYER };
@@ -120,7 +42,7 @@ enum gating_func { GATING_SOFTMAX = 1, GATING_SIGMOID = 2, GATING_SOFTMAX_WEIGHT
 struct layer_path;
 
 struct layer {
-    uint64_t feat;          // LF_* bits
+    struct featset feat;    // LF_* features (features.h)
     const struct layer_path *path; // the path the plan chose (path.h), NULL before planning
     char *path_refused;     // "path: missing a b; ..." for the paths before it that refused, or
                             // NULL; owned by the model
@@ -200,7 +122,7 @@ enum { ROPE_NONE = -1, ROPE_NORM = 0, ROPE_NEOX = 2 };
 
 struct model {
     const struct arch_info *arch;
-    uint64_t feat;              // MF_* bits
+    struct featset feat;        // MF_* features (features.h)
     struct gguf_file *gguf;
     struct hparams hp;
     struct weight tok_embd;     // [D x V]

@@ -102,7 +102,7 @@ frink_status seq_create_opts(const struct model *m, const struct seq_opts *o, st
     if (o->kv_type == KV_Q8_0)
         for (int il = 0; il < nl; il++) {
             const struct layer *L = &m->layers[il];
-            if (!(L->feat & LF_ATTN)) continue;
+            if (!feat_has(L->feat, LF_ATTN)) continue;
             int nk = L->n_head_kv * L->head_dim, nv = L->n_head_kv * L->head_dim_v;
             if (nk % QK8_0 || nv % QK8_0)
                 return frink_fail(FRINK_ERR_UNSUPPORTED,
@@ -125,11 +125,11 @@ frink_status seq_create_opts(const struct model *m, const struct seq_opts *o, st
     if (!s->k || !s->v || !s->k_row || !s->v_row || !s->conv || !s->ssm) goto oom;
     for (int il = 0; il < nl; il++) {
         const struct layer *L = &m->layers[il];
-        if (L->feat & LF_GDN) {
+        if (feat_has(L->feat, LF_GDN)) {
             s->conv[il] = calloc((size_t)seq_conv_floats(m), sizeof(float));
             s->ssm[il] = calloc((size_t)seq_ssm_floats(m), sizeof(float));
             if (!s->conv[il] || !s->ssm[il]) goto oom;
-        } else if (L->feat & LF_ATTN) {
+        } else if (feat_has(L->feat, LF_ATTN)) {
             s->k_row[il] = seq_kv_row_bytes(s->kv_type, (int64_t)L->n_head_kv * L->head_dim);
             s->v_row[il] = seq_kv_row_bytes(s->kv_type, (int64_t)L->n_head_kv * L->head_dim_v);
         }
