@@ -279,8 +279,8 @@ static frink_status open_embedded(char *path, char *refused, size_t cap) { retur
 static void check_selection(void) {
     char err[256], path[512], refused[512];
     const struct layer_path *cuda = path_at(0);
-    CHECK(cuda && !strcmp(cuda->name, "cuda") && feat_empty(cuda->implements) && !cuda->run,
-          "the cuda path: first, implementing nothing, running nothing");
+    CHECK(cuda && !strcmp(cuda->name, "cuda") && feat_empty(cuda->implements) && cuda->ops && !cuda->mm,
+          "the cuda path: first, implementing nothing, on the step seam, its products on the host");
     unsetenv("FRINK_DEVICE");
     CHECK(cuda_plan_device(err, sizeof err) == 0, "default: the CPU");
     CHECK(open_embedded(path, refused, sizeof path) == FRINK_OK && !strcmp(path, "host") && !refused[0],

@@ -90,7 +90,7 @@ static void check_far_feature(struct model *m) {
     struct layer *L = &m->layers[0];
     const struct featset keep = L->feat;
     feat_set(&L->feat, FAR);
-    const struct layer_path two[] = {*path_host(), {"test-far", feat_union(path_host()->implements, s), NULL}};
+    const struct layer_path two[] = {*path_host(), {"test-far", feat_union(path_host()->implements, s), NULL, NULL}};
     CHECK(path_plan_with(m, two, 2) == FRINK_OK, "plan: %s", frink_errmsg());
     CHECK(L->path == &two[1] && L->path_refused && !strcmp(L->path_refused, "host: missing bit200"), "layer 0 on %s: '%s'",
           L->path ? L->path->name : "(none)", L->path_refused);
@@ -141,7 +141,7 @@ static void check_host_plan(const char *path, const struct model *m) {
 static void check_refusal(const char *path, struct model *m, int il) {
     struct layer *L = &m->layers[il];
     const struct featset feat = L->feat, host = path_host()->implements;
-    const struct layer_path fake = {"test-dense", feat, NULL};
+    const struct layer_path fake = {"test-dense", feat, NULL, NULL};
     const struct layer_path two[] = {fake, *path_host()};
     CHECK(path_plan_with(m, two, 2) == FRINK_OK, "%s: plan: %s", path, frink_errmsg());
     for (int j = 0; j < m->hp.n_layer; j++) {
@@ -244,7 +244,13 @@ static int path_vs_host(const char *path, struct model *m, struct pool *pool, co
 // A path that computes nothing: if planning a layer on it changes the logits, the executor runs
 // each layer's planned path and the comparison above is live; if not, the executor still runs
 // the host block everywhere (and every path compares as the host).
-static void skip_layer(struct exec *ex, int il, float *x, int T) { (void)ex, (void)il, (void)x, (void)T; }
+// (begin and end leave the host rows where they are; the layers compute nothing)
+static frink_status skip_begin(void *st, struct exec *ex, const float *x, int T) { return (void)st, (void)ex, (void)x, (void)T, FRINK_OK; }
+static frink_status skip_layers(void *st, struct exec *ex, int il0, int il1, int T) {
+    return (void)st, (void)ex, (void)il0, (void)il1, (void)T, FRINK_OK;
+}
+static frink_status skip_end(void *st, struct exec *ex, float *x, int T) { return (void)st, (void)ex, (void)x, (void)T, FRINK_OK; }
+static const struct path_ops skip_ops = {NULL, NULL, skip_begin, skip_layers, skip_end};
 
 static void check_paths(const char *path, struct model *m, struct pool *pool, bool *dispatch_seen, bool *dispatch_live) {
     enum { N = 6 };
@@ -267,7 +273,7 @@ static void check_paths(const char *path, struct model *m, struct pool *pool, bo
         if (p == path_host()) CHECK(k == m->hp.n_layer, "%s: the host path compared %d of %d layers", path, k, m->hp.n_layer);
     }
     if (!*dispatch_seen) {
-        const struct layer_path skip = {"test-skip", path_host()->implements, skip_layer};
+        const struct layer_path skip = {"test-skip", path_host()->implements, &skip_ops, NULL};
         plan_one(m, 0, &skip);
         if (forward_logits(m, pool, ids, N, lg)) {
             *dispatch_seen = true;

@@ -246,3 +246,59 @@ extern "C" int cuda_matvec_stack(struct cuda_matrix *const *ms, int count, const
     pthread_mutex_unlock(&scratch_lock);
     return rc;
 }
+
+// ---- activation rows ------------------------------------------------------------------------
+
+struct cuda_rows {
+    int64_t n, rows;
+    float *x; // device: rows x n
+};
+
+extern "C" struct cuda_rows *cuda_rows_alloc(int64_t n, int64_t rows, char *err, size_t cap) {
+    if (n <= 0 || rows <= 0) {
+        if (cap) snprintf(err, cap, "rows %lld x %lld: both must be positive", (long long)rows, (long long)n);
+        return NULL;
+    }
+    struct cuda_rows *r = (struct cuda_rows *)calloc(1, sizeof *r);
+    if (!r) {
+        if (cap) snprintf(err, cap, "out of memory");
+        return NULL;
+    }
+    r->n = n;
+    r->rows = rows;
+    cudaError_t e = cudaMalloc((void **)&r->x, (size_t)n * (size_t)rows * sizeof(float));
+    if (e != cudaSuccess) {
+        say(err, cap, "allocating activation rows", e);
+        free(r);
+        return NULL;
+    }
+    return r;
+}
+
+extern "C" void cuda_rows_free(struct cuda_rows *r) {
+    if (!r) return;
+    cudaFree(r->x);
+    free(r);
+}
+
+static int rows_copy(void *dst, const void *src, const struct cuda_rows *r, int64_t rows, cudaMemcpyKind kind,
+                     const char *what, char *err, size_t cap) {
+    if (rows < 0 || rows > r->rows) {
+        if (cap) snprintf(err, cap, "%s: %lld rows, the buffer holds %lld", what, (long long)rows, (long long)r->rows);
+        return -1;
+    }
+    cudaError_t e = cudaMemcpy(dst, src, (size_t)rows * (size_t)r->n * sizeof(float), kind);
+    if (e != cudaSuccess) {
+        say(err, cap, what, e);
+        return -1;
+    }
+    return 0;
+}
+
+extern "C" int cuda_rows_upload(struct cuda_rows *r, const float *x, int64_t rows, char *err, size_t cap) {
+    return rows_copy(r->x, x, r, rows, cudaMemcpyHostToDevice, "uploading activation rows", err, cap);
+}
+
+extern "C" int cuda_rows_download(const struct cuda_rows *r, float *x, int64_t rows, char *err, size_t cap) {
+    return rows_copy(x, r->x, r, rows, cudaMemcpyDeviceToHost, "downloading activation rows", err, cap);
+}

@@ -6,7 +6,9 @@
 //
 // What runs on the device today: resident weights and the matvec of each supported format
 // (stacked: several matrices with one input in one launch), host pointers in and
-// out. No layer runs there yet: the "cuda" layer path (model/path.c) implements no feature.
+// out; device buffers for a run's activation rows, which the "cuda" layer path's step entry
+// points (cuda_path.c) move in and out. No layer runs there yet: the path (model/path.c)
+// implements no feature.
 //
 // Errors: every call that can fail takes err/cap, writes a message naming the cause there (always
 // terminated when cap > 0) and returns a negative value or NULL.
@@ -69,6 +71,21 @@ void cuda_matrix_free(struct cuda_matrix *m);
 #define CUDA_STACK_MAX 8
 int cuda_matvec_stack(struct cuda_matrix *const *ms, int count, const float *x, float *const *ys, char *err,
                       size_t cap);
+
+// ---- activation rows (cuda.cu) ------------------------------------------------------------------
+
+// Rows of floats in device memory: where a device path keeps a step's activations between the
+// begin and the end of a run of layers (model/path.h).
+struct cuda_rows;
+
+// A device buffer of up to `rows` rows of n floats. NULL with err on failure.
+struct cuda_rows *cuda_rows_alloc(int64_t n, int64_t rows, char *err, size_t cap);
+void cuda_rows_free(struct cuda_rows *r);
+
+// Copies rows x [rows][n] to the device buffer / its first `rows` rows back to x; rows at most
+// the buffer's. Blocks until done. 0, or -1 with err.
+int cuda_rows_upload(struct cuda_rows *r, const float *x, int64_t rows, char *err, size_t cap);
+int cuda_rows_download(const struct cuda_rows *r, float *x, int64_t rows, char *err, size_t cap);
 
 #ifdef __cplusplus
 }

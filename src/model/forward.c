@@ -10,15 +10,16 @@
 //     x += ffn(xn)       dense gated FFN or routed experts (+ shared expert)
 //   logits = output(norm(x))
 //
-// Matrix products go through exec_mm() (ops.c): the activation rows are converted once to
-// the weight type's dot-product format, then the weight rows are split over
-// the pool's threads; every row of a step is one more row of the same product,
+// Matrix products go through exec_mm() (ops.c), to each weight's backend: the host's converts
+// the activation rows once to the weight type's dot-product format, then splits the weight rows
+// over the pool's threads; every row of a step is one more row of the same product,
 // so each weight is read once per step whatever the sequences. The mixers run
 // attention and the recurrences per sequence. Every kernel reduces a row in an
 // order that does not depend on the other rows or on the threads, so a
 // sequence's logits are the same bits alone or in any step (batch invariance).
 // Everything here is plain and general: it is the authority that fused paths
-// are tested against.
+// are tested against. A layer planned on another path (path.h) runs there, in runs of
+// consecutive layers (exec_layers).
 #include "forward.h"
 
 #include <math.h>
@@ -92,7 +93,7 @@ static void output_logits(struct exec *ex, const float *x, int T, float *logits)
 //   a   = norm(a; post_attention_norm)           (sandwich: gemma2/3, olmo2)
 //   sequential: h = x + rs*a;  f = ffn(norm(h; ffn_norm)); x = h + rs*norm(f; post_ffw_norm)
 //   parallel:   x = x + a + ffn(falcon: n; neox: norm(x; ffn_norm))
-static void block(struct exec *ex, int il, float *x, int T) {
+void exec_host_block(struct exec *ex, int il, float *x, int T) {
     const struct model *m = ex->m;
     const struct layer *L = &m->layers[il];
     int D = m->hp.n_embd;
@@ -135,10 +136,44 @@ static void block(struct exec *ex, int il, float *x, int T) {
     for (size_t i = 0; i < n; i++) x[i] += y[i];
 }
 
+// The state exec_create made for path p (NULL when it has none).
+static void *path_state(const struct exec *ex, const struct layer_path *p) {
+    for (int i = 0; i < ex->n_paths; i++)
+        if (ex->paths[i].p == p) return ex->paths[i].state;
+    return NULL;
+}
+
+// Every layer on the path its plan chose (path.h), x [T][D] in and out: the host path is
+// exec_host_block itself, layer by layer; each maximal run of consecutive layers on one other
+// path is one begin / layers / end of that path, so the step's rows leave the host once per
+// run and come back once.
+static frink_status exec_layers(struct exec *ex, float *x, int T) {
+    const struct model *m = ex->m;
+    for (int il = 0; il < m->hp.n_layer;) {
+        const struct layer_path *p = m->layers[il].path;
+        if (!p || !p->ops) {
+            exec_host_block(ex, il, x, T);
+            il++;
+            continue;
+        }
+        int il1 = il + 1;
+        while (il1 < m->hp.n_layer && m->layers[il1].path == p) il1++;
+        void *ps = path_state(ex, p);
+        frink_status st = p->ops->begin(ps, ex, x, T);
+        if (!st) st = p->ops->layers(ps, ex, il, il1, T);
+        if (!st) st = p->ops->end(ps, ex, x, T);
+        if (st) return st;
+        exec_act_invalidate(ex); // x was rewritten behind the activation cache's back
+        il = il1;
+    }
+    return FRINK_OK;
+}
+
 // One step: tok[0..T) grouped into the runs ex->run[0..n_run) (each sequence
 // reserved for its tokens). Logits of the rows out[0..n_out) go to consecutive
-// rows of `logits` (n_vocab each).
-static void forward_step(struct exec *ex, const int32_t *tok, int T, const int *out, int n_out, float *logits) {
+// rows of `logits` (n_vocab each). Fails only where a path other than the host's does (a
+// device's error), before any of the step's tokens is committed.
+static frink_status forward_step(struct exec *ex, const int32_t *tok, int T, const int *out, int n_out, float *logits) {
     const struct model *m = ex->m;
     const struct hparams *hp = &m->hp;
     int D = hp->n_embd;
@@ -149,18 +184,14 @@ static void forward_step(struct exec *ex, const int32_t *tok, int T, const int *
             ex->pos[ex->run[r].t0 + i] = ex->run[r].p0 + i;
         }
     embed(ex, tok, T, x);
-    // Each layer on the path its plan chose (path.h); the host path is block() itself.
-    for (int il = 0; il < hp->n_layer; il++) {
-        const struct layer_path *p = m->layers[il].path;
-        if (p && p->run) p->run(ex, il, x, T);
-        else block(ex, il, x, T);
-    }
+    frink_status st = exec_layers(ex, x, T);
+    if (st) return st;
     for (int r = 0; r < ex->n_run; r++) {
         struct seq *s = ex->run[r].s;
         memcpy(s->tokens + s->n_past, tok + ex->run[r].t0, (size_t)ex->run[r].n * sizeof *tok);
         s->n_past += ex->run[r].n;
     }
-    if (!n_out) return;
+    if (!n_out) return FRINK_OK;
     // Gather the rows whose logits are wanted (xg is free after the layers).
     const float *xo = x;
     bool contiguous = true;
@@ -171,6 +202,7 @@ static void forward_step(struct exec *ex, const int32_t *tok, int T, const int *
         xo = ex->xg;
     }
     output_logits(ex, xo, n_out, logits);
+    return FRINK_OK;
 }
 
 static frink_status check_ids(const struct model *m, const int32_t *tokens, int n) {
@@ -202,7 +234,7 @@ frink_status exec_forward(struct exec *ex, struct seq *s, const int32_t *tokens,
             ex->out[0] = T - 1;
             n_out = 1;
         }
-        forward_step(ex, tokens + i, T, ex->out, n_out, lg);
+        if ((st = forward_step(ex, tokens + i, T, ex->out, n_out, lg))) return st;
     }
     return FRINK_OK;
 }
@@ -300,7 +332,7 @@ frink_status exec_batch(struct exec *ex, const struct exec_tok *tok, int n, floa
                 }
             }
         }
-        forward_step(ex, ids, T, ex->out, lg ? n_out : 0, lg);
+        if ((st = forward_step(ex, ids, T, ex->out, lg ? n_out : 0, lg))) goto done;
         for (int i = 0; lg && i < n_out; i++)
             memcpy(logits + (size_t)ex->out_dst[i] * V, lg + (size_t)i * V, V * sizeof(float));
         left -= T;
@@ -317,6 +349,24 @@ done:
 // ---- executor lifetime ---------------------------------------------------------------
 
 static int imax(int a, int b) { return a > b ? a : b; }
+
+// The state of every path other than the host's that m's layers are planned on.
+static frink_status exec_paths_create(struct exec *ex) {
+    const struct model *m = ex->m;
+    for (int il = 0; il < m->hp.n_layer; il++) {
+        const struct layer_path *p = m->layers[il].path;
+        bool seen = !p || !p->ops;
+        for (int i = 0; i < ex->n_paths && !seen; i++) seen = ex->paths[i].p == p;
+        if (seen) continue;
+        if (ex->n_paths == EXEC_PATHS_MAX)
+            return frink_fail(FRINK_ERR_UNSUPPORTED, "layer %d: more than %d paths in one plan", il, EXEC_PATHS_MAX);
+        struct exec_path_state *ps = &ex->paths[ex->n_paths++];
+        *ps = (struct exec_path_state){p, NULL};
+        frink_status st = p->ops->state_create ? p->ops->state_create(p, m, ex->max_T, &ps->state) : FRINK_OK;
+        if (st) return st;
+    }
+    return FRINK_OK;
+}
 
 frink_status exec_create(const struct model *m, struct pool *pool, int max_batch, struct exec **out) {
     *out = NULL;
@@ -386,6 +436,11 @@ frink_status exec_create(const struct model *m, struct pool *pool, int max_batch
         exec_free(ex);
         return frink_fail(FRINK_ERR_NOMEM, "out of memory for a batch of %d tokens", max_batch);
     }
+    frink_status st = exec_paths_create(ex);
+    if (st) {
+        exec_free(ex);
+        return st;
+    }
     *out = ex;
     return FRINK_OK;
 }
@@ -394,6 +449,8 @@ void exec_set_gdn_chunk(struct exec *ex, int chunk) { ex->gdn_chunk = chunk; }
 
 void exec_free(struct exec *ex) {
     if (!ex) return;
+    for (int i = 0; i < ex->n_paths; i++)
+        if (ex->paths[i].p->ops->state_free) ex->paths[i].p->ops->state_free(ex->paths[i].state);
     free(ex->x);
     free(ex->xn);
     free(ex->y);

@@ -6,6 +6,8 @@
 
 #include "model/forward.h"
 
+struct layer_path;
+
 // A run: the rows [t0, t0 + n) of a step that extend one sequence, from position p0.
 struct exec_run {
     struct seq *s;
@@ -18,6 +20,28 @@ struct batch_seq {
     int n, done;   // its tokens; how many are evaluated
     int *idx;      // [n] their indices in the batch (into the caller's array)
 };
+
+// A backend for matrix products: y_k[t][0..n_out) = W_k[mat] x_t for the n <= 4 weights
+// w[0..n) (one type, one input width, all of this backend; mat > 0, an expert matrix, only
+// with n == 1), T rows of x [T][ldx] into y_k [T][ldy]; the caller adds bias and scale
+// (exec_mm's epilogue). Every weight points at its backend (weight.mm), set by the plan: so a
+// path decides where its layers' products run and exec_mm does not branch on it.
+struct mm_backend {
+    const char *name;
+    void (*mm)(struct exec *ex, int n, const struct weight *const *w, int mat, const float *x, int64_t ldx, int T,
+               float *const *y, int64_t ldy);
+};
+
+// The host backend (ops.c): quant_matmul / quant_matmul_packed over the pool's threads.
+extern const struct mm_backend mm_host;
+
+// The per-executor state of one path of the plan (path.h: path_ops.state_create), made by
+// exec_create for every path other than the host's that the model's layers are planned on.
+struct exec_path_state {
+    const struct layer_path *p;
+    void *state;
+};
+#define EXEC_PATHS_MAX 8
 
 struct exec {
     const struct model *m;
@@ -56,6 +80,8 @@ struct exec {
     uint8_t *xq;        // quantized activations
     size_t xq_cap;
     // which activation xq holds (so q/k/v share one conversion)
+    struct exec_path_state paths[EXEC_PATHS_MAX]; // [n_paths]
+    int n_paths;
     const float *act_x;
     uint32_t act_type;
     int act_T;
@@ -77,6 +103,11 @@ void exec_rms_norm(float *y, const float *x, const float *w, int n, float eps);
 void exec_layer_norm(float *y, const float *x, const float *w, const float *b, int n, float eps);
 float exec_silu(float x);
 float exec_sigmoid(float x);
+
+// The host block of layer il on rows x [T][D] of the step (forward.c): x += mixer, x += ffn,
+// the state of layer il of every sequence of the step updated. What a path that keeps its
+// activations on the host (a test's shadow device) may call for the layers it runs.
+void exec_host_block(struct exec *ex, int il, float *x, int T);
 
 // Mixers: read xn [T][D], write y [T][D], update the state of layer il of every
 // sequence of the step (ex->run): products over all T rows, attention and the

@@ -15,6 +15,8 @@
 #include "model/arch.h"
 #include "model/features.h"
 
+struct mm_backend;
+
 // A matrix (or stack of expert matrices) in the file, viewed in place.
 struct weight {
     const void *data;   // NULL: absent
@@ -31,6 +33,8 @@ struct weight {
     const char *name;   // tensor name, for messages
     const void *packed; // the same weights repacked at load for the kernels in use (in the
                         // model's packed arena; quant_pack), NULL when none: data stays valid
+    const struct mm_backend *mm; // what computes products with it (forward_impl.h): set by the
+                        // plan from the path of its layer (path.h), the host's for the rest
 };
 
 // Layer and model features (LF_*, MF_*) and their set type: features.h, the one list.

@@ -1,7 +1,9 @@
 // ops.c — what every block of the host path is built from: matrix products over
-// the rows of a step (activations converted once per input, weight rows split
-// over the threads), norms and activations in the reference's order of operations.
+// the rows of a step (each through its weight's backend, w->mm; the host backend converts the
+// activations once per input and splits the weight rows over the threads), norms and
+// activations in the reference's order of operations.
 // forward.c, attn.c, gdn.c and ffn.c call these; they call nothing of theirs.
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,36 +102,45 @@ static void mm_epilogue(const struct weight *w, int mat, int T, float *y, int64_
             for (int64_t r = 0; r < w->n_out; r++) y[t * ldy + r] += b[r];
 }
 
-// y_k[t][0..n_out) = (W_k x_t) * scale + bias for n <= 4 weights of one type
-// and input width, in one pass over the threads. Mixed types fall back to one
-// pass each (their activations differ).
-void exec_mm_multi(struct exec *ex, int n, const struct weight *const *w, const float *x, int64_t ldx, int T, float *const *y,
-              int64_t ldy) {
-    for (int k = 1; k < n; k++)
-        if (w[k]->type != w[0]->type || w[k]->n_in != w[0]->n_in) {
-            for (int i = 0; i < n; i++) exec_mm(ex, w[i], 0, x, ldx, T, y[i], ldy);
-            return;
-        }
+// The host backend (mm_host): the activation rows converted once to the weights' dot-product
+// format (exec_act), then the rows of all n matrices split over the pool's threads as one range,
+// each range on the packed copy when the weight has one (the expert matrices mat > 0 never do).
+static void host_mm(struct exec *ex, int n, const struct weight *const *w, int mat, const float *x, int64_t ldx, int T,
+                    float *const *y, int64_t ldy) {
     struct mm_job j = {.n = n, .xq = exec_act(ex, w[0], x, ldx, T), .T = T, .ldy = ldy};
     int64_t work = 0;
     for (int k = 0; k < n; k++) {
         j.w[k] = w[k];
-        j.W[k] = w[k]->data;
-        j.P[k] = w[k]->packed;
+        j.W[k] = (const uint8_t *)w[k]->data + (size_t)mat * w[k]->mat_bytes;
+        j.P[k] = mat == 0 ? w[k]->packed : NULL;
         j.y[k] = y[k];
         j.row0[k + 1] = j.row0[k] + w[k]->n_out;
         work += w[k]->n_out * w[k]->n_in * T;
     }
     pool_run_sized(ex->pool, mm_task, &j, work);
+}
+
+const struct mm_backend mm_host = {"host", host_mm};
+
+// y_k[t][0..n_out) = (W_k x_t) * scale + bias for n <= 4 weights of one type, input width and
+// backend, in one product of that backend. Mixed ones fall back to one product each (their
+// activations differ, or they live in different places).
+void exec_mm_multi(struct exec *ex, int n, const struct weight *const *w, const float *x, int64_t ldx, int T, float *const *y,
+              int64_t ldy) {
+    for (int k = 1; k < n; k++)
+        if (w[k]->type != w[0]->type || w[k]->n_in != w[0]->n_in || w[k]->mm != w[0]->mm) {
+            for (int i = 0; i < n; i++) exec_mm(ex, w[i], 0, x, ldx, T, y[i], ldy);
+            return;
+        }
+    assert(w[0]->mm && "a weight without a backend: the model was not planned (path_plan)");
+    w[0]->mm->mm(ex, n, w, 0, x, ldx, T, y, ldy);
     for (int k = 0; k < n; k++) mm_epilogue(w[k], 0, T, y[k], ldy);
 }
 
 // y[t][0..n_out) = (W[mat] x_t) * scale + bias, for T rows of x.
 void exec_mm(struct exec *ex, const struct weight *w, int mat, const float *x, int64_t ldx, int T, float *y, int64_t ldy) {
-    struct mm_job j = {.n = 1, .w = {w}, .W = {(const uint8_t *)w->data + (size_t)mat * w->mat_bytes},
-                       .P = {mat == 0 ? w->packed : NULL}, .y = {y},
-                       .row0 = {0, w->n_out}, .xq = exec_act(ex, w, x, ldx, T), .T = T, .ldy = ldy};
-    pool_run_sized(ex->pool, mm_task, &j, w->n_out * w->n_in * T);
+    assert(w->mm && "a weight without a backend: the model was not planned (path_plan)");
+    w->mm->mm(ex, 1, &w, mat, x, ldx, T, &y, ldy);
     mm_epilogue(w, mat, T, y, ldy);
 }
 

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "cuda/cuda.h"
+#include "cuda/cuda_path.h"
+#include "model/forward_impl.h"
 
 // Every layer feature the host path (forward.c, attn.c, gdn.c, ffn.c) computes: the lines of
 // features.h marked HOST, one word per 64 features. Deliberately not "every feature": one marked
@@ -22,8 +24,10 @@ _Static_assert(FEAT_MAX == 256, "HOST_FEATURES builds four words");
     {{0 LAYER_FEATURES(HOST_W0), 0 LAYER_FEATURES(HOST_W1), 0 LAYER_FEATURES(HOST_W2), 0 LAYER_FEATURES(HOST_W3)}}
 
 // What the CUDA path implements: NOTHING yet. Its set is empty, so it refuses every layer,
-// naming all of the layer's features in path_refused, and the host path runs the layer; its run fn
-// is NULL because it is never chosen. The device's matvecs exist (src/cuda/) and are checked
+// naming all of the layer's features in path_refused, and the host path runs the layer. Its
+// step entry points exist on the seam (src/cuda/cuda_path.c: the run's rows to a device buffer
+// and back), its layers have nothing to run, and its products stay on the host backend (no
+// weight of a layer it refuses is given another). The device's matvecs exist (src/cuda/) and are checked
 // against the host by scripts/device-check.sh, but no layer is wired onto them: a fused layer
 // that no device has run is untested code. Each feature goes here only with its device test.
 #define CUDA_FEATURES {{0}}
@@ -33,8 +37,8 @@ _Static_assert(FEAT_MAX == 256, "HOST_FEATURES builds four words");
 // plan only when the device was chosen (cuda_select, FRINK_DEVICE) and is present.
 enum { PATH_CUDA = 0 };
 static const struct layer_path paths[] = {
-    [PATH_CUDA] = {"cuda", CUDA_FEATURES, NULL},
-    {"host", HOST_FEATURES, NULL},
+    [PATH_CUDA] = {"cuda", CUDA_FEATURES, &cuda_path_ops, NULL},
+    {"host", HOST_FEATURES, NULL, NULL},
 };
 
 #define N_PATHS ((int)(sizeof paths / sizeof paths[0]))
@@ -127,7 +131,15 @@ static void sb_refusal(struct sbuf *sb, const struct layer_path *p, struct feats
     free(names);
 }
 
+// Every matrix of L to p's backend (the host's when p has none).
+static void layer_backends(struct layer *L, const struct layer_path *p) {
+    const struct mm_backend *mm = p && p->mm ? p->mm : &mm_host;
+    struct weight *ws[] = {LAYER_MATRICES(L), LAYER_EXPERT_MATRICES(L)};
+    for (size_t i = 0; i < sizeof ws / sizeof ws[0]; i++) ws[i]->mm = mm;
+}
+
 frink_status path_plan_with(struct model *m, const struct layer_path *ps, int n) {
+    m->output.mm = m->tok_embd.mm = m->pos_embd.mm = &mm_host;
     for (int il = 0; il < m->hp.n_layer; il++) {
         struct layer *L = &m->layers[il];
         free(L->path_refused);
@@ -145,6 +157,7 @@ frink_status path_plan_with(struct model *m, const struct layer_path *ps, int n)
             return frink_fail(FRINK_ERR_NOMEM, "out of memory");
         }
         L->path_refused = sb.p;
+        layer_backends(L, L->path);
         if (!L->path)
             return frink_fail(FRINK_ERR_UNSUPPORTED, "layer %d (%s): no path implements it (%s)", il, path_kind_name(L),
                               sb.p ? sb.p : "no paths");

@@ -1,7 +1,7 @@
 // path.h — the paths that can run a layer, and the plan that picks one per layer at load.
 //
 // A path is a name, the exact set of layer features (LF_*, features.h) it implements, and
-// its block function. It accepts a layer iff the layer has no feature outside that set:
+// how it runs a step over its layers (path_ops, below). It accepts a layer iff the layer has no feature outside that set:
 //
 //     accepts(path, L)  <=>  feat_empty(feat_andnot(L->feat, path->implements))
 //
@@ -20,16 +20,45 @@
 #include "model/model.h"
 
 struct exec;
+struct layer_path;
+struct mm_backend;
 
-// One layer's block on rows x [T][D] of the executor's current step (its sequences and
-// positions are in ex): x += mixer(...), x += ffn(...), the state of layer il of every
-// sequence of the step updated. The contract of the host block in forward.c.
-typedef void (*layer_path_fn)(struct exec *ex, int il, float *x, int T);
+// How a path other than the host's runs a step. The executor (forward.c) groups the step's
+// layers into runs: maximal ranges il0..il1 of consecutive layers planned on the same path. For
+// each run on a path with ops it calls, once each:
+//
+//     begin(state, ex, x, T)         activations in: host rows x [T][D] (the embedding, or the
+//                                    previous run's output) to wherever the path keeps them
+//     layers(state, ex, il0, il1, T) layers il0 .. il1-1 on those activations, each as the host
+//                                    block computes it (forward.c: x += mixer, x += ffn, the
+//                                    state of the layer of every sequence of the step, ex->run,
+//                                    updated)
+//     end(state, ex, x, T)           activations out: back to host rows x [T][D]
+//
+// so activations cross between the host and the path twice per run, not per layer, and between
+// begin and end the host rows are not read: the path owns where they live. The step's
+// sequences and positions are in ex (ex->run, ex->pos). Each returns FRINK_OK or a failure
+// naming its cause (a device's error): the step stops there and exec_forward / exec_batch
+// return it, the step's tokens not committed (the sequences' state of the layers already run
+// is then stale, as after any failure mid-batch). What can fail once (buffers) belongs in
+// state_create.
+struct path_ops {
+    // The path's per-executor state (its activation buffers, a device stream): made by
+    // exec_create, for batches of up to max_T rows, for each path the model's plan uses; freed
+    // by exec_free (state_free NULL: nothing to free). NULL state_create: *state stays NULL.
+    frink_status (*state_create)(const struct layer_path *p, const struct model *m, int max_T, void **state);
+    void (*state_free)(void *state);
+    frink_status (*begin)(void *state, struct exec *ex, const float *x, int T);
+    frink_status (*layers)(void *state, struct exec *ex, int il0, int il1, int T);
+    frink_status (*end)(void *state, struct exec *ex, float *x, int T);
+};
 
 struct layer_path {
-    const char *name;     // stable, lowercase ("host")
+    const char *name;          // stable, lowercase ("host")
     struct featset implements; // LF_* features it computes exactly as the host path does
-    layer_path_fn run;    // NULL: forward.c's host block, which the executor runs itself
+    const struct path_ops *ops; // NULL: forward.c's host block, which the executor runs itself
+    const struct mm_backend *mm; // the backend the plan gives the matrices of its layers
+                               // (forward_impl.h); NULL: the host's
 };
 
 // The built-in paths in preference order (path_plan's table, "cuda" included whether or not a
@@ -51,11 +80,14 @@ static inline bool path_accepts(const struct layer_path *p, const struct layer *
 // path and path_refused. Fails, naming the layer and the features, when no path accepts a layer
 // (a feature no path lists: one features.h marks NONE); fails naming why when
 // cuda was asked for and this build or machine has none (FRINK_ERR_UNSUPPORTED) or the device
-// named is unknown (FRINK_ERR_ARG).
+// named is unknown (FRINK_ERR_ARG). Plan before making executors (exec_create makes each
+// path's state from the plan).
 frink_status path_plan(struct model *m, const char *device);
 
 // As path_plan with the paths paths[0..n) in preference order (tests plan with paths of their
-// own). Replaces an earlier plan; on failure the failing layer's path is NULL.
+// own). Replaces an earlier plan: each layer's path and path_refused, and the backend (weight.mm)
+// of every matrix, a layer's from its path, the output head's the host's. On failure the
+// failing layer's path is NULL.
 frink_status path_plan_with(struct model *m, const struct layer_path *paths, int n);
 
 // The stable lowercase name of the layer feature f ("qk_norm" for LF_QK_NORM), NULL for an
