@@ -1,7 +1,8 @@
 // path.h — the paths that can run a layer, and the plan that picks one per layer at load.
 //
-// A path is a name, the exact set of layer features (LF_*, features.h) it implements, and
-// how it runs a step over its layers (path_ops, below). It accepts a layer iff the layer has no feature outside that set:
+// A path is a name, the exact set of layer features (LF_*, features.h) it implements, how it
+// runs a step over its layers (path_ops, below) and where their products run (an mm_backend).
+// It accepts a layer iff the layer has no feature outside that set:
 //
 //     accepts(path, L)  <=>  feat_empty(feat_andnot(L->feat, path->implements))
 //
