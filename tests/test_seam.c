@@ -25,7 +25,7 @@
 // Per executor and path: the activations "on the device" and what crossed.
 struct shadow {
     const struct layer_path *p;
-    float *x;         // [max_T][D] the run's rows between begin and end
+    float *x; // [max_T][D] the run's rows between begin and end
     int64_t D;
     int max_T;
     int T;            // rows of the run in progress, 0 between runs
@@ -93,8 +93,8 @@ static frink_status shadow_layers(void *state, struct exec *ex, int il0, int il1
     struct shadow *s = state;
     const struct model *m = ex->m;
     violation(s, s->T == T, "layers outside its run, or of other rows");
-    violation(s, il0 < il1 && (il0 == 0 || m->layers[il0 - 1].path != s->p) &&
-                     (il1 == m->hp.n_layer || m->layers[il1].path != s->p),
+    violation(s,
+              il0 < il1 && (il0 == 0 || m->layers[il0 - 1].path != s->p) && (il1 == m->hp.n_layer || m->layers[il1].path != s->p),
               "a run that is not maximal");
     for (int il = il0; il < il1; il++) {
         violation(s, m->layers[il].path == s->p, "a layer planned elsewhere");
@@ -129,7 +129,8 @@ static const struct mm_backend shadow_backend = {"shadow", shadow_mm};
 
 // A shadow path implementing the host's features but `lacks` (and `extra` besides).
 static struct layer_path shadow_path(const char *name, struct featset lacks, struct featset extra) {
-    return (struct layer_path){name, feat_union(feat_andnot(path_host()->implements, lacks), extra), &shadow_ops, &shadow_backend};
+    return (struct layer_path){name, feat_union(feat_andnot(path_host()->implements, lacks), extra), &shadow_ops,
+                               &shadow_backend};
 }
 
 // ---- one scenario, on whatever plan the model has ---------------------------------------------
