@@ -313,6 +313,22 @@ static void check_stories(struct pool *pool) {
     check_plan("stories260K, layer 2 on the host", m, pool, marked, 2, refused, ref, lg);
     m->layers[2].feat = keep;
     CHECK(path_plan(m, NULL) == FRINK_OK && m->layers[2].path == path_host(), "replan: %s", frink_errmsg());
+
+    // A plan made after the executor: its runs have no state, and the step fails saying so,
+    // committing nothing.
+    struct exec *ex = NULL;
+    struct seq *s = NULL;
+    if (exec_create(m, pool, MAX_T, &ex) == FRINK_OK && seq_create(m, 16, &s) == FRINK_OK) {
+        CHECK(path_plan_with(m, two, 2) == FRINK_OK, "plan: %s", frink_errmsg());
+        int32_t id = 1;
+        CHECK(exec_forward(ex, s, &id, 1, NULL, false) == FRINK_ERR_STATE &&
+                  strstr(frink_errmsg(), "layer 0: planned on the shadow path after this context was made") && s->n_past == 0,
+              "late plan: '%s'", frink_errmsg());
+        CHECK(path_plan(m, NULL) == FRINK_OK && exec_forward(ex, s, &id, 1, NULL, false) == FRINK_OK && s->n_past == 1,
+              "host again: %s", frink_errmsg());
+    }
+    seq_free(s);
+    exec_free(ex);
     free(ref);
     free(lg);
     model_free(m);

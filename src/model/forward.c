@@ -136,10 +136,10 @@ void exec_host_block(struct exec *ex, int il, float *x, int T) {
     for (size_t i = 0; i < n; i++) x[i] += y[i];
 }
 
-// The state exec_create made for path p (NULL when it has none).
-static void *path_state(const struct exec *ex, const struct layer_path *p) {
+// The entry exec_create made for path p, NULL when it made none (p planned after it).
+static const struct exec_path_state *path_state(const struct exec *ex, const struct layer_path *p) {
     for (int i = 0; i < ex->n_paths; i++)
-        if (ex->paths[i].p == p) return ex->paths[i].state;
+        if (ex->paths[i].p == p) return &ex->paths[i];
     return NULL;
 }
 
@@ -158,7 +158,10 @@ static frink_status exec_layers(struct exec *ex, float *x, int T) {
         }
         int il1 = il + 1;
         while (il1 < m->hp.n_layer && m->layers[il1].path == p) il1++;
-        void *ps = path_state(ex, p);
+        const struct exec_path_state *eps = path_state(ex, p);
+        if (!eps)
+            return frink_fail(FRINK_ERR_STATE, "layer %d: planned on the %s path after this context was made", il, p->name);
+        void *ps = eps->state;
         frink_status st = p->ops->begin(ps, ex, x, T);
         if (!st) st = p->ops->layers(ps, ex, il, il1, T);
         if (!st) st = p->ops->end(ps, ex, x, T);
