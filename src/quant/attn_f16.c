@@ -9,7 +9,7 @@
 // Matching the order keeps frink's logits bit-identical to the reference's
 // where the weights allow (a last-bit difference here can flip a quantized
 // activation's rounding downstream). Scalar twins here; AVX2/F16C versions in
-// quant_avx2.c (the ops) and attn_avx2.c (the tile); quant_set_reference(true)
+// quant_x86.inc (the ops) and attn_avx2.c (the tile); quant_set_reference(true)
 // selects the scalar ones.
 #include <math.h>
 

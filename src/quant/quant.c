@@ -15,7 +15,7 @@
 #endif
 
 #define ISA_DOTS(ref, avx2, avx512) {ref, avx2, avx512}
-// An integer kernel with both x86 builds (quant_avx2.c and its VNNI recompile).
+// An integer kernel with both x86 builds (quant_x86.inc built as quant_avx2.c and quant_avx512.c).
 #define X86_DOTS(w, a) ISA_DOTS(dot_##w##_##a##_ref, dot_##w##_##a##_avx2, dot_##w##_##a##_avx512)
 #define X86_DOT4(w, a) {NULL, dot4_##w##_##a##_avx2, dot4_##w##_##a##_avx512}
 #define NO_DOT4 {NULL, NULL, NULL}

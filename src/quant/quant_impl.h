@@ -39,7 +39,7 @@ enum quant_isa_id quant_cpu_isa(void);
 // The kernel set in use now (scalar when quant_set_reference(true)).
 enum quant_isa_id quant_active_isa(void);
 
-// ---- panel kernels (panel_avx2.c, panel_avx512.c): products on panels of 8 weight rows ----
+// ---- panel kernels (panel_x86.inc, built by panel_avx2.c and panel_avx512.c): products on panels of 8 weight rows ----
 // Every output equals the one-token kernel of the same type and ISA bit for bit.
 struct quant_panel {
     size_t (*panel_bytes)(int64_t n); // one 8-row panel of rows n long
@@ -64,7 +64,7 @@ void quant_cap_isa(enum quant_isa_id isa);
 void gdn_rule_token_avx2(float *S, int dk, int dv, const float *q, const float *k, const float *v, float decay,
                          float beta, float qs, float *o);
 
-// ---- attention F16 vector ops (attn_f16.c; AVX2 twins in quant_avx2.c) ----
+// ---- attention F16 vector ops (attn_f16.c; AVX2 twins in quant_x86.inc) ----
 float f16_dot_ref(const uint16_t *x, const uint16_t *y, int n);
 void f16_mad_ref(uint16_t *acc, const uint16_t *v, float s, int n);
 void f16_scale_ref(uint16_t *acc, float s, int n);
@@ -113,7 +113,7 @@ void act_q8_0_ref(const float *x, void *xq, int64_t n); // x86 variant: id = 127
 void act_q8_1_ref(const float *x, void *xq, int64_t n); // same, plus s
 void act_q8_K_ref(const float *x, void *xq, int64_t n); // ggml's quantize_row_q8_K_ref
 
-// ---- x86 kernels: quant_avx2.c, compiled twice (suffix _avx2, and _avx512 = AVX-512 VL +
+// ---- x86 kernels: quant_x86.inc, compiled twice (suffix _avx2, and _avx512 = AVX-512 VL +
 // VNNI, bit-identical results); only called after a CPU check. The float formats, activation
 // converters and attention ops exist only as _avx2.
 #define QUANT_DECL_X86_INT(sfx)                                                                   \
