@@ -273,7 +273,6 @@ frink_status frink_context_create(const frink_model *fm, const frink_context_par
     if (!c) return frink_fail(FRINK_ERR_NOMEM, "out of memory");
     c->fm = fm;
     c->p = *p;
-    quant_set_reference(p->reference_kernels);
     frink_status st = FRINK_OK;
     c->pool = pool_create(p->n_threads ? p->n_threads : pool_default_threads());
     if (!c->pool) {
@@ -282,6 +281,8 @@ frink_status frink_context_create(const frink_model *fm, const frink_context_par
     }
     if ((st = exec_create(fm->m, c->pool, p->n_batch, &c->ex))) goto fail;
     if (p->gdn_chunk > 1) exec_set_gdn_chunk(c->ex, p->gdn_chunk);
+    // The context's own kernel set: no other context, before or after, changes it.
+    exec_set_kernels(c->ex, p->reference_kernels ? QUANT_ISA_SCALAR : quant_cpu_isa());
     seq_opts_default(&c->so);
     c->so.cap = p->n_ctx;
     if (p->ckpt_every) c->so.ckpt_every = p->ckpt_every;
@@ -313,7 +314,9 @@ void frink_context_free(frink_context *c) {
 
 const frink_model *frink_context_model(const frink_context *c) { return c->fm; }
 int frink_context_threads(const frink_context *c) { return pool_threads(c->pool); }
-const char *frink_context_kernels(const frink_context *c) { return c->p.reference_kernels ? "reference" : quant_isa(); }
+const char *frink_context_kernels(const frink_context *c) {
+    return c->p.reference_kernels ? "reference" : quant_isa_name(exec_kernels(c->ex));
+}
 uint64_t frink_context_barriers(const frink_context *c) { return pool_barriers(c->pool); }
 
 // ---- sequences -----------------------------------------------------------------------

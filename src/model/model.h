@@ -13,6 +13,7 @@
 #include "core/err.h"
 #include "core/gguf.h"
 #include "model/arch.h"
+#include "quant/quant.h"
 
 // A matrix (or stack of expert matrices) in the file, viewed in place.
 struct weight {
@@ -28,7 +29,7 @@ struct weight {
     const float *bias;  // [n_out] or [n_mat][n_out] (F32 copy), NULL when absent
     bool bias_first;    // (x W + bias) * scale, as the reference's FFN; else x W * scale + bias
     const char *name;   // tensor name, for messages
-    const void *packed; // the same weights repacked at load for the kernels in use (in the
+    const void *packed; // the same weights repacked at load for model.packed_isa (in the
                         // model's packed arena; quant_pack), NULL when none: data stays valid
 };
 
@@ -214,6 +215,8 @@ struct model {
     int n_gdn_layers, n_attn_layers;
     void *packed_arena;         // weights repacked at load (weight.packed points inside), or NULL
     size_t packed_bytes;
+    enum quant_isa_id packed_isa; // the kernel set whose layout the packed copies are in (the
+                                  // CPU's best at load): only an executor on that set uses them
     void **owned;               // F32 copies of small tensors (norms, biases, conv, scales)
     int n_owned, cap_owned;
     int *unread;                // tensors nothing reads (loaded with allow_unread): indices in gguf

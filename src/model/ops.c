@@ -12,6 +12,7 @@
 // ---- parallel helpers -------------------------------------------------------
 
 struct act_job {
+    enum quant_isa_id isa;
     uint32_t type;
     const float *x;
     int64_t ldx, n;
@@ -24,17 +25,19 @@ static void act_task(void *p, int ith, int nth) {
     struct act_job *j = p;
     int64_t t0, t1;
     pool_range(j->T, ith, nth, 1, &t0, &t1);
-    for (int64_t t = t0; t < t1; t++) quant_act_from_float(j->type, j->x + t * j->ldx, j->xq + t * j->act_bytes, j->n);
+    for (int64_t t = t0; t < t1; t++)
+        quant_act_from_float(j->isa, j->type, j->x + t * j->ldx, j->xq + t * j->act_bytes, j->n);
 }
 
 // Up to 4 products sharing one input, split over the threads as one range of
 // rows (the concatenation of every matrix's rows): one barrier for q/k/v, one
 // for gate/up.
 struct mm_job {
+    enum quant_isa_id isa; // the executor's kernel set
     int n;
     const struct weight *w[4];
     const uint8_t *W[4];
-    const void *P[4];  // the weights packed at load (model.c), NULL: use W
+    const void *P[4];  // the weights packed at load (model.c) in isa's layout, NULL: use W
     float *y[4];
     int64_t row0[5];  // prefix sums of the rows
     const uint8_t *xq;
@@ -53,9 +56,10 @@ static void mm_task(void *p, int ith, int nth) {
         const struct weight *w = j->w[k];
         int64_t lo = a - j->row0[k], hi = b - j->row0[k];
         if (j->P[k])
-            quant_matmul_packed(w->type, j->P[k], j->W[k], w->row_bytes, j->xq, w->n_in, j->T, j->y[k] + lo, j->ldy, lo, hi);
+            quant_matmul_packed(j->isa, w->type, j->P[k], j->W[k], w->row_bytes, j->xq, w->n_in, j->T, j->y[k] + lo,
+                                j->ldy, lo, hi);
         else
-            quant_matmul(w->type, j->W[k], w->row_bytes, j->xq, w->n_in, j->T, j->y[k] + lo, j->ldy, lo, hi);
+            quant_matmul(j->isa, w->type, j->W[k], w->row_bytes, j->xq, w->n_in, j->T, j->y[k] + lo, j->ldy, lo, hi);
     }
 }
 
@@ -72,7 +76,7 @@ const uint8_t *exec_act(struct exec *ex, const struct weight *w, const float *x,
         ex->xq_cap = ex->xq ? need : 0;
         if (!ex->xq) return NULL;
     }
-    struct act_job j = {w->type, x, ldx, w->n_in, T, ex->xq, ab};
+    struct act_job j = {ex->isa, w->type, x, ldx, w->n_in, T, ex->xq, ab};
     pool_run_sized(ex->pool, act_task, &j, (int64_t)T * w->n_in * 4);
     ex->act_x = x;
     ex->act_type = w->type;
@@ -110,12 +114,12 @@ void exec_mm_multi(struct exec *ex, int n, const struct weight *const *w, const 
             for (int i = 0; i < n; i++) exec_mm(ex, w[i], 0, x, ldx, T, y[i], ldy);
             return;
         }
-    struct mm_job j = {.n = n, .xq = exec_act(ex, w[0], x, ldx, T), .T = T, .ldy = ldy};
+    struct mm_job j = {.isa = ex->isa, .n = n, .xq = exec_act(ex, w[0], x, ldx, T), .T = T, .ldy = ldy};
     int64_t work = 0;
     for (int k = 0; k < n; k++) {
         j.w[k] = w[k];
         j.W[k] = w[k]->data;
-        j.P[k] = w[k]->packed;
+        j.P[k] = ex->packed ? w[k]->packed : NULL;
         j.y[k] = y[k];
         j.row0[k + 1] = j.row0[k] + w[k]->n_out;
         work += w[k]->n_out * w[k]->n_in * T;
@@ -126,8 +130,8 @@ void exec_mm_multi(struct exec *ex, int n, const struct weight *const *w, const 
 
 // y[t][0..n_out) = (W[mat] x_t) * scale + bias, for T rows of x.
 void exec_mm(struct exec *ex, const struct weight *w, int mat, const float *x, int64_t ldx, int T, float *y, int64_t ldy) {
-    struct mm_job j = {.n = 1, .w = {w}, .W = {(const uint8_t *)w->data + (size_t)mat * w->mat_bytes},
-                       .P = {mat == 0 ? w->packed : NULL}, .y = {y},
+    struct mm_job j = {.isa = ex->isa, .n = 1, .w = {w}, .W = {(const uint8_t *)w->data + (size_t)mat * w->mat_bytes},
+                       .P = {mat == 0 && ex->packed ? w->packed : NULL}, .y = {y},
                        .row0 = {0, w->n_out}, .xq = exec_act(ex, w, x, ldx, T), .T = T, .ldy = ldy};
     pool_run_sized(ex->pool, mm_task, &j, w->n_out * w->n_in * T);
     mm_epilogue(w, mat, T, y, ldy);

@@ -18,8 +18,6 @@ typedef void (*quant_from_float_fn)(const float *x, void *xq, int64_t n);
 // kernel's result for row r exactly.
 typedef void (*quant_rows4_fn)(int64_t n, const void *w, size_t row_bytes, const void *xq, float out[4]);
 
-enum quant_isa_id { QUANT_ISA_SCALAR, QUANT_ISA_AVX2, QUANT_ISA_AVX512, QUANT_ISA_COUNT };
-
 // One row of the weight type table.
 struct quant_type_info {
     uint32_t act;                       // activation type id (GGML_TYPE_F32/F16/BF16/Q8_0/Q8_1/Q8_K)
@@ -34,12 +32,8 @@ struct quant_type_info {
 // kernel to its scalar twin. NULL entries mean "not supported".
 const struct quant_type_info *quant_type_info(uint32_t type);
 quant_from_float_fn quant_act_kernel(uint32_t act_type, enum quant_isa_id isa);
-// Highest ISA this CPU can run (reads CPU features once).
-enum quant_isa_id quant_cpu_isa(void);
-// The kernel set in use now (scalar when quant_set_reference(true)).
-enum quant_isa_id quant_active_isa(void);
 
-// ---- panel kernels (panel_x86.inc, built by panel_avx2.c and panel_avx512.c): products on panels of 8 weight rows ----
+// ---- panel kernels (panel_x86.inc as panel_avx2.c, panel_avx512.c): products on 8-row panels ----
 // Every output equals the one-token kernel of the same type and ISA bit for bit.
 struct quant_panel {
     size_t (*panel_bytes)(int64_t n); // one 8-row panel of rows n long
@@ -57,7 +51,7 @@ const struct quant_panel *quant_panel_avx2(uint32_t type);    // NULL: no panel 
 const struct quant_panel *quant_panel_avx512(uint32_t type);
 const struct quant_panel *quant_packed_avx2(uint32_t type);   // layouts stored at load (quant_pack)
 const struct quant_panel *quant_packed_avx512(uint32_t type);
-// Tests only: caps the kernel set at `isa` (or lifts the cap with QUANT_ISA_COUNT).
+// Tests only: caps quant_active_isa() at `isa` (or lifts the cap with QUANT_ISA_COUNT).
 void quant_cap_isa(enum quant_isa_id isa);
 
 // ---- Gated DeltaNet token step (gdn_kernels.c, gdn_avx2.c) ----
