@@ -215,6 +215,8 @@ struct model {
     int n_gdn_layers, n_attn_layers;
     void *packed_arena;         // weights repacked at load (weight.packed points inside), or NULL
     size_t packed_bytes;
+    bool on_cuda;               // the model's device is cuda (path_plan: model_load_opts.device,
+                                // else FRINK_DEVICE): its plan may place layers there
     enum quant_isa_id packed_isa; // the kernel set whose layout the packed copies are in (the
                                   // CPU's best at load): only an executor on that set uses them
     void **owned;               // F32 copies of small tensors (norms, biases, conv, scales)

@@ -41,11 +41,11 @@ const struct layer_path *path_host(void);
 static inline uint64_t path_missing(const struct layer_path *p, const struct layer *L) { return L->feat & ~p->implements; }
 
 // Plans m with the built-in paths in preference order: the "cuda" path first when the device
-// was chosen (device "cuda"; NULL: cuda_select's choice, else FRINK_DEVICE=cuda; src/cuda/cuda.h; the default is the CPU), then
+// was chosen (device "cuda"; NULL: FRINK_DEVICE=cuda; src/cuda/cuda.h; the default is the CPU), then
 // the host path. The cuda path implements no feature yet, so today every layer runs on the host
 // and, with cuda chosen, its path_refused names what the cuda path lacks. Sets every layer's
-// path and path_refused. Fails, naming the layer and the bits, when no path accepts a layer (a
-// bit no path lists: a bit added to model.h without its host path entry); fails naming why when
+// path and path_refused, and m->on_cuda (the model keeps its device). Fails, naming the layer
+// and the bits, when no path accepts a layer (a bit no path lists: a bit added to model.h without its host path entry); fails naming why when
 // cuda was asked for and this build or machine has none (FRINK_ERR_UNSUPPORTED) or the device
 // named is unknown (FRINK_ERR_ARG).
 frink_status path_plan(struct model *m, const char *device);
