@@ -477,6 +477,10 @@ FRINK_API frink_status frink_chat_parser_finish(frink_chat_parser *p, frink_chat
 // pick: installed as the sampler's constraint (frink_grammar_constraint), it allows a token only
 // when the token's bytes can continue the grammar, and the end of generation only where the
 // grammar may end. A grammar holds its position in the text so far; one sampler at a time.
+// The first grammar made on a model builds the model's trie of its vocabulary (tens of ms for a
+// large vocabulary), which every later grammar on that model shares; grammars may be made on
+// one model from any number of threads at once. The trie is freed with the model: free the
+// model only after its grammars are no longer used (freeing a grammar touches nothing of it).
 
 typedef struct frink_grammar frink_grammar;
 

@@ -16,6 +16,7 @@
 #include "core/gguf.h"
 #include "core/pool.h"
 #include "engine/engine.h"
+#include "grammar/grammar.h"
 #include "model/arch.h"
 #include "model/forward.h"
 #include "model/model.h"
@@ -58,6 +59,7 @@ frink_status frink_model_open(const frink_model_params *p, frink_model **out) {
     bool file_only = p->file_only, vocab_only = p->vocab_only || file_only;
     frink_model *fm = calloc(1, sizeof *fm);
     if (!fm) return frink_fail(FRINK_ERR_NOMEM, "out of memory");
+    pthread_mutex_init(&fm->vocab_lock, NULL);
     const char *what = p->path ? p->path : "embedded model";
     frink_status st;
     struct gguf_file *f = NULL;
@@ -102,6 +104,8 @@ fail:
 
 void frink_model_free(frink_model *fm) {
     if (!fm) return;
+    grammar_vocab_free(fm->vocab);
+    pthread_mutex_destroy(&fm->vocab_lock);
     tokenizer_free(fm->tok);
     if (fm->m) model_free(fm->m);
     else gguf_close(fm->f);
