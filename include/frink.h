@@ -225,7 +225,8 @@ typedef struct frink_context_params {
     size_t prefix_cache_bytes; // budget of the context's prefix cache (0: no cache)
     int gdn_chunk;             // chunked Gated DeltaNet prefill (0 or 1: the token recurrence)
     bool reference_kernels;    // every product on the scalar reference kernels (slow; an oracle).
-                               // Process-wide: it applies to every context from then on.
+                               // This context's alone: other contexts, on the same model or
+                               // not, keep their own kernels (and results).
     // Checkpoints of a hybrid model's recurrent state (what truncation, prefix reuse and
     // slot files resume from): one every ckpt_every tokens, the ckpt_keep_recent most recent
     // of those and the ckpt_keep_marked most recent end-of-prompt ones kept. 0: the defaults
@@ -476,6 +477,10 @@ FRINK_API frink_status frink_chat_parser_finish(frink_chat_parser *p, frink_chat
 // pick: installed as the sampler's constraint (frink_grammar_constraint), it allows a token only
 // when the token's bytes can continue the grammar, and the end of generation only where the
 // grammar may end. A grammar holds its position in the text so far; one sampler at a time.
+// The first grammar made on a model builds the model's trie of its vocabulary (tens of ms for a
+// large vocabulary), which every later grammar on that model shares; grammars may be made on
+// one model from any number of threads at once. The trie is freed with the model: free the
+// model only after its grammars are no longer used (freeing a grammar touches nothing of it).
 
 typedef struct frink_grammar frink_grammar;
 
@@ -611,8 +616,8 @@ typedef struct frink_kernel_speed {
 // The weight types frink_measure_kernel knows: the name of the i-th, NULL past the end.
 FRINK_API const char *frink_kernel_type(int i);
 // Matrix-vector throughput of the i-th weight type on a 4096 x 4096 matrix of arbitrary bytes
-// (best of 8 runs, 2 for the reference). It switches the process-wide reference kernels on and
-// then off (see frink_context_params.reference_kernels): call it while no context evaluates.
+// (best of 8 runs, 2 for the reference): the kernel set a context runs by default and the
+// scalar reference twins. Contexts, evaluating or not, are unaffected.
 FRINK_API frink_status frink_measure_kernel(int i, int n_threads, frink_kernel_speed *out);
 
 // ---- tools the CLI uses ---------------------------------------------------------------------

@@ -110,8 +110,8 @@ static void check_matrix(const char *what, uint32_t type, const void *W, int64_t
         amax[b] = 0;
         for (int j = 0; j < 32; j++) amax[b] = fabsf(x[32 * b + j]) > amax[b] ? fabsf(x[32 * b + j]) : amax[b];
     }
-    quant_act_from_float(type, x, xq, n);
-    quant_matvec(type, W, rb, xq, n, y_host, 0, rows);
+    quant_act_from_float(quant_active_isa(), type, x, xq, n);
+    quant_matvec(quant_active_isa(), type, W, rb, xq, n, y_host, 0, rows);
     int64_t twin_bad = 0, host_bad = 0;
     double worst = 0;
     for (int64_t r = 0; r < rows; r++) {

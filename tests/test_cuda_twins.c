@@ -291,7 +291,7 @@ static void check_selection(void) {
     CHECK(cuda_plan_device(err, sizeof err) == -2 && strstr(err, "FRINK_DEVICE 'tpu': unknown device"), "'%s'", err);
     CHECK(open_embedded(path, refused, sizeof path) == FRINK_ERR_ARG && strstr(frink_errmsg(), "'tpu'"), "load: '%s'",
           frink_errmsg());
-    CHECK(cuda_select("tpu", err, sizeof err) == -2 && strstr(err, "unknown device"), "select tpu: '%s'", err);
+    CHECK(cuda_parse_device("tpu", err, sizeof err) == -2 && strstr(err, "unknown device"), "device tpu: '%s'", err);
     setenv("FRINK_DEVICE", "cuda", 1);
     if (!cuda_available()) {
         // this build or this machine: either way the message says which
@@ -302,7 +302,7 @@ static void check_selection(void) {
         frink_status st = open_embedded(path, refused, sizeof path);
         CHECK(st == FRINK_ERR_UNSUPPORTED && strstr(frink_errmsg(), "FRINK_DEVICE cuda: "), "load: %d '%s'", st,
               frink_errmsg());
-        CHECK(cuda_select("cuda", err, sizeof err) == -1, "select cuda without a device");
+        CHECK(cuda_parse_device("cuda", err, sizeof err) == -1, "device cuda without a device");
         CHECK(cuda_device_count(err, sizeof err) <= 0 && cuda_matrix_upload(GGML_TYPE_Q8_0, "", 32, 1, err, sizeof err) == NULL,
               "no device, no upload");
     } else {
@@ -311,7 +311,7 @@ static void check_selection(void) {
                   !strncmp(refused, "cuda: missing ", 14),
               "cuda chosen: host runs the layer, cuda refuses it ('%s', '%s')", path, refused);
     }
-    // A model's own device wins over FRINK_DEVICE and leaves the global choice alone.
+    // A model's own device wins over FRINK_DEVICE (there is no process-wide choice to change).
     CHECK(open_embedded_on("cpu", path, refused, sizeof path) == FRINK_OK && !strcmp(path, "host") && !refused[0],
           "params.device cpu under FRINK_DEVICE=cuda ('%s')", frink_errmsg());
     CHECK(open_embedded_on("tpu", path, refused, sizeof path) == FRINK_ERR_ARG && strstr(frink_errmsg(), "'tpu'"),
@@ -324,8 +324,10 @@ static void check_selection(void) {
     else
         CHECK(dst == FRINK_OK && !strncmp(refused, "cuda: missing ", 14), "params.device cuda: '%s'", refused);
     setenv("FRINK_DEVICE", "cuda", 1);
-    // An explicit choice wins over the environment.
-    CHECK(cuda_select("cpu", err, sizeof err) == 0 && cuda_plan_device(err, sizeof err) == 0, "select cpu over FRINK_DEVICE");
+    // An explicit choice wins over the environment, and leaves it the default of the next model.
+    CHECK(cuda_parse_device("cpu", err, sizeof err) == 0 && open_embedded_on("cpu", path, refused, sizeof path) == FRINK_OK &&
+              !refused[0] && cuda_plan_device(err, sizeof err) == (cuda_available() ? 1 : -1),
+          "device cpu over FRINK_DEVICE ('%s')", refused);
     unsetenv("FRINK_DEVICE");
 }
 

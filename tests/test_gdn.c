@@ -233,7 +233,7 @@ static void token_step_kernels_agree(void) {
             for (int i = 0; i < dv; i++) v[i] = 3 * RNDF();
             for (int m = 0; m < 2; m++) {
                 quant_set_reference(m == 1);
-                gdn_rule_token(S[m], dk, dv, q, k, v, 0.93f, 0.6f, 0.125f, o[m]);
+                gdn_rule_token(quant_active_isa(), S[m], dk, dv, q, k, v, 0.93f, 0.6f, 0.125f, o[m]);
             }
             same &= !memcmp(S[0], S[1], sizeof(float) * dk * dv) && !memcmp(o[0], o[1], sizeof(float) * dv);
         }

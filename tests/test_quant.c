@@ -146,7 +146,7 @@ static void test_golden(uint32_t type, const char *name) {
         quant_set_reference(ref);
         for (uint32_t a = 0; a < g.nact; a++) {
             memset(aq, 0, g.act_bytes);
-            quant_act_from_float(type, g.x + a * g.n, aq, g.n);
+            quant_act_from_float(quant_active_isa(), type, g.x + a * g.n, aq, g.n);
             CHECK(!memcmp(aq, g.aq + a * g.act_bytes, g.act_bytes),
                   "%s: activation %u bytes differ from ggml (%s)", name, a, quant_isa());
         }
@@ -304,7 +304,7 @@ static void test_fast_vs_ref(uint32_t type, const char *name) {
             uint8_t *x4 = malloc(act_bytes * 4);
             for (int t = 0; t < 4; t++) {
                 for (int64_t i = 0; i < n; i++) x[i] = rndf() * (t == 3 ? 50.0f : 1.0f);
-                quant_act_from_float(type, x, x4 + t * act_bytes, n);
+                quant_act_from_float(quant_active_isa(), type, x, x4 + t * act_bytes, n);
             }
             for (int r = 0; r < ROWS; r++) {
                 float o[4];
@@ -320,9 +320,9 @@ static void test_fast_vs_ref(uint32_t type, const char *name) {
         // quant_matvec on a row range not starting at 0, fast vs reference mode
         float yf[ROWS], yr[ROWS];
         quant_set_reference(true);
-        quant_matvec(type, w, row_bytes, xq, n, yr, 1, ROWS);
+        quant_matvec(quant_active_isa(), type, w, row_bytes, xq, n, yr, 1, ROWS);
         quant_set_reference(false);
-        quant_matvec(type, w, row_bytes, xq, n, yf, 1, ROWS);
+        quant_matvec(quant_active_isa(), type, w, row_bytes, xq, n, yf, 1, ROWS);
         for (int r = 1; r < ROWS; r++)
             CHECK(close_enough(yf[r - 1], yr[r - 1], abs_dot(type, w + r * row_bytes, xq, n)),
                   "%s n=%lld: matvec row %d fast %.9g ref %.9g", name, (long long)n, r, yf[r - 1],
@@ -359,14 +359,14 @@ static void test_matmul(uint32_t type, const char *name) {
             uint8_t *xq = malloc(act_bytes * nt);
             for (int64_t t = 0; t < nt; t++) {
                 for (int64_t i = 0; i < n; i++) x[i] = rndf() * (t % 5 == 4 ? 30.0f : 1.0f);
-                quant_act_from_float(type, x, xq + t * act_bytes, n);
+                quant_act_from_float(quant_active_isa(), type, x, xq + t * act_bytes, n);
             }
             float *y = malloc(sizeof(float) * nt * ldy), yv[ROWS];
             for (int64_t i = 0; i < nt * ldy; i++) y[i] = -12345.0f;
-            quant_matmul(type, w, row_bytes, xq, n, nt, y, ldy, r0, r1);
+            quant_matmul(quant_active_isa(), type, w, row_bytes, xq, n, nt, y, ldy, r0, r1);
             int bad = 0, pad_ok = 1;
             for (int64_t t = 0; t < nt; t++) {
-                quant_matvec(type, w, row_bytes, xq + t * act_bytes, n, yv, r0, r1);
+                quant_matvec(quant_active_isa(), type, w, row_bytes, xq + t * act_bytes, n, yv, r0, r1);
                 for (int64_t r = r0; r < r1; r++)
                     bad += f32_bits(yv[r - r0]) != f32_bits(y[t * ldy + (r - r0)]);
                 for (int64_t c = r1 - r0; c < ldy; c++) pad_ok &= y[t * ldy + c] == -12345.0f;
@@ -375,17 +375,17 @@ static void test_matmul(uint32_t type, const char *name) {
                   (long long)nt, ref, bad);
             CHECK(pad_ok, "%s n_tok=%lld: matmul wrote outside [r0, r1)", name, (long long)nt);
             // weights packed at load: the same bits, over row ranges cutting panels anywhere
-            const size_t psz = quant_packed_size(type, n, ROWS);
+            const size_t psz = quant_packed_size(quant_active_isa(), type, n, ROWS);
             if (psz) {
                 void *P = aligned_alloc(64, (psz + 63) & ~(size_t)63);
-                quant_pack(type, w, row_bytes, n, ROWS, P);
+                quant_pack(quant_active_isa(), type, w, row_bytes, n, ROWS, P);
                 static const int64_t ranges[][2] = {{1, 21}, {0, 16}, {3, 13}, {8, 16}, {17, 20}};
                 for (size_t q = 0; q < sizeof ranges / sizeof ranges[0]; q++) {
                     const int64_t a = ranges[q][0], b = ranges[q][1];
-                    quant_matmul_packed(type, P, w, row_bytes, xq, n, nt, y, ldy, a, b);
+                    quant_matmul_packed(quant_active_isa(), type, P, w, row_bytes, xq, n, nt, y, ldy, a, b);
                     int pbad = 0;
                     for (int64_t t = 0; t < nt; t++) {
-                        quant_matvec(type, w, row_bytes, xq + t * act_bytes, n, yv, a, b);
+                        quant_matvec(quant_active_isa(), type, w, row_bytes, xq + t * act_bytes, n, yv, a, b);
                         for (int64_t r = a; r < b; r++) pbad += f32_bits(yv[r - a]) != f32_bits(y[t * ldy + (r - a)]);
                     }
                     CHECK(pbad == 0, "%s n_tok=%lld ref=%d rows [%lld, %lld): %d packed outputs differ from matvec", name,
@@ -393,10 +393,10 @@ static void test_matmul(uint32_t type, const char *name) {
                 }
                 // the scalar reference mode, switched on after packing, reads the original rows
                 quant_set_reference(true);
-                quant_matmul_packed(type, P, w, row_bytes, xq, n, nt, y, ldy, 1, ROWS);
+                quant_matmul_packed(quant_active_isa(), type, P, w, row_bytes, xq, n, nt, y, ldy, 1, ROWS);
                 int rbad = 0;
                 for (int64_t t = 0; t < nt; t++) {
-                    quant_matvec(type, w, row_bytes, xq + t * act_bytes, n, yv, 1, ROWS);
+                    quant_matvec(quant_active_isa(), type, w, row_bytes, xq + t * act_bytes, n, yv, 1, ROWS);
                     for (int64_t r = 1; r < ROWS; r++) rbad += f32_bits(yv[r - 1]) != f32_bits(y[t * ldy + (r - 1)]);
                 }
                 quant_set_reference(false);
@@ -449,13 +449,13 @@ static void test_panel_shapes(uint32_t type, const char *name) {
                 }
         for (int t = 0; t < NT; t++) {
             for (int64_t i = 0; i < n; i++) x[i] = rndf() * (t % 3 ? 1.0f : 1000.0f);
-            quant_act_from_float(type, x, xq + (size_t)t * act_bytes, n);
+            quant_act_from_float(quant_active_isa(), type, x, xq + (size_t)t * act_bytes, n);
         }
         for (int nt = 1; nt <= NT; nt++) {
-            quant_matmul(type, w, row_bytes, xq, n, nt, y, ROWS, R0, ROWS);
+            quant_matmul(quant_active_isa(), type, w, row_bytes, xq, n, nt, y, ROWS, R0, ROWS);
             int bad = 0;
             for (int t = 0; t < nt; t++) {
-                quant_matvec(type, w, row_bytes, xq + (size_t)t * act_bytes, n, yv, R0, ROWS);
+                quant_matvec(quant_active_isa(), type, w, row_bytes, xq + (size_t)t * act_bytes, n, yv, R0, ROWS);
                 for (int r = 0; r < ROWS - R0; r++) bad += f32_bits(yv[r]) != f32_bits(y[t * ROWS + r]);
             }
             CHECK(bad == 0, "%s n=%lld n_tok=%d (%s): %d panel outputs differ from the one-token kernel", name,

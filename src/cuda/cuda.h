@@ -35,19 +35,15 @@ int cuda_describe(char *buf, size_t cap, char *err, size_t cap_err);
 
 // ---- device selection (select.c) ----------------------------------------------------------------
 
-// Chooses the device by name for the plans that follow: "cuda" or "cpu". 0 on success; "cuda"
-// fails (-1), naming why, on a build without CUDA or a machine without a device; any other name
-// fails (-2). Overrides FRINK_DEVICE. Not thread-safe: meant for a program's start-up (the
-// CLI's --device).
-int cuda_select(const char *name, char *err, size_t cap);
+// There is no process-wide choice: each model names its device (frink_model_params.device,
+// model_load_opts.device) and keeps it (model.on_cuda); these only validate names.
 
-// A device name as cuda_select validates it, without choosing it: 1 cuda, 0 cpu, -1 / -2 with
-// err. For a model's own choice (frink_model_params.device), which leaves the global one alone.
+// A device name: 1 "cuda", 0 "cpu"; "cuda" fails (-1), naming why in err, on a build without
+// CUDA or a machine without a device; any other name fails (-2).
 int cuda_parse_device(const char *name, char *err, size_t cap);
 
-// The device the plan should use: 1 cuda, 0 cpu, or cuda_select's -1 / -2 with err.
-// cuda_select's choice if made; otherwise FRINK_DEVICE (unset or empty: cpu), validated as
-// cuda_select validates a name.
+// The device of a model that names none: FRINK_DEVICE (unset or empty: cpu, 0), validated as
+// cuda_parse_device validates a name (the messages say FRINK_DEVICE).
 int cuda_plan_device(char *err, size_t cap);
 
 // ---- resident weights and matvecs (cuda.cu) ----------------------------------------------------

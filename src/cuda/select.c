@@ -1,14 +1,13 @@
-// select.c — which device the plan uses (both builds: it asks cuda.cu or stub.c for devices).
-// The default is the CPU: nothing CUDA is chosen unless cuda_select("cuda") or FRINK_DEVICE=cuda
-// asks for it, and then a build or a machine that cannot honour it is an error, not a fallback.
+// select.c — which device a model's plan uses (both builds: it asks cuda.cu or stub.c for
+// devices). The choice is the model's (frink_model_params.device, else FRINK_DEVICE; the model
+// keeps it), never a process-wide one. The default is the CPU: nothing CUDA is chosen unless a
+// model or FRINK_DEVICE=cuda asks for it, and then a build or a machine that cannot honour it is
+// an error, not a fallback.
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cuda/cuda.h"
-
-// -1: no explicit choice (FRINK_DEVICE decides); 0 cpu; 1 cuda.
-static int chosen = -1;
 
 // 1 cuda, 0 cpu, -1 (cuda unavailable) or -2 (unknown name) with err; `what` names where the
 // name came from, for the message.
@@ -33,15 +32,7 @@ static int parse_device(const char *what, const char *name, char *err, size_t ca
 
 int cuda_parse_device(const char *name, char *err, size_t cap) { return parse_device("device", name ? name : "", err, cap); }
 
-int cuda_select(const char *name, char *err, size_t cap) {
-    int d = parse_device("device", name ? name : "", err, cap);
-    if (d < 0) return d;
-    chosen = d;
-    return 0;
-}
-
 int cuda_plan_device(char *err, size_t cap) {
-    if (chosen >= 0) return chosen;
     const char *env = getenv("FRINK_DEVICE");
     if (!env || !*env) return 0;
     return parse_device("FRINK_DEVICE", env, err, cap);

@@ -16,6 +16,7 @@
 #include "core/gguf.h"
 #include "core/pool.h"
 #include "engine/engine.h"
+#include "grammar/grammar.h"
 #include "model/arch.h"
 #include "model/forward.h"
 #include "model/model.h"
@@ -58,6 +59,7 @@ frink_status frink_model_open(const frink_model_params *p, frink_model **out) {
     bool file_only = p->file_only, vocab_only = p->vocab_only || file_only;
     frink_model *fm = calloc(1, sizeof *fm);
     if (!fm) return frink_fail(FRINK_ERR_NOMEM, "out of memory");
+    pthread_mutex_init(&fm->vocab_lock, NULL);
     const char *what = p->path ? p->path : "embedded model";
     frink_status st;
     struct gguf_file *f = NULL;
@@ -102,6 +104,8 @@ fail:
 
 void frink_model_free(frink_model *fm) {
     if (!fm) return;
+    grammar_vocab_free(fm->vocab);
+    pthread_mutex_destroy(&fm->vocab_lock);
     tokenizer_free(fm->tok);
     if (fm->m) model_free(fm->m);
     else gguf_close(fm->f);
@@ -273,7 +277,6 @@ frink_status frink_context_create(const frink_model *fm, const frink_context_par
     if (!c) return frink_fail(FRINK_ERR_NOMEM, "out of memory");
     c->fm = fm;
     c->p = *p;
-    quant_set_reference(p->reference_kernels);
     frink_status st = FRINK_OK;
     c->pool = pool_create(p->n_threads ? p->n_threads : pool_default_threads());
     if (!c->pool) {
@@ -282,6 +285,8 @@ frink_status frink_context_create(const frink_model *fm, const frink_context_par
     }
     if ((st = exec_create(fm->m, c->pool, p->n_batch, &c->ex))) goto fail;
     if (p->gdn_chunk > 1) exec_set_gdn_chunk(c->ex, p->gdn_chunk);
+    // The context's own kernel set: no other context, before or after, changes it.
+    exec_set_kernels(c->ex, p->reference_kernels ? QUANT_ISA_SCALAR : quant_cpu_isa());
     seq_opts_default(&c->so);
     c->so.cap = p->n_ctx;
     if (p->ckpt_every) c->so.ckpt_every = p->ckpt_every;
@@ -313,7 +318,9 @@ void frink_context_free(frink_context *c) {
 
 const frink_model *frink_context_model(const frink_context *c) { return c->fm; }
 int frink_context_threads(const frink_context *c) { return pool_threads(c->pool); }
-const char *frink_context_kernels(const frink_context *c) { return c->p.reference_kernels ? "reference" : quant_isa(); }
+const char *frink_context_kernels(const frink_context *c) {
+    return c->p.reference_kernels ? "reference" : quant_isa_name(exec_kernels(c->ex));
+}
 uint64_t frink_context_barriers(const frink_context *c) { return pool_barriers(c->pool); }
 
 // ---- sequences -----------------------------------------------------------------------

@@ -2,6 +2,7 @@
 #ifndef FRINK_ENGINE_H
 #define FRINK_ENGINE_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -11,6 +12,7 @@
 #include "state/seq.h"
 
 struct gguf_file;
+struct grammar_vocab;
 struct model;
 struct tokenizer;
 struct pool;
@@ -26,6 +28,11 @@ struct frink_model {
         char *features;
     } *layer_info;
     int n_layer_info;
+    // The trie of the vocabulary's pieces that grammars mask with (grammar_api.c): built by the
+    // first grammar on the model, under vocab_lock, shared by every later one, freed with the
+    // model. NULL until then.
+    pthread_mutex_t vocab_lock;
+    struct grammar_vocab *vocab;
 };
 
 struct frink_context {

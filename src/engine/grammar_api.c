@@ -13,13 +13,10 @@
 // cap within one mask, that mask is made token by token instead (slow, exact).
 // bench/grammar-speed.c measures both against the token-by-token mask.
 //
-// The trie is built once per vocabulary and shared by every grammar over it: a
-// process-wide cache keyed by the pieces' content, not by the model pointer, so a
-// model freed and another opened at the same address can never be handed a stale
-// trie, and frink_model_free needs no hook. Creating a grammar still copies the
-// pieces once into a scratch buffer to compare them (one memcpy per token: about
-// 4 ms in all for 151k tokens, against 70 ms to build the trie); tries no grammar
-// uses are kept, the most recent VOCAB_IDLE_MAX of them, for the next request.
+// The trie is built once per model, by its first grammar, and shared by every grammar over it
+// from then on; it lives on the model (frink_model.vocab, built under frink_model.vocab_lock,
+// so grammars may be made on any threads at once) and is freed with it. A grammar only borrows
+// it: freeing a grammar touches nothing of the model.
 #include <jansson.h>
 #include <math.h>
 #include <pthread.h>
@@ -33,26 +30,12 @@
 #include "grammar/jsonschema.h"
 #include "text/tokenizer.h"
 
-#define VOCAB_IDLE_MAX 2
-
-struct vocab_entry {
-    struct grammar_vocab *v;
-    uint64_t hash;   // of the pieces and their offsets
-    int refs;        // grammars using it
-    uint64_t used;   // vocab_clock when last handed out
-    struct vocab_entry *next;
-};
-
-static pthread_mutex_t vocab_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct vocab_entry *vocab_list;
-static uint64_t vocab_clock;
-
 struct frink_grammar {
     const frink_model *m;
     struct grammar *g;
     struct grammar_state *s;
     struct grammar_dfa *dfa;
-    struct vocab_entry *ve;  // the shared trie
+    const struct grammar_vocab *v; // the model's trie (frink_model.vocab)
     char *src;
     int V;
     int32_t *eog;            // [n_eog] the end-of-generation tokens
@@ -60,36 +43,9 @@ struct frink_grammar {
     uint8_t *allowed;        // [V] the mask's scratch
 };
 
-static uint64_t bytes_hash(uint64_t h, const void *p, size_t n) {
-    const unsigned char *b = p;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, b + i, 8);
-        h = (h ^ w) * 0x100000001B3ull, h ^= h >> 32;
-    }
-    for (; i < n; i++) h = (h ^ b[i]) * 0x100000001B3ull;
-    return h;
-}
-
-// Frees the idle entries past the VOCAB_IDLE_MAX most recent. Called with vocab_lock held.
-static void vocab_trim(void) {
-    for (;;) {
-        int idle = 0;
-        struct vocab_entry **oldest = NULL;
-        for (struct vocab_entry **p = &vocab_list; *p; p = &(*p)->next)
-            if (!(*p)->refs && (idle++, !oldest || (*p)->used < (*oldest)->used)) oldest = p;
-        if (idle <= VOCAB_IDLE_MAX) return;
-        struct vocab_entry *e = *oldest;
-        *oldest = e->next;
-        grammar_vocab_free(e->v);
-        free(e);
-    }
-}
-
-// The shared trie of m's first V tokens' pieces, its use counted.
-static frink_status vocab_get(const frink_model *m, int V, struct vocab_entry **out) {
-    *out = NULL;
+// The trie of m's first V tokens' pieces: a token with no bytes (or more than 511) gets an
+// empty piece, which no grammar step accepts.
+static frink_status vocab_build(const frink_model *m, int V, struct grammar_vocab **out) {
     size_t cap = 1 << 20, used = 0;
     char *blob = malloc(cap);
     uint32_t *off = malloc(((size_t)V + 1) * sizeof *off);
@@ -102,36 +58,22 @@ static frink_status vocab_get(const frink_model *m, int V, struct vocab_entry **
             blob = b;
         }
         int n = tokenizer_piece(m->tok, t, blob + used, 512, false);
-        if (n > 0 && n < 512) used += (size_t)n;  // no bytes (or more than 511): never allowed
+        if (n > 0 && n < 512) used += (size_t)n;
     }
     off[V] = (uint32_t)used;
-    uint64_t h = bytes_hash(bytes_hash(0xCBF29CE484222325ull, blob, used), off, ((size_t)V + 1) * sizeof *off);
-    pthread_mutex_lock(&vocab_lock);
-    struct vocab_entry *e = vocab_list;
-    while (e && !(e->hash == h && grammar_vocab_same(e->v, V, blob, off))) e = e->next;
-    frink_status st = FRINK_OK;
-    if (e) {
-        free(blob), free(off);
-    } else if (!(e = calloc(1, sizeof *e))) {
-        free(blob), free(off);
-        st = frink_fail(FRINK_ERR_NOMEM, "out of memory");
-    } else if ((st = grammar_vocab_build(V, blob, off, &e->v))) {  // built under the lock: once per vocabulary
-        free(e), e = NULL;
-    } else {
-        e->hash = h, e->next = vocab_list, vocab_list = e;
-    }
-    if (e) e->refs++, e->used = ++vocab_clock, *out = e;
-    vocab_trim();
-    pthread_mutex_unlock(&vocab_lock);
-    return st;
+    return grammar_vocab_build(V, blob, off, out); // takes blob and off
 }
 
-static void vocab_put(struct vocab_entry *e) {
-    if (!e) return;
-    pthread_mutex_lock(&vocab_lock);
-    e->refs--;
-    vocab_trim();
-    pthread_mutex_unlock(&vocab_lock);
+// m's trie, built on first use. The model is immutable to its users; the trie is a cache of
+// what its tokenizer already says, so it is written through a cast, under the model's lock.
+static frink_status model_vocab(const frink_model *m, int V, const struct grammar_vocab **out) {
+    frink_model *mm = (frink_model *)m;
+    frink_status st = FRINK_OK;
+    pthread_mutex_lock(&mm->vocab_lock);
+    if (!mm->vocab) st = vocab_build(m, V, &mm->vocab); // under the lock: built once per model
+    *out = mm->vocab;
+    pthread_mutex_unlock(&mm->vocab_lock);
+    return st;
 }
 
 frink_status frink_grammar_create(const frink_model *m, const char *gbnf, size_t len, const char *root,
@@ -161,7 +103,7 @@ frink_status frink_grammar_create(const frink_model *m, const char *gbnf, size_t
         g->n_eog = 0;
         for (int t = 0; t < g->V; t++)
             if (frink_token_is_eog(m, t)) g->eog[g->n_eog++] = t;
-        st = vocab_get(m, g->V, &g->ve);
+        st = model_vocab(m, g->V, &g->v);
     }
     if (st) {
         frink_grammar_free(g);
@@ -188,7 +130,6 @@ frink_status frink_grammar_from_json_schema(const frink_model *m, const char *sc
 
 void frink_grammar_free(frink_grammar *g) {
     if (!g) return;
-    vocab_put(g->ve);
     grammar_dfa_free(g->dfa);
     grammar_state_free(g->s);
     grammar_free(g->g);
@@ -225,11 +166,11 @@ static bool g_allows(void *ud, frink_token t) {
     frink_grammar *g = ud;
     if (t < 0 || t >= g->V) return false;
     if (frink_token_is_eog(g->m, t)) return grammar_state_can_end(g->s);
-    return grammar_vocab_accepts(g->ve->v, g->dfa, g->s, t);
+    return grammar_vocab_accepts(g->v, g->dfa, g->s, t);
 }
 
 void grammar_api_allowed(frink_grammar *g, uint8_t *allowed, bool naive) {
-    if (naive || grammar_vocab_mask(g->ve->v, g->dfa, g->s, allowed)) grammar_vocab_mask_naive(g->ve->v, g->s, allowed);
+    if (naive || grammar_vocab_mask(g->v, g->dfa, g->s, allowed)) grammar_vocab_mask_naive(g->v, g->s, allowed);
     bool end = grammar_state_can_end(g->s);
     for (int i = 0; i < g->n_eog; i++) allowed[g->eog[i]] = end;
 }
@@ -245,7 +186,7 @@ static void g_mask(void *ud, float *logits, int n) {
 static void g_accept(void *ud, frink_token t) {
     frink_grammar *g = ud;
     size_t len;
-    const char *p = t >= 0 && t < g->V && !frink_token_is_eog(g->m, t) ? grammar_vocab_piece(g->ve->v, t, &len) : NULL;
+    const char *p = t >= 0 && t < g->V && !frink_token_is_eog(g->m, t) ? grammar_vocab_piece(g->v, t, &len) : NULL;
     if (p) grammar_state_advance(g->s, p, len);  // allowed, so it advances
 }
 

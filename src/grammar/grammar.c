@@ -987,11 +987,6 @@ const char *grammar_vocab_piece(const struct grammar_vocab *v, int t, size_t *le
     return *len && *len <= GV_MAX_PIECE ? v->blob + v->off[t] : (*len = 0, NULL);
 }
 
-bool grammar_vocab_same(const struct grammar_vocab *v, int n_tok, const char *blob, const uint32_t *off) {
-    return v->n_tok == n_tok && !memcmp(v->off, off, ((size_t)n_tok + 1) * sizeof *off) &&
-           !memcmp(v->blob, blob, off[n_tok]);
-}
-
 // The memo's states are of two kinds. A full state owns a stack set (no partial character);
 // a partial state is a full one (its base) plus the bytes of a character begun, and costs no
 // copy of the set: the Qwen vocabulary's CJK pieces begin some thousand distinct partial

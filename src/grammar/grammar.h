@@ -77,8 +77,6 @@ void grammar_vocab_free(struct grammar_vocab *v);
 int grammar_vocab_n_tok(const struct grammar_vocab *v);
 // Token t's bytes (*len of them); NULL when it has none (or is never allowed).
 const char *grammar_vocab_piece(const struct grammar_vocab *v, int t, size_t *len);
-// Was v built from exactly these pieces?
-bool grammar_vocab_same(const struct grammar_vocab *v, int n_tok, const char *blob, const uint32_t *off);
 
 frink_status grammar_dfa_create(const struct grammar *g, struct grammar_dfa **out);
 void grammar_dfa_free(struct grammar_dfa *d);

@@ -97,6 +97,7 @@ struct attn_job {
     // The F16 tile path (attn_tile_task): tiles of nq tokens x hpi query heads.
     int nq, hpi;
     int64_t work; // of all tiles (tile_items)
+    enum quant_isa_id isa; // the executor's kernel set
 };
 
 // ALiBi slope of head h of H (max bias B): m0^(h+1) below the largest power of
@@ -130,7 +131,7 @@ static void attend(const struct attn_job *j, int ith, int t, int h0, int nh) {
     int c0 = feat_has(L->feat, LF_SWA) && pos - L->swa_window + 1 > 0 ? pos - L->swa_window + 1 : 0;
     bool f16 = sq->kv_type == KV_F16;
     struct quant_f16_ops f16ops;
-    quant_f16_get_ops(&f16ops);
+    quant_f16_get_ops(j->isa, &f16ops);
     // Per head: q (F16 for the K.q products, as the reference converts it), the
     // running max and sum, and the V accumulator (F16 as the reference keeps it;
     // F32 for F32 / Q8_0 caches, whose rows are decoded to float).
@@ -238,7 +239,7 @@ static void attend_tile(const struct attn_job *j, int ith, int t0, int nq, int h
     float *acc = j->accf + (size_t)ith * ATTN_MAX_GROUP * 1024;
     struct quant_attn_tile tt = {(const uint16_t *)sq->k[j->il] + (size_t)kvh * d, (const uint16_t *)sq->v[j->il] + (size_t)kvh * dv,
                                  (size_t)Hkv * d, (size_t)Hkv * dv, d, dv, nq, nh, q16, lo, hi, scale, softcap, M, S, acc};
-    quant_attn_f16_tile(&tt);
+    quant_attn_f16_tile(j->isa, &tt);
     for (int qi = 0; qi < nq; qi++) {
         for (int g = 0; g < nh; g++) {
             int st = qi * nh + g, h = h0 + g;
@@ -316,7 +317,7 @@ static void attn_task(void *p, int ith, int nth) {
 
 static void attn_run(struct exec *ex, const struct layer *L, const float *q, int64_t ldq, int il, int T, float *o) {
     struct attn_job j = {L, q, ldq, T, ex->run, ex->n_run, ex->tok_run, ex->pos, o, ex->acc16, ex->accf, il,
-                         ex->m->hp.attn_softcap, ex->m->hp.alibi_max_bias, 0, 0, 0};
+                         ex->m->hp.attn_softcap, ex->m->hp.alibi_max_bias, 0, 0, 0, ex->isa};
     int64_t cells = 0; // K/V rows read over the step
     for (int r = 0; r < ex->n_run; r++) cells += (int64_t)ex->run[r].n * (ex->run[r].p0 + ex->run[r].n);
     int64_t work = cells * L->n_head * (L->head_dim + L->head_dim_v);

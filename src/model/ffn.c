@@ -45,7 +45,7 @@ static inline float swiglu_oai(float g, float u) {
 }
 
 // g[i] = act(g[i]) * u[i] (gated), for n values.
-static void glu(int act, float *g, const float *u, int n) {
+static void glu(enum quant_isa_id isa, int act, float *g, const float *u, int n) {
     switch (act) {
     case ACT_GELU:
         for (int i = 0; i < n; i++) g[i] = gelu(g[i]) * u[i];
@@ -54,7 +54,7 @@ static void glu(int act, float *g, const float *u, int n) {
         for (int i = 0; i < n; i++) g[i] = swiglu_oai(g[i], u[i]);
         break;
     default:
-        quant_silu_mul(g, g, u, n);
+        quant_silu_mul(isa, g, g, u, n);
     }
 }
 
@@ -66,6 +66,7 @@ struct glu_job {
     const float *u;
     int64_t ldg, ldu;
     int T;
+    enum quant_isa_id isa; // the executor's kernel set
 };
 
 static void glu_task(void *p, int ith, int nth) {
@@ -74,13 +75,13 @@ static void glu_task(void *p, int ith, int nth) {
     pool_range((int64_t)j->T * j->F, ith, nth, 16, &a, &b);
     while (a < b) {
         const int64_t t = a / j->F, i = a % j->F, e = b - a < j->F - i ? b - a : j->F - i;
-        glu(j->act, j->g + t * j->ldg + i, j->u + t * j->ldu + i, (int)e);
+        glu(j->isa, j->act, j->g + t * j->ldg + i, j->u + t * j->ldu + i, (int)e);
         a += e;
     }
 }
 
 static void glu_rows(struct exec *ex, int act, float *g, int64_t ldg, const float *u, int64_t ldu, int T, int F) {
-    struct glu_job j = {act, F, g, u, ldg, ldu, T};
+    struct glu_job j = {act, F, g, u, ldg, ldu, T, ex->isa};
     pool_run_sized(ex->pool, glu_task, &j, (int64_t)T * F * 16); // ~16 multiply-adds' worth per element
 }
 
@@ -226,12 +227,13 @@ void ffn_moe(struct exec *ex, const struct layer *L, const float *xn, int T, flo
             exec_mm(ex, &L->gate_up_exps, e, ex->xg, D, n, ex->hb, ex->ldh);
             for (int i = 0; i < n; i++) {
                 float *g = ex->hb + (size_t)i * ex->ldh;
-                glu(act, g, g + F, F);
+                glu(ex->isa, act, g, g + F, F);
             }
         } else {
             exec_mm(ex, &L->gate_exps, e, ex->xg, D, n, ex->hb, ex->ldh);
             exec_mm(ex, &L->up_exps, e, ex->xg, D, n, ex->hb2, ex->ldh);
-            for (int i = 0; i < n; i++) glu(act, ex->hb + (size_t)i * ex->ldh, ex->hb2 + (size_t)i * ex->ldh, F);
+            for (int i = 0; i < n; i++)
+                glu(ex->isa, act, ex->hb + (size_t)i * ex->ldh, ex->hb2 + (size_t)i * ex->ldh, F);
         }
         exec_mm(ex, &L->down_exps, e, ex->hb, ex->ldh, n, ex->yg, D);
         for (int i = 0; i < n; i++) {

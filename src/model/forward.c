@@ -385,6 +385,7 @@ frink_status exec_create(const struct model *m, struct pool *pool, int max_batch
     // at the 2B shape it measured as fast as chunk 16 and 16% faster than chunk
     // 64. The chunked form (--gdn-chunk N) is tested against it.
     ex->gdn_chunk = 1;
+    exec_set_kernels(ex, quant_cpu_isa());
     ffn_init();
     const struct hparams *hp = &m->hp;
     int D = hp->n_embd, W = D, E = 1, K = 1;
@@ -449,6 +450,13 @@ frink_status exec_create(const struct model *m, struct pool *pool, int max_batch
 }
 
 void exec_set_gdn_chunk(struct exec *ex, int chunk) { ex->gdn_chunk = chunk; }
+
+void exec_set_kernels(struct exec *ex, enum quant_isa_id isa) {
+    ex->isa = isa;
+    ex->packed = ex->m->packed_arena && isa == ex->m->packed_isa;
+}
+
+enum quant_isa_id exec_kernels(const struct exec *ex) { return ex->isa; }
 
 void exec_free(struct exec *ex) {
     if (!ex) return;

@@ -20,6 +20,14 @@ void exec_free(struct exec *ex);
 // Chunk size of the chunked Gated DeltaNet prefill (0 or 1 = token recurrence).
 void exec_set_gdn_chunk(struct exec *ex, int chunk);
 
+// The kernel set every product, attention and recurrence step of this executor runs (at most
+// quant_cpu_isa(); QUANT_ISA_SCALAR: the reference kernels). exec_create starts with
+// quant_cpu_isa(). The weights packed at load are used only when isa is the set they were
+// packed for (model.packed_isa); any other set reads the file's layout, with the same results
+// as that set always gives. Call it between steps, never during one.
+void exec_set_kernels(struct exec *ex, enum quant_isa_id isa);
+enum quant_isa_id exec_kernels(const struct exec *ex);
+
 // Runs tokens[0..n) through the model, appending them to `s` at s->n_past.
 // Batches larger than max_batch are split. Logits (n_vocab floats each) are
 // written for the last token, or for every token when all_logits (then

@@ -48,6 +48,8 @@ struct exec {
     struct pool *pool;
     int max_T;          // batch capacity of the scratch buffers
     int gdn_chunk;      // chunk size of the chunked delta rule (<= 1: token recurrence)
+    enum quant_isa_id isa; // the kernel set of every call into src/quant (exec_set_kernels)
+    bool packed;        // weight.packed is in isa's layout (else products read weight.data)
     int ldh;            // row stride of hb* (widest intermediate)
     // The step being evaluated: its runs (one per sequence, rows grouped by sequence) and,
     // per row, its run and position. Planned for max_T rows at creation.

@@ -56,6 +56,7 @@ struct conv_job {
     int n_run, il;
     float *mixed;     // [T][ld] in: projections; out: silu(conv)
     int64_t ld;
+    enum quant_isa_id isa; // the executor's kernel set
 };
 
 // Causal depthwise convolution, in place: out(t, c) = silu(sum_i raw(t - Kc + 1 + i, c) w[c][i]),
@@ -81,7 +82,7 @@ static void conv_run(const struct conv_job *j, int r, int64_t c0, int64_t c1) {
                 for (int i = 0; i < Kc; i++) acc += RAW(t - (Kc - 1) + i, c) * w[i];
                 row[c] = acc; // read again only by this channel's own sum, before
             }
-            quant_silu_mul(row + cb, row + cb, NULL, nc);
+            quant_silu_mul(j->isa, row + cb, row + cb, NULL, nc);
         }
 #undef RAW
         for (int k = 0; k < nc; k++)
@@ -116,6 +117,7 @@ struct rule_job {
     float eps;
     const struct exec_run *run; // the step's sequences (rows of the whole step above)
     int n_run, il;
+    enum quant_isa_id isa; // the executor's kernel set
 };
 
 static int key_head(const struct gdn_dims *g, int h) { return g->grouped ? h / g->r : h % g->nk; }
@@ -139,7 +141,7 @@ static void rule_recurrent(const struct rule_job *j, int h) {
         const float *v = row + (size_t)2 * g->nk * dk + (size_t)h * dv;
         float decay = expf(j->gdecay[(size_t)t * g->nv + h]), beta = j->beta[(size_t)t * g->nv + h];
         float *o = j->o + (size_t)t * g->nv * dv + (size_t)h * dv;
-        gdn_rule_token(S, dk, dv, q, k, v, decay, beta, qs, o);
+        gdn_rule_token(j->isa, S, dk, dv, q, k, v, decay, beta, qs, o);
     }
 }
 
@@ -246,7 +248,7 @@ static void rule_heads(const struct rule_job *j, int ith, int64_t h0, int64_t h1
             float *oh = j->o + (size_t)t * j->g.nv * dv + (size_t)h * dv;
             const float *zh = j->z + (size_t)t * j->ld + (size_t)h * dv;
             exec_rms_norm(oh, oh, j->norm, dv, j->eps);
-            quant_silu_mul(oh, zh, oh, dv);
+            quant_silu_mul(j->isa, oh, zh, oh, dv);
         }
     }
 }
@@ -314,7 +316,7 @@ void gdn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
             beta[(size_t)t * g.nv + h] = exec_sigmoid(r[h]);
             gdecay[(size_t)t * g.nv + h] = L->ssm_a[h] * softplus(r[g.nv + h] + L->ssm_dt_b[h]);
         }
-    struct conv_job cj = {g, L->ssm_conv1d, ex->run, ex->n_run, il, mixed, ld};
+    struct conv_job cj = {g, L->ssm_conv1d, ex->run, ex->n_run, il, mixed, ld, ex->isa};
     pool_run_sized(ex->pool, conv_task, &cj, (int64_t)g.C * g.Kc * T);
     // L2-normalize q and k per key head.
     for (int t = 0; t < T; t++) {
@@ -337,7 +339,7 @@ void gdn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
         if (!scratch) chunk = 1; // fall back to the recurrence: same result, no workspace
     }
     struct rule_job rj = {g, mixed, beta, gdecay, NULL, o, ld, T, chunk, scratch, per_thread, z, L->ssm_norm, eps,
-                          ex->run, ex->n_run, il};
+                          ex->run, ex->n_run, il, ex->isa};
     pool_run_sized(ex->pool, rule_task, &rj, (int64_t)g.nv * g.dk * g.dv * 4 * T);
     free(scratch);
     // (the gated RMSNorm per value head ran in rule_task); the output projection. o is

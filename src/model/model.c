@@ -235,17 +235,20 @@ static struct weight **packable(struct model *m, int *n) {
     return list;
 }
 
-static size_t packed_size(const struct weight *w) {
+static size_t packed_size(enum quant_isa_id isa, const struct weight *w) {
     if (!w->data || w->n_mat != 1) return 0;
-    return (quant_packed_size(w->type, w->n_in, w->n_out) + 63) & ~(size_t)63;
+    return (quant_packed_size(isa, w->type, w->n_in, w->n_out) + 63) & ~(size_t)63;
 }
 
+// Packs for the CPU's best kernel set, which every context runs unless it asks for the reference
+// kernels (or a lower set): those read the file's layout instead (exec_set_kernels).
 static void pack_weights(struct model *m) {
+    const enum quant_isa_id isa = quant_cpu_isa();
     int n = 0;
     struct weight **ws = packable(m, &n);
     if (!ws) return;
     size_t total = 0;
-    for (int i = 0; i < n; i++) total += packed_size(ws[i]);
+    for (int i = 0; i < n; i++) total += packed_size(isa, ws[i]);
     if (!total) {
         free(ws);
         return;
@@ -262,13 +265,14 @@ static void pack_weights(struct model *m) {
 #endif
     m->packed_arena = arena;
     m->packed_bytes = total;
+    m->packed_isa = isa;
     const uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
     size_t off = 0;
     for (int i = 0; i < n; i++) {
         struct weight *w = ws[i];
-        const size_t sz = packed_size(w);
+        const size_t sz = packed_size(isa, w);
         if (!sz || w->packed) continue;
-        quant_pack(w->type, w->data, w->row_bytes, w->n_in, w->n_out, arena + off);
+        quant_pack(isa, w->type, w->data, w->row_bytes, w->n_in, w->n_out, arena + off);
         w->packed = arena + off;
         off += sz;
         const uintptr_t a = ((uintptr_t)w->data + pg - 1) & ~(pg - 1), b = ((uintptr_t)w->data + w->mat_bytes) & ~(pg - 1);

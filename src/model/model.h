@@ -14,6 +14,7 @@
 #include "core/gguf.h"
 #include "model/arch.h"
 #include "model/features.h"
+#include "quant/quant.h"
 
 struct mm_backend;
 
@@ -31,7 +32,7 @@ struct weight {
     const float *bias;  // [n_out] or [n_mat][n_out] (F32 copy), NULL when absent
     bool bias_first;    // (x W + bias) * scale, as the reference's FFN; else x W * scale + bias
     const char *name;   // tensor name, for messages
-    const void *packed; // the same weights repacked at load for the kernels in use (in the
+    const void *packed; // the same weights repacked at load for model.packed_isa (in the
                         // model's packed arena; quant_pack), NULL when none: data stays valid
     const struct mm_backend *mm; // what computes products with it (forward_impl.h): set by the
                         // plan from the path of its layer (path.h), the host's for the rest
@@ -140,6 +141,10 @@ struct model {
     int n_gdn_layers, n_attn_layers;
     void *packed_arena;         // weights repacked at load (weight.packed points inside), or NULL
     size_t packed_bytes;
+    bool on_cuda;               // the model's device is cuda (path_plan: model_load_opts.device,
+                                // else FRINK_DEVICE): its plan may place layers there
+    enum quant_isa_id packed_isa; // the kernel set whose layout the packed copies are in (the
+                                  // CPU's best at load): only an executor on that set uses them
     void **owned;               // F32 copies of small tensors (norms, biases, conv, scales)
     int n_owned, cap_owned;
     int *unread;                // tensors nothing reads (loaded with allow_unread): indices in gguf

@@ -14,6 +14,7 @@
 // ---- parallel helpers -------------------------------------------------------
 
 struct act_job {
+    enum quant_isa_id isa;
     uint32_t type;
     const float *x;
     int64_t ldx, n;
@@ -26,17 +27,19 @@ static void act_task(void *p, int ith, int nth) {
     struct act_job *j = p;
     int64_t t0, t1;
     pool_range(j->T, ith, nth, 1, &t0, &t1);
-    for (int64_t t = t0; t < t1; t++) quant_act_from_float(j->type, j->x + t * j->ldx, j->xq + t * j->act_bytes, j->n);
+    for (int64_t t = t0; t < t1; t++)
+        quant_act_from_float(j->isa, j->type, j->x + t * j->ldx, j->xq + t * j->act_bytes, j->n);
 }
 
 // Up to 4 products sharing one input, split over the threads as one range of
 // rows (the concatenation of every matrix's rows): one barrier for q/k/v, one
 // for gate/up.
 struct mm_job {
+    enum quant_isa_id isa; // the executor's kernel set
     int n;
     const struct weight *w[4];
     const uint8_t *W[4];
-    const void *P[4];  // the weights packed at load (model.c), NULL: use W
+    const void *P[4];  // the weights packed at load (model.c) in isa's layout, NULL: use W
     float *y[4];
     int64_t row0[5];  // prefix sums of the rows
     const uint8_t *xq;
@@ -55,9 +58,10 @@ static void mm_task(void *p, int ith, int nth) {
         const struct weight *w = j->w[k];
         int64_t lo = a - j->row0[k], hi = b - j->row0[k];
         if (j->P[k])
-            quant_matmul_packed(w->type, j->P[k], j->W[k], w->row_bytes, j->xq, w->n_in, j->T, j->y[k] + lo, j->ldy, lo, hi);
+            quant_matmul_packed(j->isa, w->type, j->P[k], j->W[k], w->row_bytes, j->xq, w->n_in, j->T, j->y[k] + lo,
+                                j->ldy, lo, hi);
         else
-            quant_matmul(w->type, j->W[k], w->row_bytes, j->xq, w->n_in, j->T, j->y[k] + lo, j->ldy, lo, hi);
+            quant_matmul(j->isa, w->type, j->W[k], w->row_bytes, j->xq, w->n_in, j->T, j->y[k] + lo, j->ldy, lo, hi);
     }
 }
 
@@ -74,7 +78,7 @@ const uint8_t *exec_act(struct exec *ex, const struct weight *w, const float *x,
         ex->xq_cap = ex->xq ? need : 0;
         if (!ex->xq) return NULL;
     }
-    struct act_job j = {w->type, x, ldx, w->n_in, T, ex->xq, ab};
+    struct act_job j = {ex->isa, w->type, x, ldx, w->n_in, T, ex->xq, ab};
     pool_run_sized(ex->pool, act_task, &j, (int64_t)T * w->n_in * 4);
     ex->act_x = x;
     ex->act_type = w->type;
@@ -104,15 +108,16 @@ static void mm_epilogue(const struct weight *w, int mat, int T, float *y, int64_
 
 // The host backend (mm_host): the activation rows converted once to the weights' dot-product
 // format (exec_act), then the rows of all n matrices split over the pool's threads as one range,
-// each range on the packed copy when the weight has one (the expert matrices mat > 0 never do).
+// each range on the packed copy when the weight has one and the context's kernel set is the one
+// it was packed for (the expert matrices mat > 0 never have one).
 static void host_mm(struct exec *ex, int n, const struct weight *const *w, int mat, const float *x, int64_t ldx, int T,
                     float *const *y, int64_t ldy) {
-    struct mm_job j = {.n = n, .xq = exec_act(ex, w[0], x, ldx, T), .T = T, .ldy = ldy};
+    struct mm_job j = {.isa = ex->isa, .n = n, .xq = exec_act(ex, w[0], x, ldx, T), .T = T, .ldy = ldy};
     int64_t work = 0;
     for (int k = 0; k < n; k++) {
         j.w[k] = w[k];
         j.W[k] = (const uint8_t *)w[k]->data + (size_t)mat * w[k]->mat_bytes;
-        j.P[k] = mat == 0 ? w[k]->packed : NULL;
+        j.P[k] = mat == 0 && ex->packed ? w[k]->packed : NULL;
         j.y[k] = y[k];
         j.row0[k + 1] = j.row0[k] + w[k]->n_out;
         work += w[k]->n_out * w[k]->n_in * T;

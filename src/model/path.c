@@ -34,7 +34,7 @@ _Static_assert(FEAT_MAX == 256, "HOST_FEATURES builds four words");
 
 // In preference order; the host path last (it accepts every layer). A fused or device path
 // goes before it with the exact set it implements. The cuda entry (PATH_CUDA) takes part in a
-// plan only when the device was chosen (cuda_select, FRINK_DEVICE) and is present.
+// plan only when the model's device is cuda (its params, else FRINK_DEVICE) and is present.
 enum { PATH_CUDA = 0 };
 static const struct layer_path paths[] = {
     [PATH_CUDA] = {"cuda", CUDA_FEATURES, &cuda_path_ops, NULL},
@@ -169,6 +169,7 @@ frink_status path_plan(struct model *m, const char *device) {
     char err[256];
     int cuda = device ? cuda_parse_device(device, err, sizeof err) : cuda_plan_device(err, sizeof err);
     if (cuda < 0) return frink_fail(cuda == -2 ? FRINK_ERR_ARG : FRINK_ERR_UNSUPPORTED, "%s", err);
+    m->on_cuda = cuda == 1;
     const int first = cuda ? PATH_CUDA : PATH_CUDA + 1;
     return path_plan_with(m, paths + first, N_PATHS - first);
 }

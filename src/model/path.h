@@ -75,11 +75,12 @@ static inline struct featset path_missing(const struct layer_path *p, const stru
 static inline bool path_accepts(const struct layer_path *p, const struct layer *L) { return feat_empty(path_missing(p, L)); }
 
 // Plans m with the built-in paths in preference order: the "cuda" path first when the device
-// was chosen (device "cuda"; NULL: cuda_select's choice, else FRINK_DEVICE=cuda; src/cuda/cuda.h; the default is the CPU), then
+// was chosen (device "cuda"; NULL: FRINK_DEVICE=cuda; src/cuda/cuda.h; the default is the CPU), then
 // the host path. The cuda path implements no feature yet, so today every layer runs on the host
 // and, with cuda chosen, its path_refused names what the cuda path lacks. Sets every layer's
-// path and path_refused. Fails, naming the layer and the features, when no path accepts a layer
-// (a feature no path lists: one features.h marks NONE); fails naming why when
+// path and path_refused, and m->on_cuda (the model keeps its device). Fails, naming the layer
+// and the features, when no path accepts a layer (a feature no path lists: one features.h marks
+// NONE); fails naming why when
 // cuda was asked for and this build or machine has none (FRINK_ERR_UNSUPPORTED) or the device
 // named is unknown (FRINK_ERR_ARG). Plan before making executors (exec_create makes each
 // path's state from the plan).

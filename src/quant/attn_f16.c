@@ -9,8 +9,8 @@
 // Matching the order keeps frink's logits bit-identical to the reference's
 // where the weights allow (a last-bit difference here can flip a quantized
 // activation's rounding downstream). Scalar twins here; AVX2/F16C versions in
-// quant_avx2.c (the ops) and attn_avx2.c (the tile); quant_set_reference(true)
-// selects the scalar ones.
+// quant_x86.inc (the ops) and attn_avx2.c (the tile); the kernel set a call names
+// (isa) picks between them.
 #include <math.h>
 
 #include "quant/quant.h"
@@ -43,22 +43,10 @@ void f16_scale_ref(uint16_t *acc, float s, int n) {
     for (int i = 0; i < n; i++) acc[i] = fp32_to_fp16(fp16_to_fp32(acc[i]) * s);
 }
 
-static bool fast(void) { return quant_active_isa() >= QUANT_ISA_AVX2; }
+static bool fast(enum quant_isa_id isa) { return isa >= QUANT_ISA_AVX2; }
 
-float quant_f16_dot(const uint16_t *x, const uint16_t *y, int n) { return fast() ? f16_dot_avx2(x, y, n) : f16_dot_ref(x, y, n); }
-
-void quant_f16_mad(uint16_t *acc, const uint16_t *v, float s, int n) {
-    if (fast()) f16_mad_avx2(acc, v, s, n);
-    else f16_mad_ref(acc, v, s, n);
-}
-
-void quant_f16_scale(uint16_t *acc, float s, int n) {
-    if (fast()) f16_scale_avx2(acc, s, n);
-    else f16_scale_ref(acc, s, n);
-}
-
-void quant_f16_get_ops(struct quant_f16_ops *ops) {
-    if (fast()) *ops = (struct quant_f16_ops){f16_dot_avx2, f16_mad_avx2, f16_scale_avx2};
+void quant_f16_get_ops(enum quant_isa_id isa, struct quant_f16_ops *ops) {
+    if (fast(isa)) *ops = (struct quant_f16_ops){f16_dot_avx2, f16_mad_avx2, f16_scale_avx2};
     else *ops = (struct quant_f16_ops){f16_dot_ref, f16_mad_ref, f16_scale_ref};
 }
 
@@ -94,13 +82,13 @@ void attn_f16_tile_ref(const struct quant_attn_tile *t) {
     }
 }
 
-void quant_attn_f16_tile(const struct quant_attn_tile *t) {
-    if (fast()) attn_f16_tile_avx2(t);
+void quant_attn_f16_tile(enum quant_isa_id isa, const struct quant_attn_tile *t) {
+    if (fast(isa)) attn_f16_tile_avx2(t);
     else attn_f16_tile_ref(t);
 }
 
-void quant_silu_mul(float *dst, const float *g, const float *u, int n) {
-    if (fast()) quant_silu_mul_avx2(dst, g, u, n);
+void quant_silu_mul(enum quant_isa_id isa, float *dst, const float *g, const float *u, int n) {
+    if (fast(isa)) quant_silu_mul_avx2(dst, g, u, n);
     else
         for (int i = 0; i < n; i++) dst[i] = u ? quant_silu(g[i]) * u[i] : quant_silu(g[i]);
 }

@@ -37,8 +37,8 @@ static void rule_token_ref(float *S, int dk, int dv, const float *q, const float
     }
 }
 
-void gdn_rule_token(float *S, int dk, int dv, const float *q, const float *k, const float *v, float decay, float beta,
-                    float qs, float *o) {
-    if (quant_active_isa() >= QUANT_ISA_AVX2 && dv % 8 == 0) gdn_rule_token_avx2(S, dk, dv, q, k, v, decay, beta, qs, o);
+void gdn_rule_token(enum quant_isa_id isa, float *S, int dk, int dv, const float *q, const float *k, const float *v,
+                    float decay, float beta, float qs, float *o) {
+    if (isa >= QUANT_ISA_AVX2 && dv % 8 == 0) gdn_rule_token_avx2(S, dk, dv, q, k, v, decay, beta, qs, o);
     else rule_token_ref(S, dk, dv, q, k, v, decay, beta, qs, o);
 }

@@ -1,8 +1,8 @@
 // quant.c — the weight type table, kernel selection, and matvec / matmul drivers.
 //
 // One row per weight type names its dequantizer, the activation format it pairs with, and its
-// dot kernel per ISA. Adding a format = adding its kernels and one row here. The ISA is read
-// from the CPU once (pthread_once); per call we only index the table.
+// dot kernel per ISA. Adding a format = adding its kernels and one row here. The CPU's ISA is
+// read once (pthread_once); each call names the kernel set it runs, and only indexes the table.
 #include "quant/quant_impl.h"
 
 #include <assert.h>
@@ -15,7 +15,7 @@
 #endif
 
 #define ISA_DOTS(ref, avx2, avx512) {ref, avx2, avx512}
-// An integer kernel with both x86 builds (quant_avx2.c and its VNNI recompile).
+// An integer kernel with both x86 builds (quant_x86.inc built as quant_avx2.c and quant_avx512.c).
 #define X86_DOTS(w, a) ISA_DOTS(dot_##w##_##a##_ref, dot_##w##_##a##_avx2, dot_##w##_##a##_avx512)
 #define X86_DOT4(w, a) {NULL, dot4_##w##_##a##_avx2, dot4_##w##_##a##_avx512}
 #define NO_DOT4 {NULL, NULL, NULL}
@@ -95,6 +95,8 @@ static _Atomic int isa_cap = QUANT_ISA_COUNT;
 
 void quant_cap_isa(enum quant_isa_id isa) { atomic_store(&isa_cap, (int)isa); }
 
+const char *quant_isa_name(enum quant_isa_id isa) { return isa_names[isa]; }
+
 enum quant_isa_id quant_active_isa(void) {
     if (atomic_load_explicit(&use_reference, memory_order_relaxed)) return QUANT_ISA_SCALAR;
     const enum quant_isa_id cpu = quant_cpu_isa();
@@ -139,10 +141,10 @@ size_t quant_act_size(uint32_t wt, int64_t n) {
     return ggml_row_size(ti->act, n);
 }
 
-void quant_act_from_float(uint32_t wt, const float *x, void *xq, int64_t n) {
+void quant_act_from_float(enum quant_isa_id isa, uint32_t wt, const float *x, void *xq, int64_t n) {
     const struct quant_type_info *ti = quant_type_info(wt);
     assert(ti && n % ggml_type_geom(ti->act)->blck == 0);
-    quant_act_kernel(ti->act, quant_active_isa())(x, xq, n);
+    quant_act_kernel(ti->act, isa)(x, xq, n);
 }
 
 // Rows [r0, r1) against one activation: four rows per call where the type has such a kernel.
@@ -156,12 +158,12 @@ static void matvec_rows(const struct quant_type_info *ti, int level, quant_dot_f
     for (; r < r1; r++, w += row_bytes) y[r - r0] = dot(n, w, xq);
 }
 
-void quant_matvec(uint32_t wt, const void *W, size_t row_bytes, const void *xq, int64_t n,
+void quant_matvec(enum quant_isa_id isa, uint32_t wt, const void *W, size_t row_bytes, const void *xq, int64_t n,
                   float *y, int64_t r0, int64_t r1) {
     const struct quant_type_info *ti = quant_type_info(wt);
     assert(ti && n % ggml_type_geom(wt)->blck == 0);
     int level = QUANT_ISA_SCALAR;
-    const quant_dot_fn dot = pick_dot(ti, quant_active_isa(), &level);
+    const quant_dot_fn dot = pick_dot(ti, isa, &level);
     matvec_rows(ti, level, dot, W, row_bytes, xq, n, y, r0, r1);
 }
 
@@ -247,12 +249,12 @@ static bool run_panels(const struct quant_panel *rk, const struct quant_panel *p
 // is the same dot call quant_matvec makes, so results are identical to it. The four-token
 // kernel of an ISA reproduces exactly that ISA's one-token kernel, so it is used only at the
 // level of the one-token kernel picked.
-void quant_matmul(uint32_t wt, const void *W, size_t row_bytes, const void *xq, int64_t n,
+void quant_matmul(enum quant_isa_id isa, uint32_t wt, const void *W, size_t row_bytes, const void *xq, int64_t n,
                   int64_t n_tok, float *y, int64_t ldy, int64_t r0, int64_t r1) {
     const struct quant_type_info *ti = quant_type_info(wt);
     assert(ti && n % ggml_type_geom(wt)->blck == 0);
     int level = QUANT_ISA_SCALAR;
-    const quant_dot_fn dot = pick_dot(ti, quant_active_isa(), &level);
+    const quant_dot_fn dot = pick_dot(ti, isa, &level);
     const quant_dot4_fn dot4 = n_tok >= 4 ? ti->dot4[level] : NULL;
     const size_t act_bytes = ggml_row_size(ti->act, n);
     // Decode, and types whose four-row kernel is the one-token path: token by token. Every other
@@ -295,42 +297,43 @@ void quant_matmul(uint32_t wt, const void *W, size_t row_bytes, const void *xq, 
 
 // ---- packed weights -------------------------------------------------------------------------
 
-static const struct quant_panel *packed_kernel(uint32_t type) {
-    switch (quant_active_isa()) {
+static const struct quant_panel *packed_kernel(enum quant_isa_id isa, uint32_t type) {
+    switch (isa) {
     case QUANT_ISA_AVX512: return quant_packed_avx512(type);
     case QUANT_ISA_AVX2: return quant_packed_avx2(type);
     default: return NULL;
     }
 }
 
-size_t quant_packed_size(uint32_t type, int64_t n, int64_t rows) {
-    const struct quant_panel *pk = packed_kernel(type);
+size_t quant_packed_size(enum quant_isa_id isa, uint32_t type, int64_t n, int64_t rows) {
+    const struct quant_panel *pk = packed_kernel(isa, type);
     if (!pk || rows < 8 || n % ggml_type_geom(type)->blck) return 0;
     return pk->panel_bytes(n) * (size_t)(rows / 8);
 }
 
-void quant_pack(uint32_t type, const void *W, size_t row_bytes, int64_t n, int64_t rows, void *P) {
-    const struct quant_panel *pk = packed_kernel(type);
+void quant_pack(enum quant_isa_id isa, uint32_t type, const void *W, size_t row_bytes, int64_t n, int64_t rows,
+                void *P) {
+    const struct quant_panel *pk = packed_kernel(isa, type);
     assert(pk);
     const size_t pb = pk->panel_bytes(n);
     for (int64_t r = 0; r + 8 <= rows; r += 8)
         pk->pack((const uint8_t *)W + (size_t)r * row_bytes, row_bytes, n, (uint8_t *)P + (size_t)(r / 8) * pb);
 }
 
-void quant_matmul_packed(uint32_t type, const void *P, const void *W, size_t row_bytes, const void *xq, int64_t n,
-                         int64_t n_tok, float *y, int64_t ldy, int64_t r0, int64_t r1) {
-    const struct quant_panel *pk = P ? packed_kernel(type) : NULL;
+void quant_matmul_packed(enum quant_isa_id isa, uint32_t type, const void *P, const void *W, size_t row_bytes,
+                         const void *xq, int64_t n, int64_t n_tok, float *y, int64_t ldy, int64_t r0, int64_t r1) {
+    const struct quant_panel *pk = P ? packed_kernel(isa, type) : NULL;
     const int64_t a = (r0 + 7) / 8 * 8, b = r1 / 8 * 8;
     if (!pk || a >= b) {
-        quant_matmul(type, W, row_bytes, xq, n, n_tok, y, ldy, r0, r1);
+        quant_matmul(isa, type, W, row_bytes, xq, n, n_tok, y, ldy, r0, r1);
         return;
     }
-    if (r0 < a) quant_matmul(type, W, row_bytes, xq, n, n_tok, y, ldy, r0, a);
-    if (b < r1) quant_matmul(type, W, row_bytes, xq, n, n_tok, y + (b - r0), ldy, b, r1);
+    if (r0 < a) quant_matmul(isa, type, W, row_bytes, xq, n, n_tok, y, ldy, r0, a);
+    if (b < r1) quant_matmul(isa, type, W, row_bytes, xq, n, n_tok, y + (b - r0), ldy, b, r1);
     // prefill through the type's panel kernels when its packed layout is widened for them
     const struct quant_panel *rk = n_tok >= PANEL_MIN_TOKENS && pk->to_panel ? pk->panel : pk;
     if (!run_panels(rk, pk, W, row_bytes, P, xq, quant_act_size(type, n), n, n_tok, y, ldy, r0, a, b))
-        quant_matmul(type, W, row_bytes, xq, n, n_tok, y + (a - r0), ldy, a, b);
+        quant_matmul(isa, type, W, row_bytes, xq, n, n_tok, y + (a - r0), ldy, a, b);
 }
 
 void quant_dequant_row(uint32_t type, const void *src, float *dst, int64_t n) {

@@ -8,8 +8,11 @@
 //   1. the activation x (f32) is converted ONCE per matvec input to the format the weight type
 //      pairs with (quant_act_from_float): F16, BF16, Q8_0, Q8_1, Q8_K or plain F32;
 //   2. each output y[r] = vec_dot(row r of W, xq), an integer dot inside each block, scaled.
-// The kernels are picked from a per-type table at first use (CPU features read once);
-// quant_set_reference(true) makes every call use the scalar reference twins instead.
+// The kernels are picked from a per-type table by the kernel set each call names (enum
+// quant_isa_id): an executor resolves its set once, when its context is made (scalar for the
+// reference kernels, else the CPU's best), and passes it down, so contexts with different
+// choices in one process never see each other's. quant_active_isa() is the process-wide choice
+// for callers without a context (frink bench --kernels, the kernel tests).
 #ifndef FRINK_QUANT_H
 #define FRINK_QUANT_H
 
@@ -19,6 +22,17 @@
 #include <string.h>
 
 #include "quant/types.h"
+
+// The kernel sets, slowest first. SCALAR is the reference twins (the oracle); the others need
+// the CPU features quant.c checks, and a set without its own kernel for a type falls back to the
+// next lower one.
+enum quant_isa_id { QUANT_ISA_SCALAR, QUANT_ISA_AVX2, QUANT_ISA_AVX512, QUANT_ISA_COUNT };
+
+// The best set this CPU runs, capped by the environment's FRINK_ISA ("scalar", "avx2": to
+// compare the sets on one machine; never raised). Both read once.
+enum quant_isa_id quant_cpu_isa(void);
+// "scalar", "avx2" or "avx512vnni".
+const char *quant_isa_name(enum quant_isa_id isa);
 
 typedef uint16_t ggml_half; // IEEE binary16 bits
 typedef uint16_t ggml_bf16; // top half of a binary32
@@ -348,12 +362,16 @@ static inline float quant_expf(float x) {
 }
 
 // SiLU on quant_expf: x / (1 + e^-x). quant_silu_mul: dst[i] = silu(g[i]) * u[i] (u NULL: silu(g[i]))
-// for n values, eight at a time where AVX2 is in use (the same bits as the scalar loop); dst may be
+// for n values, eight at a time when isa has AVX2 (the same bits as the scalar loop); dst may be
 // g or u.
 static inline float quant_silu(float x) { return x / (1.0f + quant_expf(-x)); }
-void quant_silu_mul(float *dst, const float *g, const float *u, int n);
+void quant_silu_mul(enum quant_isa_id isa, float *dst, const float *g, const float *u, int n);
 
 // ---- the API the forward pass uses -----------------------------------------------------------
+// Each kernel entry point takes `isa`, the kernel set to run (see the top of this file); the
+// results of the activation converters, the attention and Gated DeltaNet kernels do not depend
+// on it, those of the products do (float accumulation order), which is what the reference set
+// is for.
 
 // True when `type` has a dequantizer and a matvec kernel (weights of this type can be used).
 bool quant_supported(uint32_t type);
@@ -364,46 +382,45 @@ bool quant_supported(uint32_t type);
 // does (Q8_0/Q8_1: id = 127/amax, round half to even; Q8_K: the reference quantizer).
 // n must be a multiple of the activation block (32 or 256) and of the weight block.
 size_t quant_act_size(uint32_t wt, int64_t n); // bytes quant_act_from_float writes
-void quant_act_from_float(uint32_t wt, const float *x, void *xq, int64_t n);
+// Every set writes the same bytes (the tests pin it); isa only picks the fastest code.
+void quant_act_from_float(enum quant_isa_id isa, uint32_t wt, const float *x, void *xq, int64_t n);
 
 // y[r - r0] = dot(row r of W, x) for r in [r0, r1); rows are row_bytes apart; n = row length.
 // xq comes from quant_act_from_float(wt, ...).
-void quant_matvec(uint32_t wt, const void *W, size_t row_bytes, const void *xq, int64_t n,
+void quant_matvec(enum quant_isa_id isa, uint32_t wt, const void *W, size_t row_bytes, const void *xq, int64_t n,
                   float *y, int64_t r0, int64_t r1);
 
 // Batched: xq holds n_tok activations, each quant_act_size(wt, n) bytes apart; y is
 // [n_tok][ldy] with y[t*ldy + (r - r0)] for r in [r0, r1). Results equal quant_matvec's exactly.
-void quant_matmul(uint32_t wt, const void *W, size_t row_bytes, const void *xq, int64_t n,
+void quant_matmul(enum quant_isa_id isa, uint32_t wt, const void *W, size_t row_bytes, const void *xq, int64_t n,
                   int64_t n_tok, float *y, int64_t ldy, int64_t r0, int64_t r1);
 
 // Weights repacked at load ("packed"): groups of 8 rows interleaved so that a vector holds the
-// same elements of 8 rows, for the kernel set in use at load. quant_packed_size is 0 when the
-// type has no such layout on this CPU (then nothing changes). The packed copy covers rows
-// [0, rows / 8 * 8); quant_matmul_packed computes exactly what quant_matmul does on the original
-// (bit for bit), using P for those rows and W for the rest or whenever the packed kernels are not
-// the ones in use (quant_set_reference).
-size_t quant_packed_size(uint32_t type, int64_t n, int64_t rows);
-void quant_pack(uint32_t type, const void *W, size_t row_bytes, int64_t n, int64_t rows, void *P);
-void quant_matmul_packed(uint32_t type, const void *P, const void *W, size_t row_bytes, const void *xq, int64_t n,
-                         int64_t n_tok, float *y, int64_t ldy, int64_t r0, int64_t r1);
+// same elements of 8 rows, in the layout of kernel set isa (each set has its own, or none).
+// quant_packed_size is 0 when the type has no such layout in that set (then nothing changes).
+// The packed copy covers rows [0, rows / 8 * 8); quant_matmul_packed, given P packed for the
+// same isa, computes exactly what quant_matmul does on the original (bit for bit), using P for
+// those rows and W for the rest. A P packed for another set must not be passed (the caller
+// keeps the set it packed for: model.packed_isa); the scalar set ignores P.
+size_t quant_packed_size(enum quant_isa_id isa, uint32_t type, int64_t n, int64_t rows);
+void quant_pack(enum quant_isa_id isa, uint32_t type, const void *W, size_t row_bytes, int64_t n, int64_t rows,
+                void *P);
+void quant_matmul_packed(enum quant_isa_id isa, uint32_t type, const void *P, const void *W, size_t row_bytes,
+                         const void *xq, int64_t n, int64_t n_tok, float *y, int64_t ldy, int64_t r0, int64_t r1);
 
 // Dequantizes n elements (a multiple of the block size) of `type` into dst; bit-exact with ggml.
 // Also accepts the activation-only types Q8_0 and Q8_K.
 void quant_dequant_row(uint32_t type, const void *src, float *dst, int64_t n);
 
 // Attention over an F16 cache, in the reference's order of operations (attn_f16.c):
-// q . k; acc = f16(v * s + acc); acc = f16(acc * s).
-float quant_f16_dot(const uint16_t *x, const uint16_t *y, int n);
-// The three as function pointers for the kernel set in use now (fetch once per
-// task, not per call, in hot loops).
+// q . k; acc = f16(v * s + acc); acc = f16(acc * s). The three as function pointers for
+// kernel set isa (fetch once per task, not per call, in hot loops); every set gives the same bits.
 struct quant_f16_ops {
     float (*dot)(const uint16_t *x, const uint16_t *y, int n);
     void (*mad)(uint16_t *acc, const uint16_t *v, float s, int n);
     void (*scale)(uint16_t *acc, float s, int n);
 };
-void quant_f16_get_ops(struct quant_f16_ops *ops);
-void quant_f16_mad(uint16_t *acc, const uint16_t *v, float s, int n);
-void quant_f16_scale(uint16_t *acc, float s, int n);
+void quant_f16_get_ops(enum quant_isa_id isa, struct quant_f16_ops *ops);
 
 // One tile of attention over an F16 cache: nq query tokens of one sequence x nh query heads that
 // share one KV head (state i = query * nh + head). Each state walks its query's cells
@@ -424,18 +441,23 @@ struct quant_attn_tile {
     float scale, softcap;
     float *m, *l, *acc;        // [nq * nh], [nq * nh], [nq * nh][dv] (results)
 };
-void quant_attn_f16_tile(const struct quant_attn_tile *t);
+void quant_attn_f16_tile(enum quant_isa_id isa, const struct quant_attn_tile *t);
 
 // One token of the Gated DeltaNet delta rule for one value head, on its state S stored [dk][dv]
 // (gdn_kernels.c): decay, the delta update and the output column by column, in the reference's
 // order; every kernel set gives identical results.
-void gdn_rule_token(float *S, int dk, int dv, const float *q, const float *k, const float *v, float decay, float beta,
-                    float qs, float *o);
+void gdn_rule_token(enum quant_isa_id isa, float *S, int dk, int dv, const float *q, const float *k, const float *v,
+                    float decay, float beta, float qs, float *o);
 
-// true: every call uses the scalar reference kernels (the oracle); false: the fastest ISA.
+// ---- the process-wide kernel set: for callers without a context ----------------------------
+// (frink bench --kernels, the kernel tests). No executor reads it: a context's set is its own.
+
+// true: quant_active_isa() is the scalar reference set (the oracle); false: the CPU's best.
 void quant_set_reference(bool on);
+// quant_cpu_isa(), or scalar after quant_set_reference(true), capped by quant_cap_isa (tests).
+enum quant_isa_id quant_active_isa(void);
 
-// "avx512vnni", "avx2" or "scalar": the kernel set in use now.
+// "avx512vnni", "avx2" or "scalar": quant_isa_name(quant_active_isa()).
 const char *quant_isa(void);
 
 #endif

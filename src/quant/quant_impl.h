@@ -18,8 +18,6 @@ typedef void (*quant_from_float_fn)(const float *x, void *xq, int64_t n);
 // kernel's result for row r exactly.
 typedef void (*quant_rows4_fn)(int64_t n, const void *w, size_t row_bytes, const void *xq, float out[4]);
 
-enum quant_isa_id { QUANT_ISA_SCALAR, QUANT_ISA_AVX2, QUANT_ISA_AVX512, QUANT_ISA_COUNT };
-
 // One row of the weight type table.
 struct quant_type_info {
     uint32_t act;                       // activation type id (GGML_TYPE_F32/F16/BF16/Q8_0/Q8_1/Q8_K)
@@ -34,12 +32,8 @@ struct quant_type_info {
 // kernel to its scalar twin. NULL entries mean "not supported".
 const struct quant_type_info *quant_type_info(uint32_t type);
 quant_from_float_fn quant_act_kernel(uint32_t act_type, enum quant_isa_id isa);
-// Highest ISA this CPU can run (reads CPU features once).
-enum quant_isa_id quant_cpu_isa(void);
-// The kernel set in use now (scalar when quant_set_reference(true)).
-enum quant_isa_id quant_active_isa(void);
 
-// ---- panel kernels (panel_avx2.c, panel_avx512.c): products on panels of 8 weight rows ----
+// ---- panel kernels (panel_x86.inc as panel_avx2.c, panel_avx512.c): products on 8-row panels ----
 // Every output equals the one-token kernel of the same type and ISA bit for bit.
 struct quant_panel {
     size_t (*panel_bytes)(int64_t n); // one 8-row panel of rows n long
@@ -57,14 +51,14 @@ const struct quant_panel *quant_panel_avx2(uint32_t type);    // NULL: no panel 
 const struct quant_panel *quant_panel_avx512(uint32_t type);
 const struct quant_panel *quant_packed_avx2(uint32_t type);   // layouts stored at load (quant_pack)
 const struct quant_panel *quant_packed_avx512(uint32_t type);
-// Tests only: caps the kernel set at `isa` (or lifts the cap with QUANT_ISA_COUNT).
+// Tests only: caps quant_active_isa() at `isa` (or lifts the cap with QUANT_ISA_COUNT).
 void quant_cap_isa(enum quant_isa_id isa);
 
 // ---- Gated DeltaNet token step (gdn_kernels.c, gdn_avx2.c) ----
 void gdn_rule_token_avx2(float *S, int dk, int dv, const float *q, const float *k, const float *v, float decay,
                          float beta, float qs, float *o);
 
-// ---- attention F16 vector ops (attn_f16.c; AVX2 twins in quant_avx2.c) ----
+// ---- attention F16 vector ops (attn_f16.c; AVX2 twins in quant_x86.inc) ----
 float f16_dot_ref(const uint16_t *x, const uint16_t *y, int n);
 void f16_mad_ref(uint16_t *acc, const uint16_t *v, float s, int n);
 void f16_scale_ref(uint16_t *acc, float s, int n);
@@ -113,7 +107,7 @@ void act_q8_0_ref(const float *x, void *xq, int64_t n); // x86 variant: id = 127
 void act_q8_1_ref(const float *x, void *xq, int64_t n); // same, plus s
 void act_q8_K_ref(const float *x, void *xq, int64_t n); // ggml's quantize_row_q8_K_ref
 
-// ---- x86 kernels: quant_avx2.c, compiled twice (suffix _avx2, and _avx512 = AVX-512 VL +
+// ---- x86 kernels: quant_x86.inc, compiled twice (suffix _avx2, and _avx512 = AVX-512 VL +
 // VNNI, bit-identical results); only called after a CPU check. The float formats, activation
 // converters and attention ops exist only as _avx2.
 #define QUANT_DECL_X86_INT(sfx)                                                                   \

@@ -50,8 +50,9 @@ void seq_kv_store_row(struct seq *s, int il, int which, int pos, const float *x)
     int64_t n = (int64_t)L->n_head_kv * (which == KV_K ? L->head_dim : L->head_dim_v);
     switch (s->kv_type) {
     case KV_F32: memcpy(dst, x, (size_t)n * sizeof(float)); break;
-    // ggml's set_rows quantizes with the same x86 from_float as activations.
-    case KV_Q8_0: quant_act_from_float(GGML_TYPE_Q8_0, x, dst, n); break;
+    // ggml's set_rows quantizes with the same x86 from_float as activations. Every kernel set
+    // writes the same bytes, so the CPU's best serves every context, reference ones included.
+    case KV_Q8_0: quant_act_from_float(quant_cpu_isa(), GGML_TYPE_Q8_0, x, dst, n); break;
     default: {
         uint16_t *h = (uint16_t *)dst;
         for (int64_t i = 0; i < n; i++) h[i] = fp32_to_fp16(x[i]);

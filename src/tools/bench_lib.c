@@ -105,9 +105,10 @@ static const uint32_t kern_types[] = {
 const char *frink_kernel_type(int i) { return i >= 0 && i < KERN_N_TYPES ? ggml_type_name(kern_types[i]) : NULL; }
 
 struct kern_job {
+    enum quant_isa_id isa; // the kernel set measured
     uint32_t type;
     const uint8_t *w;   // [rows][row_bytes], the file layout
-    const void *packed; // the layout repacked at load; NULL: use w
+    const void *packed; // the layout repacked at load for isa; NULL: use w
     size_t row_bytes;
     const void *xq;     // the activation, in the format the type pairs with
     int64_t n, rows;
@@ -119,8 +120,9 @@ static void kern_task(void *p, int ith, int nth) {
     int64_t r0, r1;
     pool_range(j->rows, ith, nth, 16, &r0, &r1);
     if (r0 >= r1) return;
-    if (j->packed) quant_matmul_packed(j->type, j->packed, j->w, j->row_bytes, j->xq, j->n, 1, j->y + r0, j->rows, r0, r1);
-    else quant_matvec(j->type, j->w, j->row_bytes, j->xq, j->n, j->y + r0, r0, r1);
+    if (j->packed)
+        quant_matmul_packed(j->isa, j->type, j->packed, j->w, j->row_bytes, j->xq, j->n, 1, j->y + r0, j->rows, r0, r1);
+    else quant_matvec(j->isa, j->type, j->w, j->row_bytes, j->xq, j->n, j->y + r0, r0, r1);
 }
 
 // The best of reps runs of the job, in GB/s of the file layout's bytes.
@@ -143,7 +145,9 @@ frink_status frink_measure_kernel(int i, int n_threads, frink_kernel_speed *out)
     const int64_t n = 4096, rows = 4096;
     const uint32_t t = kern_types[i];
     const size_t rb = ggml_row_size(t, n), bytes = rb * (size_t)rows;
-    const size_t psz = quant_packed_size(t, n, rows);
+    // the set a context runs by default (frink_context_kernels), and the reference twins
+    const enum quant_isa_id isa = quant_cpu_isa();
+    const size_t psz = quant_packed_size(isa, t, n, rows);
     float *x = malloc((size_t)n * sizeof(float)), *y = malloc((size_t)rows * sizeof(float));
     void *xq = malloc(quant_act_size(t, n) + 4096);
     uint8_t *w = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
@@ -159,14 +163,14 @@ frink_status frink_measure_kernel(int i, int n_threads, frink_kernel_speed *out)
     for (size_t k = 0; k < bytes; k++) w[k] = (uint8_t)(k * 2654435761u >> 24);
     if (t == GGML_TYPE_F16 || t == GGML_TYPE_BF16)
         for (size_t k = 1; k < bytes; k += 2) w[k] &= 0x3b;
-    quant_act_from_float(t, x, xq, n);
-    struct kern_job j = {t, w, NULL, rb, xq, n, rows, y};
+    quant_act_from_float(isa, t, x, xq, n);
+    struct kern_job j = {isa, t, w, NULL, rb, xq, n, rows, y};
     out->fast_gbps = kern_time(pool, &j, 8);
-    quant_set_reference(true);
+    j.isa = QUANT_ISA_SCALAR;
     out->ref_gbps = kern_time(pool, &j, 2);
-    quant_set_reference(false);
+    j.isa = isa;
     if (P) {
-        quant_pack(t, w, rb, n, rows, P);
+        quant_pack(isa, t, w, rb, n, rows, P);
         j.packed = P;
         out->packed_gbps = kern_time(pool, &j, 8);
     }
