@@ -143,6 +143,7 @@ fixtures:
 	@bash scripts/fixtures.sh
 
 test: deps fixtures
+	@bash scripts/check-layers.sh
 	@$(MAKE) --no-print-directory all $(TESTS)
 	@bash tests/run.sh $(B)
 

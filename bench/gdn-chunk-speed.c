@@ -14,6 +14,7 @@
 #include "core/pool.h"
 #include "model/forward.h"
 #include "model/model.h"
+#include "model/shape.h"
 #include "state/seq.h"
 
 static double now_s(void) {
@@ -40,7 +41,7 @@ int main(int argc, char **argv) {
     struct pool *pool = pool_create(threads);
     struct exec *ex;
     struct seq *s;
-    if (!pool || exec_create(m, pool, n, &ex) || seq_create(m, n, &s)) {
+    if (!pool || exec_create(m, pool, n, &ex) || seq_create(model_seq_shape(m), n, &s)) {
         fprintf(stderr, "%s\n", frink_errmsg());
         return 1;
     }

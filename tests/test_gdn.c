@@ -35,6 +35,7 @@
 #include "core/pool.h"
 #include "model/forward.h"
 #include "model/model.h"
+#include "model/shape.h"
 #include "state/seq.h"
 #include "model_util.h"
 #include "parity.h"
@@ -57,7 +58,7 @@ static int ctx_open(struct ctx *c, const char *path) {
     memset(c, 0, sizeof *c);
     if (!(c->m = test_model_load(path, true))) return -1;
     c->pool = pool_create(2);
-    if (!c->pool || exec_create(c->m, c->pool, 512, &c->ex) || seq_create(c->m, N_TOK, &c->s)) {
+    if (!c->pool || exec_create(c->m, c->pool, 512, &c->ex) || seq_create(model_seq_shape(c->m), N_TOK, &c->s)) {
         fprintf(stderr, "%s: %s\n", path, frink_errmsg());
         return -1;
     }
@@ -103,7 +104,7 @@ static double rel_err(const float *a, const float *b, int64_t n) {
 
 // Copies every GDN layer's conv and ssm state into buf (layer order).
 static float *save_state(const struct ctx *c) {
-    int64_t nc = seq_conv_floats(c->m), ns = seq_ssm_floats(c->m);
+    int64_t nc = model_gdn_conv_floats(c->m), ns = model_gdn_ssm_floats(c->m);
     float *buf = malloc((size_t)(nc + ns) * c->m->hp.n_layer * sizeof(float)), *p = buf;
     for (int il = 0; il < c->m->hp.n_layer && buf; il++) {
         if (!c->s->ssm[il]) continue;
@@ -133,7 +134,7 @@ static void chunk_checks(const char *name, const char *path) {
     // (a) + (c): one chunked batch of 200 tokens per chunk size (7: chunks that
     // do not divide the batch).
     static const int chunks[] = {4, 16, 64, 7};
-    int64_t nc = seq_conv_floats(c.m), per_layer = nc + seq_ssm_floats(c.m);
+    int64_t nc = model_gdn_conv_floats(c.m), per_layer = nc + model_gdn_ssm_floats(c.m);
     int max_over = c.m->hp.n_expert > 0 ? 2 : 0; // near-tied expert choices (see the top)
     for (size_t k = 0; k < sizeof chunks / sizeof chunks[0]; k++) {
         exec_set_gdn_chunk(c.ex, chunks[k]);

@@ -9,6 +9,7 @@
 #include "core/pool.h"
 #include "model/forward.h"
 #include "model/path.h"
+#include "model/shape.h"
 #include "state/seq.h"
 #include "model_util.h"
 #include "test.h"
@@ -190,7 +191,7 @@ static bool forward_logits(const struct model *m, struct pool *pool, const int32
     struct exec *ex;
     struct seq *s;
     if (exec_create(m, pool, 64, &ex)) return false;
-    if (seq_create(m, n, &s)) {
+    if (seq_create(model_seq_shape(m), n, &s)) {
         exec_free(ex);
         return false;
     }

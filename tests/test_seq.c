@@ -371,7 +371,7 @@ static void test_kv_types(struct tm_ctx *t, const frink_token *p) {
 // copying them, that a hybrid truncation needing replay is refused without an
 // executor (the API always has one), and the KV cache type parser the CLI uses.
 #include "engine/engine.h" // frink_seq -> struct seq
-#include "state/replay.h"
+#include "model/replay.h"
 #include "state/seq.h"
 
 static void whitebox(struct tm_ctx *t, const frink_token *p) {

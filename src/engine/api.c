@@ -21,8 +21,9 @@
 #include "model/forward.h"
 #include "model/model.h"
 #include "model/path.h"
+#include "model/replay.h"
+#include "model/shape.h"
 #include "state/seq.h"
-#include "state/replay.h"
 #include "state/state.h"
 #include "quant/quant.h"
 #include "quant/types.h"
@@ -208,7 +209,7 @@ const char *frink_model_unread_name(const frink_model *fm, int i) {
     return fm->f->tensors[fm->m->unread[i]].name;
 }
 
-uint64_t frink_model_identity(const frink_model *fm) { return fm->m ? state_model_identity(fm->m) : 0; }
+uint64_t frink_model_identity(const frink_model *fm) { return fm->m ? model_identity(fm->m) : 0; }
 
 // ---- tokens ---------------------------------------------------------------------------
 
@@ -297,9 +298,9 @@ frink_status frink_context_create(const frink_model *fm, const frink_context_par
     struct seq *probe;
     struct seq_opts po = c->so;
     po.cap = 1;
-    if ((st = seq_create_opts(fm->m, &po, &probe))) goto fail;
+    if ((st = seq_create_opts(model_seq_shape(fm->m), &po, &probe))) goto fail;
     seq_free(probe);
-    if (p->prefix_cache_bytes && (st = prefix_cache_create(fm->m, p->prefix_cache_bytes, 64, &c->pc))) goto fail;
+    if (p->prefix_cache_bytes && (st = prefix_cache_create(model_seq_shape(fm->m), p->prefix_cache_bytes, 64, &c->pc))) goto fail;
     *out = c;
     return FRINK_OK;
 fail:
@@ -347,7 +348,7 @@ frink_status frink_seq_create(frink_context *c, frink_seq **out) {
     if (c->p.n_seq_max && c->n_seqs >= c->p.n_seq_max)
         return frink_fail(FRINK_ERR_STATE, "the context already holds its n_seq_max = %d sequences", c->p.n_seq_max);
     struct seq *s;
-    frink_status st = seq_create_opts(c->fm->m, &c->so, &s);
+    frink_status st = seq_create_opts(model_seq_shape(c->fm->m), &c->so, &s);
     if (st) return st;
     return seq_wrap(c, s, out);
 }
@@ -399,7 +400,7 @@ frink_status frink_seq_load(frink_seq *fs, const char *path) {
     struct seq_opts o = fs->c->so;
     o.cap = 1;
     struct seq *t;
-    frink_status st = seq_create_opts(fs->c->fm->m, &o, &t);
+    frink_status st = seq_create_opts(model_seq_shape(fs->c->fm->m), &o, &t);
     if (st) return st;
     int keep_errno = 0;
     if ((st = slot_load(t, path))) keep_errno = errno;

@@ -189,11 +189,7 @@ static frink_status forward_step(struct exec *ex, const int32_t *tok, int T, con
     embed(ex, tok, T, x);
     frink_status st = exec_layers(ex, x, T);
     if (st) return st;
-    for (int r = 0; r < ex->n_run; r++) {
-        struct seq *s = ex->run[r].s;
-        memcpy(s->tokens + s->n_past, tok + ex->run[r].t0, (size_t)ex->run[r].n * sizeof *tok);
-        s->n_past += ex->run[r].n;
-    }
+    for (int r = 0; r < ex->n_run; r++) seq_commit(ex->run[r].s, tok + ex->run[r].t0, ex->run[r].n);
     if (!n_out) return FRINK_OK;
     // Gather the rows whose logits are wanted (xg is free after the layers).
     const float *xo = x;
@@ -265,7 +261,7 @@ frink_status exec_batch(struct exec *ex, const struct exec_tok *tok, int n, floa
     memset(bs, 0, (size_t)n * sizeof *bs);
     int n_seq = 0, n_logits = 0;
     for (int i = 0; i < n; i++) {
-        if (!tok[i].s || tok[i].s->m != m) {
+        if (!tok[i].s || tok[i].s->shape != m->seq_shape) {
             st = frink_fail(FRINK_ERR_ARG, "token %d of the batch names no sequence of this model", i);
             goto done;
         }
@@ -303,11 +299,8 @@ frink_status exec_batch(struct exec *ex, const struct exec_tok *tok, int n, floa
             if (b->done == b->n) continue;
             int take = b->n - b->done;
             if (take > ex->max_T - T) take = ex->max_T - T;
-            int every = seq_is_hybrid(b->s) ? b->s->ckpt_every : 0;
-            if (every) {
-                int next = (b->s->n_past / every + 1) * every;
-                if (next - b->s->n_past < take) take = next - b->s->n_past;
-            }
+            int next = seq_ckpt_boundary(b->s); // 0: no periodic checkpoints
+            if (next && next - b->s->n_past < take) take = next - b->s->n_past;
             ex->run[ex->n_run++] = (struct exec_run){b->s, T, take, b->s->n_past};
             for (int i = 0; i < take; i++) {
                 int bi = b->idx[b->done + i];
@@ -339,11 +332,8 @@ frink_status exec_batch(struct exec *ex, const struct exec_tok *tok, int n, floa
         for (int i = 0; lg && i < n_out; i++)
             memcpy(logits + (size_t)ex->out_dst[i] * V, lg + (size_t)i * V, V * sizeof(float));
         left -= T;
-        for (int r = 0; r < ex->n_run; r++) {
-            struct seq *s = ex->run[r].s;
-            if (seq_is_hybrid(s) && s->ckpt_every && s->n_past % s->ckpt_every == 0 && (st = seq_checkpoint(s, false)))
-                goto done;
-        }
+        for (int r = 0; r < ex->n_run; r++)
+            if (seq_ckpt_due(ex->run[r].s) && (st = seq_checkpoint(ex->run[r].s, false))) goto done;
     }
 done:
     return st;

@@ -16,6 +16,7 @@
 
 #include "quant/quant.h"
 #include "model/path.h"
+#include "model/shape.h"
 #include "quant/types.h"
 
 struct loader {
@@ -1116,6 +1117,12 @@ done:
         model_free(m);
         return st;
     }
+    // What its sequences hold (shape.h): state/ reads this, never the model.
+    if ((st = model_seq_shape_build(m, &m->seq_shape))) {
+        m->gguf = NULL;
+        model_free(m);
+        return st;
+    }
     if (!(opts && opts->keep_layout)) pack_weights(m);
     *out = m;
     return FRINK_OK;
@@ -1129,6 +1136,7 @@ void model_free(struct model *m) {
     free(m->unread);
     for (int i = 0; i < m->n_owned; i++) free(m->owned[i]);
     free(m->owned);
+    free(m->seq_shape);
     gguf_close(m->gguf);
     free(m);
 }

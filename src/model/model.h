@@ -125,6 +125,8 @@ struct hparams {
 
 enum { ROPE_NONE = -1, ROPE_NORM = 0, ROPE_NEOX = 2 };
 
+struct seq_shape;
+
 struct model {
     const struct arch_info *arch;
     struct featset feat;        // MF_* features (features.h)
@@ -150,6 +152,7 @@ struct model {
     int *unread;                // tensors nothing reads (loaded with allow_unread): indices in gguf
     int n_unread;
     char name[128];
+    struct seq_shape *seq_shape; // what its sequences hold (model/shape.h), built at load
 };
 
 // Every matrix a layer may hold (absent ones have data == NULL), as initializer lists for walks

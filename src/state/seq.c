@@ -9,17 +9,6 @@
 #include "core/err.h"
 #include "quant/quant.h"
 
-int64_t seq_conv_floats(const struct model *m) {
-    const struct hparams *hp = &m->hp;
-    int64_t C = 2LL * hp->ssm_n_group * hp->ssm_d_state + hp->ssm_d_inner;
-    return C * (hp->ssm_conv_kernel - 1);
-}
-
-int64_t seq_ssm_floats(const struct model *m) {
-    const struct hparams *hp = &m->hp;
-    return (int64_t)hp->ssm_d_state * hp->ssm_d_inner;
-}
-
 // ---- KV rows ------------------------------------------------------------------------
 
 static const char *const kv_names[] = {"f16", "f32", "q8_0"};
@@ -44,10 +33,10 @@ size_t seq_kv_row_bytes(enum kv_type t, int64_t n) {
 }
 
 void seq_kv_store_row(struct seq *s, int il, int which, int pos, const float *x) {
-    const struct layer *L = &s->m->layers[il];
+    const struct seq_layer_shape *L = &s->shape->layer[il];
     size_t rb = which == KV_K ? s->k_row[il] : s->v_row[il];
     uint8_t *dst = (which == KV_K ? s->k[il] : s->v[il]) + (size_t)pos * rb;
-    int64_t n = (int64_t)L->n_head_kv * (which == KV_K ? L->head_dim : L->head_dim_v);
+    int64_t n = which == KV_K ? L->k_len : L->v_len;
     switch (s->kv_type) {
     case KV_F32: memcpy(dst, x, (size_t)n * sizeof(float)); break;
     // ggml's set_rows quantizes with the same x86 from_float as activations. Every kernel set
@@ -87,24 +76,24 @@ void seq_opts_default(struct seq_opts *o) {
     *o = (struct seq_opts){.cap = 512, .kv_type = KV_F16, .ckpt_every = 256, .ckpt_keep_recent = 4, .ckpt_keep_marked = 8};
 }
 
-bool seq_is_hybrid(const struct seq *s) { return s->m->n_gdn_layers > 0; }
+bool seq_is_hybrid(const struct seq *s) { return s->shape->n_recurrent > 0; }
 
-frink_status seq_create(const struct model *m, int cap, struct seq **out) {
+frink_status seq_create(const struct seq_shape *sh, int cap, struct seq **out) {
     struct seq_opts o;
     seq_opts_default(&o);
     o.cap = cap;
-    return seq_create_opts(m, &o, out);
+    return seq_create_opts(sh, &o, out);
 }
 
-frink_status seq_create_opts(const struct model *m, const struct seq_opts *o, struct seq **out) {
+frink_status seq_create_opts(const struct seq_shape *sh, const struct seq_opts *o, struct seq **out) {
     *out = NULL;
-    int nl = m->hp.n_layer;
+    int nl = sh->n_layer;
     if ((unsigned)o->kv_type > KV_Q8_0) return frink_fail(FRINK_ERR_ARG, "unknown KV cache type %d", (int)o->kv_type);
     if (o->kv_type == KV_Q8_0)
         for (int il = 0; il < nl; il++) {
-            const struct layer *L = &m->layers[il];
-            if (!feat_has(L->feat, LF_ATTN)) continue;
-            int nk = L->n_head_kv * L->head_dim, nv = L->n_head_kv * L->head_dim_v;
+            const struct seq_layer_shape *L = &sh->layer[il];
+            if (L->kind != SEQ_LAYER_ATTN) continue;
+            int nk = (int)L->k_len, nv = (int)L->v_len;
             if (nk % QK8_0 || nv % QK8_0)
                 return frink_fail(FRINK_ERR_UNSUPPORTED,
                                   "KV cache type q8_0 needs rows that are a multiple of 32; layer %d has K rows of %d and V rows of %d",
@@ -112,7 +101,7 @@ frink_status seq_create_opts(const struct model *m, const struct seq_opts *o, st
         }
     struct seq *s = calloc(1, sizeof *s);
     if (!s) return frink_fail(FRINK_ERR_NOMEM, "out of memory");
-    s->m = m;
+    s->shape = sh;
     s->kv_type = o->kv_type;
     s->ckpt_every = o->ckpt_every > 0 ? o->ckpt_every : 0;
     s->ckpt_keep_recent = o->ckpt_keep_recent > 0 ? o->ckpt_keep_recent : 0;
@@ -125,14 +114,14 @@ frink_status seq_create_opts(const struct model *m, const struct seq_opts *o, st
     s->ssm = calloc((size_t)nl, sizeof *s->ssm);
     if (!s->k || !s->v || !s->k_row || !s->v_row || !s->conv || !s->ssm) goto oom;
     for (int il = 0; il < nl; il++) {
-        const struct layer *L = &m->layers[il];
-        if (feat_has(L->feat, LF_GDN)) {
-            s->conv[il] = calloc((size_t)seq_conv_floats(m), sizeof(float));
-            s->ssm[il] = calloc((size_t)seq_ssm_floats(m), sizeof(float));
+        const struct seq_layer_shape *L = &sh->layer[il];
+        if (L->kind == SEQ_LAYER_RECURRENT) {
+            s->conv[il] = calloc((size_t)L->conv_floats, sizeof(float));
+            s->ssm[il] = calloc((size_t)L->ssm_floats, sizeof(float));
             if (!s->conv[il] || !s->ssm[il]) goto oom;
-        } else if (feat_has(L->feat, LF_ATTN)) {
-            s->k_row[il] = seq_kv_row_bytes(s->kv_type, (int64_t)L->n_head_kv * L->head_dim);
-            s->v_row[il] = seq_kv_row_bytes(s->kv_type, (int64_t)L->n_head_kv * L->head_dim_v);
+        } else if (L->kind == SEQ_LAYER_ATTN) {
+            s->k_row[il] = seq_kv_row_bytes(s->kv_type, L->k_len);
+            s->v_row[il] = seq_kv_row_bytes(s->kv_type, L->v_len);
         }
     }
     if (seq_reserve(s, o->cap < 1 ? 1 : o->cap)) goto oom;
@@ -150,7 +139,7 @@ frink_status seq_reserve(struct seq *s, int n) {
     int32_t *t = realloc(s->tokens, (size_t)cap * sizeof *t);
     if (!t) return frink_fail(FRINK_ERR_NOMEM, "out of memory growing a sequence to %d tokens", cap);
     s->tokens = t;
-    for (int il = 0; il < s->m->hp.n_layer; il++) {
+    for (int il = 0; il < s->shape->n_layer; il++) {
         if (!s->k_row[il]) continue;
         uint8_t *k = realloc(s->k[il], (size_t)cap * s->k_row[il]);
         if (!k) return frink_fail(FRINK_ERR_NOMEM, "out of memory growing the KV cache to %d tokens", cap);
@@ -169,9 +158,10 @@ static void ckpt_clear(struct seq *s) {
 }
 
 static void state_zero(struct seq *s) {
-    for (int il = 0; il < s->m->hp.n_layer; il++) {
-        if (s->conv[il]) memset(s->conv[il], 0, (size_t)seq_conv_floats(s->m) * sizeof(float));
-        if (s->ssm[il]) memset(s->ssm[il], 0, (size_t)seq_ssm_floats(s->m) * sizeof(float));
+    for (int il = 0; il < s->shape->n_layer; il++) {
+        const struct seq_layer_shape *L = &s->shape->layer[il];
+        if (s->conv[il]) memset(s->conv[il], 0, (size_t)L->conv_floats * sizeof(float));
+        if (s->ssm[il]) memset(s->ssm[il], 0, (size_t)L->ssm_floats * sizeof(float));
     }
 }
 
@@ -183,7 +173,7 @@ void seq_reset(struct seq *s) {
 
 void seq_free(struct seq *s) {
     if (!s) return;
-    int nl = s->m->hp.n_layer;
+    int nl = s->shape->n_layer;
     for (int il = 0; il < nl; il++) {
         if (s->k) free(s->k[il]);
         if (s->v) free(s->v[il]);
@@ -203,11 +193,27 @@ void seq_free(struct seq *s) {
 }
 
 size_t seq_bytes(const struct seq *s) {
-    const struct model *m = s->m;
+    const struct seq_shape *sh = s->shape;
     size_t b = (size_t)s->n_past * sizeof(int32_t);
-    for (int il = 0; il < m->hp.n_layer; il++) b += (size_t)s->n_past * (s->k_row[il] + s->v_row[il]);
-    size_t st = (size_t)m->n_gdn_layers * (size_t)(seq_conv_floats(m) + seq_ssm_floats(m)) * sizeof(float);
+    for (int il = 0; il < sh->n_layer; il++) b += (size_t)s->n_past * (s->k_row[il] + s->v_row[il]);
+    size_t st = (size_t)sh->state_floats * sizeof(float);
     return b + st * (size_t)(1 + s->n_ckpt);
+}
+
+// ---- commits and the checkpoint policy -------------------------------------------------
+
+void seq_commit(struct seq *s, const int32_t *tokens, int n) {
+    memcpy(s->tokens + s->n_past, tokens, (size_t)n * sizeof *tokens);
+    s->n_past += n;
+}
+
+int seq_ckpt_boundary(const struct seq *s) {
+    int every = seq_is_hybrid(s) ? s->ckpt_every : 0;
+    return every ? (s->n_past / every + 1) * every : 0;
+}
+
+bool seq_ckpt_due(const struct seq *s) {
+    return seq_is_hybrid(s) && s->ckpt_every && s->n_past > 0 && s->n_past % s->ckpt_every == 0;
 }
 
 // ---- checkpoints --------------------------------------------------------------------
@@ -222,11 +228,11 @@ void seq_ckpt_release(struct seq_ckpt *c) {
 }
 
 void seq_ckpt_apply(struct seq *s, const struct seq_ckpt *c) {
-    const struct model *m = s->m;
-    size_t nc = (size_t)seq_conv_floats(m), ns = (size_t)seq_ssm_floats(m);
+    const struct seq_shape *sh = s->shape;
     const float *p = c->data;
-    for (int il = 0; il < m->hp.n_layer; il++) {
+    for (int il = 0; il < sh->n_layer; il++) {
         if (!s->conv[il]) continue;
+        size_t nc = (size_t)sh->layer[il].conv_floats, ns = (size_t)sh->layer[il].ssm_floats;
         memcpy(s->conv[il], p, nc * sizeof(float));
         memcpy(s->ssm[il], p + nc, ns * sizeof(float));
         p += nc + ns;
@@ -261,10 +267,9 @@ frink_status seq_checkpoint(struct seq *s, bool mark) {
         return FRINK_OK;
     }
     if (!(mark ? s->ckpt_keep_marked : s->ckpt_keep_recent)) return FRINK_OK;
-    const struct model *m = s->m;
-    size_t nc = (size_t)seq_conv_floats(m), ns = (size_t)seq_ssm_floats(m);
+    const struct seq_shape *sh = s->shape;
     struct seq_ckpt *c = calloc(1, sizeof *c);
-    if (c) c->data = malloc((size_t)m->n_gdn_layers * (nc + ns) * sizeof(float));
+    if (c) c->data = malloc((size_t)sh->state_floats * sizeof(float));
     if (s->n_ckpt == s->cap_ckpt) {
         int cap = s->cap_ckpt ? 2 * s->cap_ckpt : 8;
         struct seq_cp *nv = realloc(s->ckpt, (size_t)cap * sizeof *nv);
@@ -281,8 +286,9 @@ frink_status seq_checkpoint(struct seq *s, bool mark) {
     c->refs = 1;
     c->pos = s->n_past;
     float *p = c->data;
-    for (int il = 0; il < m->hp.n_layer; il++) {
+    for (int il = 0; il < sh->n_layer; il++) {
         if (!s->conv[il]) continue;
+        size_t nc = (size_t)sh->layer[il].conv_floats, ns = (size_t)sh->layer[il].ssm_floats;
         memcpy(p, s->conv[il], nc * sizeof(float));
         memcpy(p + nc, s->ssm[il], ns * sizeof(float));
         p += nc + ns;
@@ -325,7 +331,7 @@ frink_status seq_fork(const struct seq *s, struct seq **out) {
                          .ckpt_keep_recent = s->ckpt_keep_recent,
                          .ckpt_keep_marked = s->ckpt_keep_marked};
     struct seq *d;
-    frink_status st = seq_create_opts(s->m, &o, &d);
+    frink_status st = seq_create_opts(s->shape, &o, &d);
     if (st) return st;
     if (s->n_ckpt) {
         d->ckpt = malloc((size_t)s->n_ckpt * sizeof *d->ckpt);
@@ -335,17 +341,17 @@ frink_status seq_fork(const struct seq *s, struct seq **out) {
         }
         d->cap_ckpt = s->n_ckpt;
     }
-    const struct model *m = s->m;
+    const struct seq_shape *sh = s->shape;
     d->n_past = s->n_past;
     memcpy(d->tokens, s->tokens, (size_t)s->n_past * sizeof *d->tokens);
-    for (int il = 0; il < m->hp.n_layer; il++) {
+    for (int il = 0; il < sh->n_layer; il++) {
         if (s->k_row[il]) {
             memcpy(d->k[il], s->k[il], (size_t)s->n_past * s->k_row[il]);
             memcpy(d->v[il], s->v[il], (size_t)s->n_past * s->v_row[il]);
         }
         if (s->conv[il]) {
-            memcpy(d->conv[il], s->conv[il], (size_t)seq_conv_floats(m) * sizeof(float));
-            memcpy(d->ssm[il], s->ssm[il], (size_t)seq_ssm_floats(m) * sizeof(float));
+            memcpy(d->conv[il], s->conv[il], (size_t)sh->layer[il].conv_floats * sizeof(float));
+            memcpy(d->ssm[il], s->ssm[il], (size_t)sh->layer[il].ssm_floats * sizeof(float));
         }
     }
     for (int i = 0; i < s->n_ckpt; i++) {
@@ -358,30 +364,30 @@ frink_status seq_fork(const struct seq *s, struct seq **out) {
 
 frink_status seq_copy_prefix(struct seq *dst, const struct seq *src, int n, int *r_out) {
     *r_out = 0;
-    if (dst->m != src->m) return frink_fail(FRINK_ERR_ARG, "restoring a sequence from another model's state");
+    if (dst->shape != src->shape) return frink_fail(FRINK_ERR_ARG, "restoring a sequence from another model's state");
     if (dst->kv_type != src->kv_type)
         return frink_fail(FRINK_ERR_ARG, "restoring a %s KV cache into a %s one", seq_kv_type_name(src->kv_type),
                           seq_kv_type_name(dst->kv_type));
     if (n < 0 || n > src->n_past)
         return frink_fail(FRINK_ERR_ARG, "cannot restore %d tokens from a sequence of %d", n, src->n_past);
-    const struct model *m = src->m;
+    const struct seq_shape *sh = src->shape;
     bool hybrid = seq_is_hybrid(src);
     int r = seq_restore_point(src, n);
     seq_reset(dst);
     frink_status st = seq_reserve(dst, n > 0 ? n : 1);
     if (st) return st;
     memcpy(dst->tokens, src->tokens, (size_t)n * sizeof *dst->tokens);
-    for (int il = 0; il < m->hp.n_layer; il++)
+    for (int il = 0; il < sh->n_layer; il++)
         if (src->k_row[il]) {
             memcpy(dst->k[il], src->k[il], (size_t)r * src->k_row[il]);
             memcpy(dst->v[il], src->v[il], (size_t)r * src->v_row[il]);
         }
     if (hybrid) {
         if (r == src->n_past) {
-            for (int il = 0; il < m->hp.n_layer; il++)
+            for (int il = 0; il < sh->n_layer; il++)
                 if (src->conv[il]) {
-                    memcpy(dst->conv[il], src->conv[il], (size_t)seq_conv_floats(m) * sizeof(float));
-                    memcpy(dst->ssm[il], src->ssm[il], (size_t)seq_ssm_floats(m) * sizeof(float));
+                    memcpy(dst->conv[il], src->conv[il], (size_t)sh->layer[il].conv_floats * sizeof(float));
+                    memcpy(dst->ssm[il], src->ssm[il], (size_t)sh->layer[il].ssm_floats * sizeof(float));
                 }
         }
         for (int i = 0; i < src->n_ckpt && src->ckpt[i].c->pos <= r; i++) {

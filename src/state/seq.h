@@ -10,7 +10,7 @@
 //
 // Rewinding. An attention layer rewinds by moving n_past: rows past it are
 // simply overwritten later. A recurrent (GDN) layer cannot: its state has
-// folded every token in. So seq_append (state/replay.h) takes **checkpoints** — copies of every
+// folded every token in. So seq_append (model/replay.h) takes **checkpoints** — copies of every
 // GDN layer's conv window and delta-rule state — at absolute positions that
 // are multiples of `ckpt_every`, and at the end of each appended prompt
 // (`mark`). seq_truncate restores the nearest checkpoint at or before the
@@ -26,6 +26,12 @@
 //   - truncation drops every checkpoint past the new length.
 // Checkpoints are immutable and reference-counted: a fork shares them.
 // Attention-only models take no checkpoints.
+//
+// The state knows nothing of the model: what each layer holds comes from a
+// `struct seq_shape` that the model builds once at load (model/shape.h), and
+// the executor writes a step's tokens through seq_commit and asks the
+// checkpoint policy through seq_ckpt_boundary / seq_ckpt_due. So state sits
+// below the model and evaluates nothing (model/replay.h does).
 #ifndef FRINK_SEQ_H
 #define FRINK_SEQ_H
 
@@ -34,9 +40,6 @@
 #include <stdint.h>
 
 #include "core/err.h"
-#include "model/model.h"
-
-struct exec;
 
 enum kv_type { KV_F16 = 0, KV_F32 = 1, KV_Q8_0 = 2 };
 enum { KV_K = 0, KV_V = 1 };
@@ -44,6 +47,30 @@ enum { KV_K = 0, KV_V = 1 };
 const char *seq_kv_type_name(enum kv_type t);
 // Parses "f16", "f32", "q8_0" (case-insensitive). Returns false when unknown.
 bool seq_kv_type_parse(const char *s, enum kv_type *out);
+
+// What one layer keeps of a sequence: K and V rows (attention), a conv window
+// and a delta-rule state (recurrent: Gated DeltaNet), or nothing.
+enum seq_layer_kind { SEQ_LAYER_NONE = 0, SEQ_LAYER_ATTN = 1, SEQ_LAYER_RECURRENT = 2 };
+
+struct seq_layer_shape {
+    enum seq_layer_kind kind;
+    int64_t k_len, v_len;               // attention: elements of one K / V row (n_head_kv * head_dim(_v)); else 0
+    int64_t conv_floats, ssm_floats;    // recurrent: floats of the conv window / delta-rule state; else 0
+};
+
+// Everything a sequence needs to know of its model, built once per model and
+// shared by its sequences (which compare the pointer to tell models apart).
+// The strings belong to the model and live as long as the shape.
+struct seq_shape {
+    int n_vocab;          // token ids are in [0, n_vocab) (slot files are checked against it)
+    int n_recurrent;      // recurrent layers: > 0 makes the sequence hybrid (checkpoints)
+    int64_t state_floats; // sum of conv_floats + ssm_floats over the recurrent layers: one checkpoint
+    uint64_t identity;    // the model's identity in slot files (model/shape.h: model_identity)
+    const char *arch;     // architecture name, as slot files record it
+    const char *name;     // model name (general.name, may be empty)
+    int n_layer;
+    struct seq_layer_shape layer[]; // [n_layer]
+};
 
 // A snapshot of every GDN layer's recurrent state after `pos` tokens.
 // Immutable once taken; shared between forks and prefix-cache entries.
@@ -73,7 +100,7 @@ struct seq_opts {
 void seq_opts_default(struct seq_opts *o);
 
 struct seq {
-    const struct model *m;
+    const struct seq_shape *shape; // the model's (not owned)
     int n_past;          // tokens whose K/V (and recurrent effect) are in the state
     int cap;             // KV capacity in tokens
     int32_t *tokens;     // [cap] token history
@@ -87,12 +114,13 @@ struct seq {
     int ckpt_every, ckpt_keep_recent, ckpt_keep_marked;
 };
 
-// Creates an empty sequence with room for `cap` tokens (grows on demand), F16
-// cache, default checkpoint policy.
-frink_status seq_create(const struct model *m, int cap, struct seq **out);
+// Creates an empty sequence of a model of shape `sh` (which must outlive it)
+// with room for `cap` tokens (grows on demand), F16 cache, default checkpoint
+// policy.
+frink_status seq_create(const struct seq_shape *sh, int cap, struct seq **out);
 // The same with every option. Fails naming the layer when Q8_0 is asked of a
 // row length that is not a multiple of 32.
-frink_status seq_create_opts(const struct model *m, const struct seq_opts *o, struct seq **out);
+frink_status seq_create_opts(const struct seq_shape *sh, const struct seq_opts *o, struct seq **out);
 void seq_free(struct seq *s);
 // Forgets everything: KV emptied, recurrent state zeroed, checkpoints dropped.
 void seq_reset(struct seq *s);
@@ -100,6 +128,21 @@ void seq_reset(struct seq *s);
 frink_status seq_reserve(struct seq *s, int n);
 // True when the model has recurrent (GDN) layers: rewinding needs checkpoints.
 bool seq_is_hybrid(const struct seq *s);
+
+// Commits the n tokens the executor has just evaluated (their K/V rows and
+// recurrent effect are in the state): appends them to the history after
+// n_past and moves n_past past them. The executor reserved room for them
+// (seq_reserve) before evaluating. The one way tokens enter a sequence.
+void seq_commit(struct seq *s, const int32_t *tokens, int n);
+
+// The periodic checkpoint policy, as the executor and seq_append ask it.
+// seq_ckpt_boundary: the position of the next periodic checkpoint after n_past
+// (a multiple of ckpt_every), or 0 when the sequence takes none (attention-only,
+// or ckpt_every 0): a run of tokens stops there so that the checkpoint is taken
+// exactly at it. seq_ckpt_due: whether a periodic checkpoint belongs at n_past
+// (n_past > 0 and on a boundary); the caller then takes seq_checkpoint(s, false).
+int seq_ckpt_boundary(const struct seq *s);
+bool seq_ckpt_due(const struct seq *s);
 
 // Takes a checkpoint of the current state (no-op for attention-only models,
 // or when one already exists at n_past; `mark` upgrades an existing one).
@@ -113,7 +156,7 @@ int seq_restore_point(const struct seq *s, int n);
 // state); checkpoints are shared, not copied.
 frink_status seq_fork(const struct seq *s, struct seq **out);
 
-// The storage half of truncation (state/replay.h has the whole): n <= n_past.
+// The storage half of truncation (model/replay.h has the whole): n <= n_past.
 // Attention-only: n_past = n. Hybrid: drops the checkpoints past n, restores the
 // nearest one at or before n (or zeros) and sets n_past to its position. Returns
 // the new n_past; the tokens up to n stay in the history, to be replayed.
@@ -128,10 +171,6 @@ frink_status seq_copy_prefix(struct seq *dst, const struct seq *src, int n, int 
 // Bytes the sequence holds for n_past tokens plus its recurrent state and
 // checkpoints (for budgets and reports).
 size_t seq_bytes(const struct seq *s);
-
-// Sizes of the recurrent state of one GDN layer, in floats.
-int64_t seq_conv_floats(const struct model *m);
-int64_t seq_ssm_floats(const struct model *m);
 
 // Bytes of one row of n elements in cache type t (n % 32 == 0 for Q8_0).
 size_t seq_kv_row_bytes(enum kv_type t, int64_t n);

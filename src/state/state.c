@@ -13,8 +13,6 @@
 #include <unistd.h>
 #include <xxhash.h>
 
-#include "state/replay.h"
-
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "slot files are little-endian and written in host order");
 
 static uint32_t rd32(const uint8_t *p) {
@@ -26,51 +24,6 @@ static uint32_t rd32(const uint8_t *p) {
 // ---- XXH64 --------------------------------------------------------------------------
 
 uint64_t state_hash64(const void *data, size_t len, uint64_t seed) { return XXH64(data, len, seed); }
-
-// ---- model identity -------------------------------------------------------------------
-
-static size_t vtype_size(enum gguf_vtype t) {
-    switch (t) {
-    case GGUF_VT_UINT8: case GGUF_VT_INT8: case GGUF_VT_BOOL: return 1;
-    case GGUF_VT_UINT16: case GGUF_VT_INT16: return 2;
-    case GGUF_VT_UINT32: case GGUF_VT_INT32: case GGUF_VT_FLOAT32: return 4;
-    case GGUF_VT_UINT64: case GGUF_VT_INT64: case GGUF_VT_FLOAT64: return 8;
-    default: return 0;
-    }
-}
-
-uint64_t state_model_identity(const struct model *m) {
-    uint64_t h = state_hash64(m->arch->name, strlen(m->arch->name), 0);
-    const struct gguf_file *f = m->gguf;
-    for (uint64_t i = 0; i < f->n_kv; i++) {
-        const struct gguf_kv *kv = &f->kv[i];
-        uint32_t t = kv->type;
-        h = state_hash64(kv->key.ptr, kv->key.len, h);
-        h = state_hash64(&t, sizeof t, h);
-        if (kv->type == GGUF_VT_STRING) {
-            h = state_hash64(kv->v.str.ptr, kv->v.str.len, h);
-        } else if (kv->type == GGUF_VT_ARRAY) {
-            uint32_t et = kv->v.arr.type;
-            h = state_hash64(&et, sizeof et, h);
-            h = state_hash64(&kv->v.arr.n, sizeof kv->v.arr.n, h);
-            if (et == GGUF_VT_STRING)
-                for (uint64_t k = 0; k < kv->v.arr.n; k++) h = state_hash64(kv->v.arr.strs[k].ptr, kv->v.arr.strs[k].len, h);
-            else
-                h = state_hash64(kv->v.arr.data, kv->v.arr.n * vtype_size(et), h);
-        } else {
-            h = state_hash64(&kv->v.u64, sizeof kv->v.u64, h);
-        }
-    }
-    for (uint64_t i = 0; i < f->n_tensors; i++) {
-        const struct gguf_tensor *t = &f->tensors[i];
-        h = state_hash64(t->name, strlen(t->name), h);
-        h = state_hash64(&t->n_dims, sizeof t->n_dims, h);
-        h = state_hash64(t->ne, sizeof t->ne, h);
-        h = state_hash64(&t->type, sizeof t->type, h);
-        h = state_hash64(&t->offset, sizeof t->offset, h);
-    }
-    return h;
-}
 
 // ---- slot files ------------------------------------------------------------------------
 
@@ -92,13 +45,11 @@ _Static_assert(offsetof(struct slot_header, header_hash) == 184, "slot header la
 
 void (*slot_save_hook)(size_t written);
 
-static size_t gdn_floats(const struct model *m) { return (size_t)(seq_conv_floats(m) + seq_ssm_floats(m)); }
-
 static uint64_t payload_bytes(const struct seq *s, uint64_t n_tok, uint64_t n_ckpt) {
-    const struct model *m = s->m;
+    const struct seq_shape *sh = s->shape;
     uint64_t b = n_tok * sizeof(int32_t);
-    for (int il = 0; il < m->hp.n_layer; il++) b += n_tok * (s->k_row[il] + s->v_row[il]);
-    uint64_t st = (uint64_t)m->n_gdn_layers * gdn_floats(m) * sizeof(float);
+    for (int il = 0; il < sh->n_layer; il++) b += n_tok * (s->k_row[il] + s->v_row[il]);
+    uint64_t st = (uint64_t)sh->state_floats * sizeof(float);
     return b + st + n_ckpt * (8 + st);
 }
 
@@ -131,11 +82,11 @@ static void put(struct slot_writer *w, const void *p, size_t n) {
 }
 
 static void put_gdn_state(struct slot_writer *w, const struct seq *s) {
-    const struct model *m = s->m;
-    for (int il = 0; il < m->hp.n_layer; il++)
+    const struct seq_shape *sh = s->shape;
+    for (int il = 0; il < sh->n_layer; il++)
         if (s->conv[il]) {
-            put(w, s->conv[il], (size_t)seq_conv_floats(m) * sizeof(float));
-            put(w, s->ssm[il], (size_t)seq_ssm_floats(m) * sizeof(float));
+            put(w, s->conv[il], (size_t)sh->layer[il].conv_floats * sizeof(float));
+            put(w, s->ssm[il], (size_t)sh->layer[il].ssm_floats * sizeof(float));
         }
 }
 
@@ -151,11 +102,11 @@ static void header_fill(struct slot_header *h, const struct seq *s) {
     memcpy(h->magic, SLOT_MAGIC, 8);
     h->version = SLOT_VERSION;
     h->header_bytes = sizeof *h;
-    h->model_id = state_model_identity(s->m);
-    copy_str(h->arch, sizeof h->arch, s->m->arch->name);
-    copy_str(h->name, sizeof h->name, s->m->name);
+    h->model_id = s->shape->identity;
+    copy_str(h->arch, sizeof h->arch, s->shape->arch);
+    copy_str(h->name, sizeof h->name, s->shape->name);
     h->kv_type = (uint32_t)s->kv_type;
-    h->n_layer = (uint32_t)s->m->hp.n_layer;
+    h->n_layer = (uint32_t)s->shape->n_layer;
     h->n_tokens = (uint32_t)s->n_past;
     h->n_ckpt = (uint32_t)s->n_ckpt;
     h->payload_bytes = payload_bytes(s, h->n_tokens, h->n_ckpt);
@@ -214,9 +165,9 @@ frink_status slot_save(const struct seq *s, const char *path) {
     static const uint8_t zeros[sizeof(struct slot_header)];
     put(&w, zeros, sizeof zeros);
     XXH64_reset(w.hash, 0);
-    const struct model *m = s->m;
+    const struct seq_shape *sh = s->shape;
     put(&w, s->tokens, (size_t)s->n_past * sizeof(int32_t));
-    for (int il = 0; il < m->hp.n_layer; il++)
+    for (int il = 0; il < sh->n_layer; il++)
         if (s->k_row[il]) {
             put(&w, s->k[il], (size_t)s->n_past * s->k_row[il]);
             put(&w, s->v[il], (size_t)s->n_past * s->v_row[il]);
@@ -225,7 +176,7 @@ frink_status slot_save(const struct seq *s, const char *path) {
     for (int i = 0; i < s->n_ckpt; i++) {
         int32_t pm[2] = {s->ckpt[i].c->pos, s->ckpt[i].marked};
         put(&w, pm, sizeof pm);
-        put(&w, s->ckpt[i].c->data, (size_t)m->n_gdn_layers * gdn_floats(m) * sizeof(float));
+        put(&w, s->ckpt[i].c->data, (size_t)sh->state_floats * sizeof(float));
     }
     if ((st = w.st)) goto out;
     h.payload_hash = XXH64_digest(w.hash);
@@ -270,7 +221,7 @@ out:
 
 static frink_status slot_check(const struct seq *s, const char *path, const uint8_t *b, size_t size,
                                struct slot_header *h) {
-    const struct model *m = s->m;
+    const struct seq_shape *sh = s->shape;
     size_t nm = size < 8 ? size : 8;
     if (memcmp(b, SLOT_MAGIC, nm)) return REFUSE(FRINK_ERR_FORMAT, "bad magic: not a frink slot file");
     if (size < 16) return REFUSE(FRINK_ERR_FORMAT, "truncated: %zu bytes, shorter than its header", size);
@@ -285,11 +236,11 @@ static frink_status slot_check(const struct seq *s, const char *path, const uint
         return REFUSE(FRINK_ERR_FORMAT, "corrupted: header checksum mismatch");
     h->arch[sizeof h->arch - 1] = 0;
     h->name[sizeof h->name - 1] = 0;
-    uint64_t id = state_model_identity(m);
-    if (h->model_id != id || strcmp(h->arch, m->arch->name) || h->n_layer != (uint32_t)m->hp.n_layer)
+    uint64_t id = sh->identity;
+    if (h->model_id != id || strcmp(h->arch, sh->arch) || h->n_layer != (uint32_t)sh->n_layer)
         return REFUSE(FRINK_ERR_ARG,
                       "saved for another model: '%s' (%s, identity %016llx), this is '%s' (%s, identity %016llx)", h->name,
-                      h->arch, (unsigned long long)h->model_id, m->name, m->arch->name, (unsigned long long)id);
+                      h->arch, (unsigned long long)h->model_id, sh->name, sh->arch, (unsigned long long)id);
     if (h->kv_type != (uint32_t)s->kv_type)
         return REFUSE(FRINK_ERR_ARG, "saved with a %s KV cache, this sequence uses %s", seq_kv_type_name((enum kv_type)h->kv_type),
                       seq_kv_type_name(s->kv_type));
@@ -310,16 +261,16 @@ static frink_status slot_check(const struct seq *s, const char *path, const uint
 }
 
 static frink_status slot_apply(struct seq *s, const char *path, const uint8_t *p, const struct slot_header *h) {
-    const struct model *m = s->m;
+    const struct seq_shape *sh = s->shape;
     int n = (int)h->n_tokens;
     const int32_t *tok = (const int32_t *)p;
     for (int i = 0; i < n; i++)
-        if (tok[i] < 0 || tok[i] >= m->hp.n_vocab)
+        if (tok[i] < 0 || tok[i] >= sh->n_vocab)
             return REFUSE(FRINK_ERR_FORMAT, "corrupted: token %d at %d is outside the vocabulary", tok[i], i);
-    size_t st_bytes = (size_t)m->n_gdn_layers * gdn_floats(m) * sizeof(float);
+    size_t st_bytes = (size_t)sh->state_floats * sizeof(float);
     // Checkpoints: positions within the tokens, strictly increasing.
     size_t ck_off = (size_t)n * sizeof(int32_t) + st_bytes;
-    for (int il = 0; il < m->hp.n_layer; il++) ck_off += (size_t)n * (s->k_row[il] + s->v_row[il]);
+    for (int il = 0; il < sh->n_layer; il++) ck_off += (size_t)n * (s->k_row[il] + s->v_row[il]);
     int prev = -1;
     for (uint32_t i = 0; i < h->n_ckpt; i++) {
         int32_t pm[2];
@@ -354,16 +305,16 @@ static frink_status slot_apply(struct seq *s, const char *path, const uint8_t *p
     seq_reset(s);
     memcpy(s->tokens, p, (size_t)n * sizeof(int32_t));
     p += (size_t)n * sizeof(int32_t);
-    for (int il = 0; il < m->hp.n_layer; il++)
+    for (int il = 0; il < sh->n_layer; il++)
         if (s->k_row[il]) {
             memcpy(s->k[il], p, (size_t)n * s->k_row[il]);
             p += (size_t)n * s->k_row[il];
             memcpy(s->v[il], p, (size_t)n * s->v_row[il]);
             p += (size_t)n * s->v_row[il];
         }
-    for (int il = 0; il < m->hp.n_layer; il++)
+    for (int il = 0; il < sh->n_layer; il++)
         if (s->conv[il]) {
-            size_t nc = (size_t)seq_conv_floats(m) * sizeof(float), ns = (size_t)seq_ssm_floats(m) * sizeof(float);
+            size_t nc = (size_t)sh->layer[il].conv_floats * sizeof(float), ns = (size_t)sh->layer[il].ssm_floats * sizeof(float);
             memcpy(s->conv[il], p, nc);
             memcpy(s->ssm[il], p + nc, ns);
             p += nc + ns;
@@ -415,7 +366,7 @@ struct pc_entry {
 };
 
 struct prefix_cache {
-    const struct model *m;
+    const struct seq_shape *shape;
     size_t budget, used;
     int block;
     struct pc_entry *e;
@@ -432,12 +383,12 @@ static uint64_t *block_keys(const int32_t *t, int n, int block, int *nk) {
     return k;
 }
 
-frink_status prefix_cache_create(const struct model *m, size_t budget, int block, struct prefix_cache **out) {
+frink_status prefix_cache_create(const struct seq_shape *sh, size_t budget, int block, struct prefix_cache **out) {
     *out = NULL;
     if (block < 1) return frink_fail(FRINK_ERR_ARG, "prefix cache block of %d tokens", block);
     struct prefix_cache *pc = calloc(1, sizeof *pc);
     if (!pc) return frink_fail(FRINK_ERR_NOMEM, "out of memory");
-    pc->m = m;
+    pc->shape = sh;
     pc->budget = budget;
     pc->block = block;
     *out = pc;
@@ -462,7 +413,7 @@ int prefix_cache_entries(const struct prefix_cache *pc) { return pc->n; }
 size_t prefix_cache_bytes(const struct prefix_cache *pc) { return pc->used; }
 
 frink_status prefix_cache_put(struct prefix_cache *pc, const struct seq *s) {
-    if (s->m != pc->m) return frink_fail(FRINK_ERR_ARG, "prefix cache: a sequence of another model");
+    if (s->shape != pc->shape) return frink_fail(FRINK_ERR_ARG, "prefix cache: a sequence of another model");
     if (s->n_past == 0) return FRINK_OK;
     struct pc_entry e = {0};
     frink_status st = seq_fork(s, &e.s);
@@ -510,10 +461,10 @@ frink_status prefix_cache_put(struct prefix_cache *pc, const struct seq *s) {
     return FRINK_OK;
 }
 
-frink_status prefix_cache_lookup(struct prefix_cache *pc, struct exec *ex, const int32_t *prompt, int n, int max_len,
-                                 struct seq *dst, int *n_prefix, int *n_replayed) {
-    *n_prefix = 0;
-    if (n_replayed) *n_replayed = 0;
+frink_status prefix_cache_find(struct prefix_cache *pc, const int32_t *prompt, int n, int max_len, bool can_replay,
+                               const struct seq **src, int *len) {
+    *src = NULL;
+    *len = 0;
     int lim = n < max_len ? n : max_len;
     if (lim < 0) lim = 0;
     int nk;
@@ -539,20 +490,13 @@ frink_status prefix_cache_lookup(struct prefix_cache *pc, struct exec *ex, const
         }
     }
     free(pk);
-    if (best < 0) {
-        seq_reset(dst);
-        return FRINK_OK;
-    }
-    if (!ex) { // nothing evaluated: stop at the restore point
-        if (best_r <= 0) {
-            seq_reset(dst);
-            return FRINK_OK;
-        }
+    if (best < 0) return FRINK_OK;
+    if (!can_replay) { // nothing evaluated: stop at the restore point
+        if (best_r <= 0) return FRINK_OK;
         best_len = best_r;
     }
     pc->e[best].used_at = ++pc->clock;
-    frink_status st = seq_restore_from(ex, dst, pc->e[best].s, best_len, n_replayed);
-    if (st) return st;
-    *n_prefix = best_len;
+    *src = pc->e[best].s;
+    *len = best_len;
     return FRINK_OK;
 }

@@ -13,7 +13,7 @@
 //     0  char[8]  magic "FRINKSEQ"
 //     8  u32      version (1)
 //    12  u32      header bytes (256)
-//    16  u64      model identity (state_model_identity)
+//    16  u64      model identity (seq_shape.identity: model/shape.h's model_identity)
 //    24  char[32] architecture           56  char[96] model name
 //   152  u32 kv type   156 u32 n_layer   160 u32 n_tokens   164 u32 n_ckpt
 //   168  u64 payload bytes   176 u64 payload checksum   184 u64 header checksum
@@ -30,28 +30,23 @@
 // block keys first and tokens only to confirm and to extend into the last,
 // partial block: it finds the longest prefix any entry shares with the prompt.
 // Restoring a hybrid sequence to that length needs a checkpoint at it (an
-// entry's end is one) or the nearest before it plus replay.
+// entry's end is one) or the nearest before it plus replay: this file only
+// finds the entry (prefix_cache_find); model/replay.h's prefix_cache_lookup
+// restores from it, replaying through the executor.
 #ifndef FRINK_STATE_H
 #define FRINK_STATE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "core/err.h"
-#include "model/model.h"
 #include "state/seq.h"
-
-struct exec;
-
-// A 64-bit identity of the model: architecture, every metadata key and value,
-// and the tensor table (names, types, shapes, offsets). Not the weights: two
-// files with equal tables and metadata but different weights look the same.
-uint64_t state_model_identity(const struct model *m);
 
 // XXH64 of n bytes (the slot file checksum; also chains the model identity).
 uint64_t state_hash64(const void *p, size_t n, uint64_t seed);
 
-// Saves `s` to `path` atomically (see above). The file is created 0600: a
+// Saves `s` to `path` atomically (see above); the model it names is s's shape's. The file is created 0600: a
 // prompt's state is as private as the prompt. Refuses to replace an existing
 // file that is neither empty nor a slot file (of any version or model).
 frink_status slot_save(const struct seq *s, const char *path);
@@ -67,9 +62,10 @@ extern void (*slot_save_hook)(size_t written);
 
 struct prefix_cache;
 
-// budget: bytes of state kept (entries are evicted least recently used to stay
-// under it); block: tokens per key block (e.g. 64).
-frink_status prefix_cache_create(const struct model *m, size_t budget, int block, struct prefix_cache **out);
+// A cache of sequences of shape `sh` (which must outlive it). budget: bytes of
+// state kept (entries are evicted least recently used to stay under it); block:
+// tokens per key block (e.g. 64).
+frink_status prefix_cache_create(const struct seq_shape *sh, size_t budget, int block, struct prefix_cache **out);
 void prefix_cache_free(struct prefix_cache *pc);
 
 // Stores a snapshot of `s` (a fork: checkpoints are shared). An entry whose
@@ -77,13 +73,16 @@ void prefix_cache_free(struct prefix_cache *pc);
 // is dropped; a snapshot larger than the whole budget is not kept.
 frink_status prefix_cache_put(struct prefix_cache *pc, const struct seq *s);
 
-// Finds the longest prefix (at most max_len tokens) any entry shares with
-// prompt[0..n) and restores `dst` to it (replaying after the nearest
-// checkpoint for hybrid models). *n_prefix gets the restored length (0: a miss,
-// dst reset), *n_replayed how many of those were recomputed rather than copied.
-// ex NULL evaluates nothing: a hybrid's prefix stops at the entry's restore point.
-frink_status prefix_cache_lookup(struct prefix_cache *pc, struct exec *ex, const int32_t *prompt, int n, int max_len,
-                                 struct seq *dst, int *n_prefix, int *n_replayed);
+// Finds the entry to restore a prompt's prefix from: of the entries sharing a
+// prefix (at most max_len tokens) with prompt[0..n), the one that restores the
+// most tokens without compute (its restore point), then the longest match.
+// *src gets that entry's sequence (owned by the cache; valid until the next
+// put or free) and *len the tokens to restore from it; *src NULL for a miss.
+// Without can_replay (the caller evaluates nothing) a hybrid's prefix stops at
+// the entry's restore point, and a restore point of 0 is a miss. The entry
+// found counts as used (least recently used eviction). Fails only for memory.
+frink_status prefix_cache_find(struct prefix_cache *pc, const int32_t *prompt, int n, int max_len, bool can_replay,
+                               const struct seq **src, int *len);
 
 // Entries held and bytes used (for tests and reports).
 int prefix_cache_entries(const struct prefix_cache *pc);

@@ -1,10 +1,10 @@
 // replay.c — the sequence operations that evaluate tokens: appending (with the
 // periodic and end-of-prompt checkpoints), and truncating or restoring a hybrid
 // sequence, which resumes from a checkpoint and recomputes the tokens after it.
-// seq.c holds the state itself and evaluates nothing; the executor (forward.c)
-// reads and writes that state; this file drives the executor. So the calls go
-// one way: replay -> forward -> seq.
-#include "state/replay.h"
+// state/seq.c holds the state itself and evaluates nothing; the executor
+// (forward.c) reads that state and commits tokens to it; this file drives the
+// executor. So the calls go one way: replay -> forward -> seq.
+#include "model/replay.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -12,23 +12,19 @@
 frink_status seq_append(struct exec *ex, struct seq *s, const int32_t *tokens, int n, float *logits, bool all_logits,
                         bool mark) {
     if (n <= 0) return frink_fail(FRINK_ERR_ARG, "no tokens to append");
-    bool hybrid = seq_is_hybrid(s);
-    int every = hybrid ? s->ckpt_every : 0;
-    size_t V = (size_t)s->m->hp.n_vocab;
+    size_t V = (size_t)s->shape->n_vocab;
     frink_status st;
     for (int i = 0; i < n;) {
         int piece = n - i;
-        if (every) {
-            int next = (s->n_past / every + 1) * every; // next boundary after n_past
-            if (next - s->n_past < piece) piece = next - s->n_past;
-        }
+        int next = seq_ckpt_boundary(s); // next periodic checkpoint after n_past (0: none)
+        if (next && next - s->n_past < piece) piece = next - s->n_past;
         bool last = i + piece == n;
         float *lg = NULL;
         if (logits && all_logits) lg = logits + (size_t)i * V;
         else if (logits && last) lg = logits;
         if ((st = exec_forward(ex, s, tokens + i, piece, lg, all_logits))) return st;
         i += piece;
-        if (every && s->n_past % every == 0 && (st = seq_checkpoint(s, false))) return st;
+        if (seq_ckpt_due(s) && (st = seq_checkpoint(s, false))) return st;
     }
     return mark ? seq_checkpoint(s, true) : FRINK_OK;
 }
@@ -72,5 +68,22 @@ frink_status seq_restore_from(struct exec *ex, struct seq *dst, const struct seq
         return st;
     }
     if (replayed) *replayed = n - r;
+    return FRINK_OK;
+}
+
+frink_status prefix_cache_lookup(struct prefix_cache *pc, struct exec *ex, const int32_t *prompt, int n, int max_len,
+                                 struct seq *dst, int *n_prefix, int *n_replayed) {
+    *n_prefix = 0;
+    if (n_replayed) *n_replayed = 0;
+    const struct seq *src;
+    int len;
+    frink_status st = prefix_cache_find(pc, prompt, n, max_len, ex != NULL, &src, &len);
+    if (st) return st;
+    if (!src) {
+        seq_reset(dst);
+        return FRINK_OK;
+    }
+    if ((st = seq_restore_from(ex, dst, src, len, n_replayed))) return st;
+    *n_prefix = len;
     return FRINK_OK;
 }

@@ -1,6 +1,9 @@
 // replay.h — sequence operations that evaluate tokens through an executor:
-// appending with checkpoints, and truncating / restoring with replay. The state
-// they act on is seq.h's; the executor is forward.h's.
+// appending with checkpoints, truncating / restoring with replay, and the
+// prefix cache's lookup (which restores with replay). The state they act on is
+// state/seq.h's (state/state.h's cache); the executor is forward.h's. They sit
+// here, on the executor's side, so that state/ evaluates nothing and includes
+// nothing above it.
 #ifndef FRINK_REPLAY_H
 #define FRINK_REPLAY_H
 
@@ -10,6 +13,7 @@
 #include "core/err.h"
 #include "model/forward.h"
 #include "state/seq.h"
+#include "state/state.h"
 
 // Appends tokens[0..n) (exec_forward), split into pieces at absolute positions
 // that are multiples of ckpt_every, taking a periodic checkpoint at each such
@@ -31,5 +35,14 @@ frink_status seq_truncate(struct exec *ex, struct seq *s, int n, int *replayed);
 // it replayed through `ex` (*replayed, may be NULL, gets how many). Both must
 // belong to the same model and use the same KV cache type.
 frink_status seq_restore_from(struct exec *ex, struct seq *dst, const struct seq *src, int n, int *replayed);
+
+// Finds the longest prefix (at most max_len tokens) any entry of `pc` shares
+// with prompt[0..n) (prefix_cache_find) and restores `dst` to it (replaying
+// after the nearest checkpoint for hybrid models). *n_prefix gets the restored
+// length (0: a miss, dst reset), *n_replayed how many of those were recomputed
+// rather than copied. ex NULL evaluates nothing: a hybrid's prefix stops at the
+// entry's restore point.
+frink_status prefix_cache_lookup(struct prefix_cache *pc, struct exec *ex, const int32_t *prompt, int n, int max_len,
+                                 struct seq *dst, int *n_prefix, int *n_replayed);
 
 #endif
