@@ -1,7 +1,8 @@
 // frink.h — the public interface of libfrink, a local LLM inference engine.
 //
 // One header. The objects are opaque handles; every exported symbol starts
-// with `frink_` and everything else in the library is hidden.
+// with `frink_` and everything else in the library is hidden. (frink_tools.h
+// declares developer tools beside it, outside this contract.)
 //
 //   frink_model     a GGUF file bound and validated: weights, tokenizer, facts.
 //                   Immutable once open: any number of threads and contexts may
