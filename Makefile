@@ -133,10 +133,18 @@ CLI_LDLIBS = -ledit -lmicrohttpd
 $(B)/frink: $(CLI_OBJ) $(B)/libfrink.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(CLI_LDLIBS)
 
-# Kernel and unit tests call internal functions: they link the plain objects.
+# Kernel and unit tests call internal functions: they link the plain objects. The tests of
+# behaviour, which include no internal header (no "dir/name.h", nor model_util.h, which does),
+# link the clean libfrink.a, as a program would: what they call is all the archive has to keep.
+API_TESTS := $(filter-out $(B)/tests/test_link,$(patsubst tests/%.c,$(B)/tests/%,\
+               $(shell grep -L -E '^\#include "([a-z_]+/[a-z_0-9]+|model_util)\.h"' $(TEST_SRC))))
 $(B)/tests/%: tests/%.c $(wildcard tests/*.h) $(B)/libfrink-internal.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests -o $@ $< $(B)/libfrink-internal.a $(LDLIBS)
+
+$(API_TESTS): $(B)/tests/%: tests/%.c $(wildcard tests/*.h) $(B)/libfrink.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests -o $@ $< $(B)/libfrink.a $(LDLIBS)
 
 # A program that defines names the library uses inside (dot, model, gguf_open, ...) links with
 # the installed archive and gets its own: the clean libfrink.a, never the internal one.
