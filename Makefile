@@ -1,7 +1,7 @@
 # frink — one Makefile. `make` builds the CLI and the library (libfrink.a, libfrink.so, frink.pc);
 # `make test` builds and runs the tests; `make sanitize` runs them under ASan + UBSan (+ LSan);
 # `make run` generates a story from the embedded default model; `make install PREFIX=/usr/local`
-# (DESTDIR honoured) installs the CLI, the header, both libraries and the pkg-config file.
+# (DESTDIR honoured) installs the CLI, the headers, both libraries and the pkg-config file.
 CC      ?= cc
 OPT     ?= -O2
 CFLAGS  ?= $(OPT) -g
@@ -99,7 +99,23 @@ $(B)/%.o: %.S
 	@mkdir -p $(dir $@)
 	$(CC) -c $< -o $@
 
-$(B)/libfrink.a: $(LIB_OBJ)
+# libfrink.a is what a program links: one object, the partial link (ld -r) of every library
+# object, its hidden symbols (all but the FRINK_API ones) made local, so that the archive
+# exports only frink_ names as the shared library does, and a program that defines `dot`,
+# `model` or `gguf_open` of its own links with it (scripts/check-exports.sh, tests/test_link.c).
+# The tests that call internal functions link libfrink-internal.a instead: the plain objects.
+LD      ?= ld
+OBJCOPY ?= objcopy
+$(B)/libfrink.o: $(LIB_OBJ)
+	$(LD) -r -o $@.tmp $^
+	$(OBJCOPY) --localize-hidden $@.tmp $@
+	@rm -f $@.tmp
+
+$(B)/libfrink.a: $(B)/libfrink.o
+	@rm -f $@
+	ar rcs $@ $^
+
+$(B)/libfrink-internal.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
@@ -117,19 +133,34 @@ CLI_LDLIBS = -ledit -lmicrohttpd
 $(B)/frink: $(CLI_OBJ) $(B)/libfrink.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(CLI_LDLIBS)
 
-$(B)/tests/%: tests/%.c $(wildcard tests/*.h) $(B)/libfrink.a
+# Kernel and unit tests call internal functions: they link the plain objects. The tests of
+# behaviour, which include no internal header (no "dir/name.h", nor model_util.h, which does),
+# link the clean libfrink.a, as a program would: what they call is all the archive has to keep.
+API_TESTS := $(filter-out $(B)/tests/test_link,$(patsubst tests/%.c,$(B)/tests/%,\
+               $(shell grep -L -E '^\#include "([a-z_]+/[a-z_0-9]+|model_util)\.h"' $(TEST_SRC))))
+$(B)/tests/%: tests/%.c $(wildcard tests/*.h) $(B)/libfrink-internal.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests -o $@ $< $(B)/libfrink-internal.a $(LDLIBS)
+
+$(API_TESTS): $(B)/tests/%: tests/%.c $(wildcard tests/*.h) $(B)/libfrink.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests -o $@ $< $(B)/libfrink.a $(LDLIBS)
+
+# A program that defines names the library uses inside (dot, model, gguf_open, ...) links with
+# the installed archive and gets its own: the clean libfrink.a, never the internal one.
+$(B)/tests/test_link: tests/test_link.c tests/test.h $(B)/libfrink.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests -o $@ $< $(B)/libfrink.a $(LDLIBS)
 
 # The server's reading of generated JSON, tested on its own.
-$(B)/tests/test_server_json: tests/test_server_json.c src/server/api_json.c src/server/api_util.h $(wildcard tests/*.h) $(B)/libfrink.a
+$(B)/tests/test_server_json: tests/test_server_json.c src/server/api_json.c src/server/api_util.h $(wildcard tests/*.h) $(B)/libfrink-internal.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests -o $@ $< src/server/api_json.c $(B)/libfrink.a $(LDLIBS)
+	$(CC) $(CFLAGS) -Itests -o $@ $< src/server/api_json.c $(B)/libfrink-internal.a $(LDLIBS)
 
 # The grammar mask's cost per token, trie walk against the per-token check (not part of `make`).
-$(B)/bench/grammar-speed: bench/grammar-speed.c $(B)/libfrink.a
+$(B)/bench/grammar-speed: bench/grammar-speed.c $(B)/libfrink-internal.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(B)/libfrink.a $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $< $(B)/libfrink-internal.a $(LDLIBS)
 
 # The server's suite (tests/server/run.sh: the official OpenAI and Anthropic SDKs, curl, raw HTTP)
 # runs from the test runner like the C tests, against $(B)/frink.
@@ -159,6 +190,7 @@ install: $(B)/frink $(B)/libfrink.a $(B)/libfrink.so $(B)/frink.pc
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR)/pkgconfig
 	install -m 755 $(B)/frink $(DESTDIR)$(BINDIR)/frink
 	install -m 644 include/frink.h $(DESTDIR)$(INCLUDEDIR)/frink.h
+	install -m 644 include/frink_tools.h $(DESTDIR)$(INCLUDEDIR)/frink_tools.h
 	install -m 644 $(B)/libfrink.a $(DESTDIR)$(LIBDIR)/libfrink.a
 	install -m 755 $(B)/libfrink.so $(DESTDIR)$(LIBDIR)/libfrink.so.$(SOVERSION)
 	ln -sf libfrink.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libfrink.so

@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "frink_tools.h"
 
 int cmd_bench(int argc, char **argv);
 

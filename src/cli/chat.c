@@ -196,143 +196,174 @@ static int render_prompt(struct chat *ch, char **text, size_t *tn, frink_token *
     return rc;
 }
 
-// One turn: the user's message in, the reply streamed out. Returns 0, or 1 on an error
-// (printed) after which the chat goes on.
-static int turn(struct chat *ch, const char *user) {
-    json_array_append_new(ch->msgs, json_pack("{s:s, s:s}", "role", "user", "content", user));
-    frink_token *ids = NULL;
-    size_t n = 0, tn = 0;
-    char *text = NULL;
-    if (render_prompt(ch, &text, &tn, &ids, &n)) {
-        json_array_remove(ch->msgs, json_array_size(ch->msgs) - 1);
-        frink_free(text);
-        return 1;
-    }
-    if ((long)n + 1 >= (long)ch->n_ctx) {
-        cli_die("the conversation (%zu tokens) no longer fits the context of %d tokens (-c): /reset or /save and start over", n,
-                ch->n_ctx);
-        json_array_remove(ch->msgs, json_array_size(ch->msgs) - 1);
-        frink_free(ids);
-        frink_free(text);
-        return 1;
-    }
-    double t0 = now_s();
-    // Keep what the sequence already holds of this prompt; evaluate the rest.
-    int have = frink_seq_len(ch->seq), keep = 0;
+// One turn's objects and figures (turn_free releases them).
+struct turn {
+    frink_token *ids;        // [n]: the whole conversation's prompt
+    size_t n, tn;
+    char *text;              // [tn]: its rendered text
+    int keep, replayed;      // prompt tokens the sequence kept; of those, replayed from a checkpoint
+    frink_sampler *smp;
+    frink_chat_parser *cp;
+    frink_detok *dt;
+    unsigned pf;             // FRINK_CHAT_STARTS_IN_REASONING when the prompt opens a reasoning block
+    struct reply r;
+    long n_out;              // tokens of the reply (the last one sampled included)
+    double t0, t_first, t_end;
+    bool stopped, unevaluated; // Ctrl-C; the last token shown but not in the sequence
+};
+
+static void drop_user_message(struct chat *ch) {
+    json_array_remove(ch->msgs, json_array_size(ch->msgs) - 1);
+}
+
+// Keep what the sequence already holds of this prompt; evaluate the rest. Returns 0, or 1
+// (printed; the user's message dropped: the sequence holds part of the prompt, and the next
+// turn keeps what matches of it).
+static int turn_prefill(struct chat *ch, struct turn *u) {
+    u->t0 = now_s();
+    int have = frink_seq_len(ch->seq);
     const frink_token *old = frink_seq_tokens(ch->seq);
-    while (keep < have && (size_t)keep < n && old[keep] == ids[keep]) keep++;
-    if ((size_t)keep == n) keep--; // the last prompt token is evaluated again for its logits
-    int replayed = 0;
-    int rc = 1;
-    frink_sampler *smp = NULL;
-    frink_chat_parser *cp = NULL;
-    frink_detok *dt = NULL;
-    struct reply r = {.ch = ch};
+    while (u->keep < have && (size_t)u->keep < u->n && old[u->keep] == u->ids[u->keep]) u->keep++;
+    if ((size_t)u->keep == u->n) u->keep--; // the last prompt token is evaluated again for its logits
     free(ch->hist); // the sequence changes now; its text is recorded again after the reply
     ch->hist = NULL;
     interrupted = 0;
-    int pr = frink_seq_truncate(ch->seq, keep, &replayed) ? 1 : cli_prefill(ch->seq, ids + keep, (int)n - keep, ch->logits, ch->n_batch, &interrupted);
-    if (pr) {
-        if (pr == 1) cli_die("%s", frink_errmsg());
-        else fprintf(stderr, "\nfrink: stopped while reading the prompt; the message is dropped\n");
-        // The sequence holds part of the prompt: the next turn keeps what matches of it.
-        json_array_remove(ch->msgs, json_array_size(ch->msgs) - 1);
-        goto done;
-    }
+    int pr = frink_seq_truncate(ch->seq, u->keep, &u->replayed)
+                 ? 1
+                 : cli_prefill(ch->seq, u->ids + u->keep, (int)u->n - u->keep, ch->logits, ch->n_batch, &interrupted);
+    if (!pr) return 0;
+    if (pr == 1) cli_die("%s", frink_errmsg());
+    else fprintf(stderr, "\nfrink: stopped while reading the prompt; the message is dropped\n");
+    drop_user_message(ch);
+    return 1;
+}
+
+// The turn's sampler (seeded with (seed, turn); the prompt accepted for its penalties), the
+// detokenizer and the output parser; the grammar, when replies are constrained. Returns 0, or 1
+// (printed).
+static int turn_setup(struct chat *ch, struct turn *u) {
     frink_sampler_params sp = ch->sp;
     sp.seed = ch->sp.seed + (uint64_t)ch->turn * 0x9E3779B97F4A7C15ull;
     // Special tokens are rendered: some are the format's markup (<think>, <tool_call>...).
-    unsigned pf = frink_chat_prompt_opens_reasoning(NULL, ch->tmpl, text, tn) ? FRINK_CHAT_STARTS_IN_REASONING : 0;
-    if (frink_sampler_create(ch->m, &sp, &smp) || frink_detok_create(ch->m, FRINK_DETOK_SPECIAL | FRINK_DETOK_CONTINUE, &dt) ||
-        frink_chat_parser_create(NULL, ch->tmpl, pf, sp.seed, &cp)) {
-        cli_die("%s", frink_errmsg());
-        goto done;
-    }
-    for (size_t i = 0; i < n; i++) frink_sampler_accept(smp, ids[i]);
+    u->pf = frink_chat_prompt_opens_reasoning(NULL, ch->tmpl, u->text, u->tn) ? FRINK_CHAT_STARTS_IN_REASONING : 0;
+    if (frink_sampler_create(ch->m, &sp, &u->smp) ||
+        frink_detok_create(ch->m, FRINK_DETOK_SPECIAL | FRINK_DETOK_CONTINUE, &u->dt) ||
+        frink_chat_parser_create(NULL, ch->tmpl, u->pf, sp.seed, &u->cp))
+        return cli_die("%s", frink_errmsg()), 1;
+    for (size_t i = 0; i < u->n; i++) frink_sampler_accept(u->smp, u->ids[i]);
     if (ch->grammar) {
         // A reply under a grammar starts at its first token: the template must not have opened
         // a reasoning block the grammar would have to spell.
-        if (pf) {
+        if (u->pf) {
             cli_die("the template opens a reasoning block, which a grammar-constrained reply cannot follow: "
                     "use --reasoning off");
-            json_array_remove(ch->msgs, json_array_size(ch->msgs) - 1);
-            goto done;
+            drop_user_message(ch);
+            return 1;
         }
         frink_grammar_reset(ch->grammar);
         frink_constraint con = frink_grammar_constraint(ch->grammar);
-        frink_sampler_set_constraint(smp, &con);
+        frink_sampler_set_constraint(u->smp, &con);
     }
-    double t_first = 0, t_end;
-    long n_out = 0;
+    return 0;
+}
+
+static void turn_show(struct turn *u, const char *piece, size_t plen) {
+    grow_append(&u->r.raw, &u->r.nraw, &u->r.cap_raw, piece, plen);
+    frink_chat_parser_feed(u->cp, piece, plen, emit, &u->r);
+}
+
+// Samples and streams the reply until the end of generation, -n, a full context, an error or
+// Ctrl-C; then the detokenizer's and the parser's tails and the reply's last line.
+static void turn_generate(struct chat *ch, struct turn *u) {
     interrupted = 0;
     const char *piece;
     size_t plen;
-    bool stopped = false, unevaluated = false;
-    for (; n_out < ch->n_predict; n_out++) {
+    for (; u->n_out < ch->n_predict; u->n_out++) {
         frink_token t;
-        if (frink_sampler_sample(smp, ch->logits, &t)) { cli_die("%s", frink_errmsg()); break; }
-        if (!n_out) t_first = now_s();
+        if (frink_sampler_sample(u->smp, ch->logits, &t)) { cli_die("%s", frink_errmsg()); break; }
+        if (!u->n_out) u->t_first = now_s();
         if (frink_token_is_eog(ch->m, t)) break;
-        if (frink_detok_push(dt, t, &piece, &plen) == FRINK_OK && plen) {
-            grow_append(&r.raw, &r.nraw, &r.cap_raw, piece, plen);
-            frink_chat_parser_feed(cp, piece, plen, emit, &r);
-        }
+        if (frink_detok_push(u->dt, t, &piece, &plen) == FRINK_OK && plen) turn_show(u, piece, plen);
         if (frink_seq_len(ch->seq) + 1 >= ch->n_ctx) {
             fprintf(stderr, "\nfrink: the context of %d tokens is full (-c)\n", ch->n_ctx);
-            n_out++;
-            unevaluated = true; // shown, but not in the sequence
+            u->n_out++;
+            u->unevaluated = true; // shown, but not in the sequence
             break;
         }
         if (frink_seq_eval(ch->seq, &t, 1, ch->logits, 0)) {
             cli_die("%s", frink_errmsg());
-            n_out++;
-            unevaluated = true;
+            u->n_out++;
+            u->unevaluated = true;
             break;
         }
-        if (interrupted) { stopped = true; n_out++; break; }
+        if (interrupted) { u->stopped = true; u->n_out++; break; }
     }
-    if (frink_detok_flush(dt, &piece, &plen) == FRINK_OK && plen) {
-        grow_append(&r.raw, &r.nraw, &r.cap_raw, piece, plen);
-        frink_chat_parser_feed(cp, piece, plen, emit, &r);
-    }
-    frink_chat_parser_finish(cp, emit, &r);
-    if (r.in_reasoning && ch->tty) fputs("\033[0m", stdout);
-    t_end = now_s();
+    if (frink_detok_flush(u->dt, &piece, &plen) == FRINK_OK && plen) turn_show(u, piece, plen);
+    frink_chat_parser_finish(u->cp, emit, &u->r);
+    if (u->r.in_reasoning && ch->tty) fputs("\033[0m", stdout);
+    u->t_end = now_s();
     fputc('\n', stdout);
     fflush(stdout);
+}
+
+// After the reply: a checkpoint, the text the sequence holds (for the next turn's splice), the
+// assistant's message in the conversation, the speed line on stderr.
+static void turn_record(struct chat *ch, struct turn *u) {
     frink_seq_checkpoint(ch->seq); // the next turn resumes here without replay
     // The sequence now holds the prompt and the reply's tokens (but the last one sampled, which
     // was not evaluated when it ended the reply): remember their text for the next turn.
     free(ch->hist);
     ch->hist = NULL;
     size_t held = (size_t)frink_seq_len(ch->seq);
-    if (!unevaluated && held >= n && (ch->hist = malloc(tn + r.nraw + 1))) {
-        memcpy(ch->hist, text, tn);
-        if (r.nraw) memcpy(ch->hist + tn, r.raw, r.nraw);
-        ch->nhist = tn + r.nraw;
+    struct reply *r = &u->r;
+    if (!u->unevaluated && held >= u->n && (ch->hist = malloc(u->tn + r->nraw + 1))) {
+        memcpy(ch->hist, u->text, u->tn);
+        if (r->nraw) memcpy(ch->hist + u->tn, r->raw, r->nraw);
+        ch->nhist = u->tn + r->nraw;
         ch->hist[ch->nhist] = 0;
         ch->hist_tokens = held;
         // raw holds the text of every evaluated reply token: a finished reply's end-of-turn
         // token was neither evaluated nor shown.
     }
-    json_t *am = json_pack("{s:s, s:s}", "role", "assistant", "content", r.content ? r.content : "");
-    if (r.reasoning && r.nr) json_object_set_new(am, "reasoning_content", json_string(r.reasoning));
+    json_t *am = json_pack("{s:s, s:s}", "role", "assistant", "content", r->content ? r->content : "");
+    if (r->reasoning && r->nr) json_object_set_new(am, "reasoning_content", json_string(r->reasoning));
     json_array_append_new(ch->msgs, am);
     ch->turn++;
-    double dec = t_end - t_first;
+    double dec = u->t_end - u->t_first;
     fprintf(stderr, "frink: %s%ld tokens, first after %.2f s (%d new prompt tokens, %d reused%s), %.1f tok/s\n",
-            stopped ? "stopped; " : "", n_out, t_first - t0, (int)n - keep, keep - replayed,
-            replayed ? ", some replayed" : "", n_out > 1 && dec > 0 ? (n_out - 1) / dec : 0.0);
-    rc = 0;
-done:
-    free(r.content);
-    free(r.reasoning);
-    free(r.raw);
-    frink_chat_parser_free(cp);
-    frink_detok_free(dt);
-    frink_sampler_free(smp);
-    frink_free(ids);
-    frink_free(text);
+            u->stopped ? "stopped; " : "", u->n_out, u->t_first - u->t0, (int)u->n - u->keep, u->keep - u->replayed,
+            u->replayed ? ", some replayed" : "", u->n_out > 1 && dec > 0 ? (u->n_out - 1) / dec : 0.0);
+}
+
+static void turn_free(struct turn *u) {
+    free(u->r.content);
+    free(u->r.reasoning);
+    free(u->r.raw);
+    frink_chat_parser_free(u->cp);
+    frink_detok_free(u->dt);
+    frink_sampler_free(u->smp);
+    frink_free(u->ids);
+    frink_free(u->text);
+}
+
+// One turn: the user's message in, the reply streamed out. Returns 0, or 1 on an error
+// (printed) after which the chat goes on.
+static int turn(struct chat *ch, const char *user) {
+    json_array_append_new(ch->msgs, json_pack("{s:s, s:s}", "role", "user", "content", user));
+    struct turn u = {.r = {.ch = ch}};
+    int rc = 1;
+    if (render_prompt(ch, &u.text, &u.tn, &u.ids, &u.n)) {
+        drop_user_message(ch);
+    } else if ((long)u.n + 1 >= (long)ch->n_ctx) {
+        cli_die("the conversation (%zu tokens) no longer fits the context of %d tokens (-c): /reset or /save and start over",
+                u.n, ch->n_ctx);
+        drop_user_message(ch);
+    } else if (!turn_prefill(ch, &u) && !turn_setup(ch, &u)) {
+        turn_generate(ch, &u);
+        turn_record(ch, &u);
+        rc = 0;
+    }
+    turn_free(&u);
     return rc;
 }
 

@@ -1,6 +1,13 @@
-// cli.h — what the subcommands share: model flags and an opened engine. The
-// CLI is a client of the public API: it includes frink.h and nothing else of
-// the library.
+// cli.h — what the subcommands share: model flags and an opened engine (engine.c), the
+// chat template helpers (template.c), and the subcommands main.c dispatches to. The CLI is a
+// client of the public API: it includes frink.h (and frink_tools.h for gen and bench) and
+// nothing else of the library; the flag helpers below every one of these are in args.h.
+//
+//   main.c      dispatch only          run.c       frink run
+//   args.c      flag helpers           inspect.c   tokenize, logits, inspect, archs
+//   engine.c    model flags, opening   template.c  frink template, template helpers
+//   chat.c      frink chat             serve.c     frink serve's flags (the server: src/server)
+//   bench.c     frink bench            gen.c       frink gen
 #ifndef FRINK_CLI_H
 #define FRINK_CLI_H
 
@@ -10,6 +17,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "cli/args.h"
 #include "frink.h"
 
 struct cli_model_opts {
@@ -38,6 +46,8 @@ void cli_model_opts_init(struct cli_model_opts *o);
 int cli_model_flag(struct cli_model_opts *o, int argc, char **argv, int i);
 // The model flags' help lines.
 extern const char cli_model_flags_help[];
+// A command's help: `text`, then the model flags' help, on stdout. Returns 0.
+int cli_help_model(const char *text);
 // Opens everything; prints the error and returns non-zero on failure. Tensors
 // accepted unread (--allow-unread) are listed on stderr.
 int cli_engine_open(const struct cli_model_opts *o, struct cli_engine *e);
@@ -46,9 +56,6 @@ void cli_engine_close(struct cli_engine *e);
 // (4096 when the file does not say).
 int cli_ctx_size(const struct cli_model_opts *o, const frink_model *m);
 
-// Consumes a sampling flag (--temp, --top-k, --top-p, --min-p, the penalties, --seed) at
-// argv[i]: as cli_model_flag.
-int cli_sampling_flag(frink_sampler_params *sp, int argc, char **argv, int i);
 // Evaluates ids[0..n) into s in steps of n_batch, an end-of-prompt checkpoint after the
 // last, logits of the last token; on a terminal, progress on stderr (tokens, tok/s, time
 // left). Prints the error and returns 1 on failure; returns 2 when *stop (may be NULL) is
@@ -60,24 +67,23 @@ int cli_prefill(frink_seq *s, const frink_token *ids, int n, float *logits, int 
 int cli_grammar_open(const frink_model *m, const char *gbnf, const char *gbnf_file, const char *schema,
                      frink_grammar **out);
 
-// template.c: a whole file in a malloc'ed NUL-terminated buffer (message printed on failure).
-char *cli_read_file(const char *path, size_t *len);
+// template.c:
 // The chat template of `file`, or the model's own (ChatML, said on stderr, when it has none).
 int cli_template_open(const frink_model *m, const char *file, frink_template **t);
 // Tokenizes a rendered prompt: BOS added only when the text does not start with it.
 frink_status cli_tokenize_prompt(const frink_model *m, const char *text, size_t len, frink_token **ids, size_t *n);
 
+// The subcommands: argv holds the flags after the command's name; each prints its own help
+// (-h, --help) and returns the process's exit status (0; 1: a failure; 2: bad flags).
+int cmd_run(int argc, char **argv);      // run.c
+int cmd_tokenize(int argc, char **argv); // inspect.c
+int cmd_logits(int argc, char **argv);   // inspect.c
+int cmd_inspect(int argc, char **argv);  // inspect.c
+int cmd_archs(int argc, char **argv);    // inspect.c
 int cmd_template(int argc, char **argv);
 int cmd_chat(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
-int cmd_serve(int argc, char **argv); // src/server/serve.c
-
-int cli_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-bool cli_int(const char *flag, const char *s, long lo, long hi, long *out);
-bool cli_float(const char *flag, const char *s, double lo, double hi, double *out);
-bool cli_ids(const char *s, int32_t **ids, int *n);
-// True when argv holds -h or --help (a command then prints its help and exits 0).
-bool cli_wants_help(int argc, char **argv);
+int cmd_serve(int argc, char **argv);    // serve.c
 
 #endif

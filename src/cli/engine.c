@@ -25,6 +25,12 @@ const char cli_model_flags_help[] =
     "  --allow-unread          run files with tensors nothing reads, ignoring them as the reference does\n"
     "  --device cpu|cuda       where layers may run (default: FRINK_DEVICE, else cpu; cuda needs `make CUDA=1`)\n";
 
+int cli_help_model(const char *text) {
+    fputs(text, stdout);
+    fputs(cli_model_flags_help, stdout);
+    return 0;
+}
+
 static bool kv_type_parse(const char *s, int *out) {
     static const char *const names[] = {"f16", "f32", "q8_0"};
     for (int i = 0; i < 3; i++)
@@ -113,38 +119,6 @@ void cli_engine_close(struct cli_engine *e) {
     frink_context_free(e->c); // and its sequence
     frink_model_free(e->m);
     memset(e, 0, sizeof *e);
-}
-
-bool cli_wants_help(int argc, char **argv) {
-    for (int i = 0; i < argc; i++)
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) return true;
-    return false;
-}
-
-int cli_sampling_flag(frink_sampler_params *sp, int argc, char **argv, int i) {
-    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    static const char *const names[] = {"--temp", "--top-k", "--top-p", "--min-p", "--repeat-penalty", "--presence-penalty",
-                                        "--frequency-penalty", "--repeat-last-n", "--seed", "-s"};
-    int k = -1;
-    for (int j = 0; j < (int)(sizeof names / sizeof *names); j++)
-        if (!strcmp(a, names[j])) k = j;
-    if (k < 0) return 0;
-    if (!v) return cli_die("%s needs a value", a), -1;
-    double d;
-    long l;
-    bool ok = true;
-    switch (k) {
-    case 0: ok = cli_float(a, v, 0, 100, &d) && ((sp->temp = (float)d), 1); break;
-    case 1: ok = cli_int(a, v, 0, 1 << 30, &l) && ((sp->top_k = (int)l), 1); break;
-    case 2: ok = cli_float(a, v, 1e-9, 1, &d) && ((sp->top_p = (float)d), 1); break;
-    case 3: ok = cli_float(a, v, 0, 1, &d) && ((sp->min_p = (float)d), 1); break;
-    case 4: ok = cli_float(a, v, 1e-6, 100, &d) && ((sp->repeat_penalty = (float)d), 1); break;
-    case 5: ok = cli_float(a, v, -100, 100, &d) && ((sp->presence_penalty = (float)d), 1); break;
-    case 6: ok = cli_float(a, v, -100, 100, &d) && ((sp->frequency_penalty = (float)d), 1); break;
-    case 7: ok = cli_int(a, v, 0, 1 << 20, &l) && ((sp->penalty_last_n = (int)l), 1); break;
-    default: ok = cli_int(a, v, 0, LONG_MAX, &l) && ((sp->seed = (uint64_t)l), 1); break;
-    }
-    return ok ? 2 : -1;
 }
 
 static double now_s(void) {

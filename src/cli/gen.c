@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "frink_tools.h"
 
 static void gen_usage(FILE *f) {
     fputs("usage: frink gen --preset NAME -o OUT.gguf [--vocab FILE] [--layers N] [--seed S]\n"

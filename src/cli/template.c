@@ -1,7 +1,6 @@
 // template.c — `frink template`: the prompt a conversation becomes under a
 // model's chat template, byte for byte (or its token ids), and the helpers the
 // chat commands share: reading a template, tokenizing a rendered prompt.
-#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,34 +25,6 @@ static const char help_template[] =
     "A model without a template uses ChatML (said on stderr). A template that raises an error exits 1\n"
     "with its message on stderr.\n"
     "example: frink template -m model.gguf --messages chat.json --ids\n";
-
-char *cli_read_file(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        cli_die("cannot open '%s': %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 4096, n = 0;
-    char *d = malloc(cap + 1);
-    for (size_t k; d && (k = fread(d + n, 1, cap - n, f)) > 0;) {
-        n += k;
-        if (n == cap) {
-            char *nd = realloc(d, (cap *= 2) + 1);
-            if (!nd) free(d);
-            d = nd;
-        }
-    }
-    bool err = ferror(f);
-    fclose(f);
-    if (!d || err) {
-        free(d);
-        cli_die("cannot read '%s'", path);
-        return NULL;
-    }
-    d[n] = 0;
-    *len = n;
-    return d;
-}
 
 int cli_template_open(const frink_model *m, const char *file, frink_template **t) {
     if (file) {

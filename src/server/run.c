@@ -374,9 +374,228 @@ static uint64_t salt_hash(const char *s) {
     return h ? h : 1;
 }
 
+// What run_start works out of a request before it makes tasks: how the output is constrained,
+// the tool-call grammar and its opener (frink_free), the prompt's ids (frink_free).
+struct run_plan {
+    bool constrained;       // a grammar or a JSON schema from the request
+    bool has_tools, tool_force, tool_constrained; // tools given; a call required; calls under a grammar
+    const char *cparam;     // the parameter that constrained the output, for errors
+    char *tgbnf, *ttrig;    // the tool-call grammar and its opener, or NULL
+    frink_token *ids;       // [n_ids]: the prompt
+    size_t n_ids;
+};
+
+static int run_nomem(struct api_err *e) {
+    api_err_set(e, 500, "server_error", NULL, "out of memory");
+    return -1;
+}
+
+// The tools against the template and the other constraints: refused when the output would be
+// constrained two ways, when the model cannot see the tools, or when its calls would come back
+// as text; the tool-call grammar compiled when calls are constrained. Returns 0, or -1 with *e set.
+static int run_plan_tools(struct srv *s, const struct run_params *p, struct run_plan *pl, struct api_err *e) {
+    pl->constrained = p->grammar || p->json_schema;
+    pl->has_tools = p->tools && json_array_size(p->tools);
+    pl->tool_force = p->tool_mode == RUN_TOOLS_REQUIRED;
+    pl->tool_constrained =
+        pl->tool_force || (p->tool_mode == RUN_TOOLS_AUTO && pl->has_tools && (p->tools_strict || !p->tool_parallel));
+    pl->cparam = p->json_schema ? (p->schema_param ? p->schema_param : "response_format") : "grammar";
+    if (pl->constrained && pl->tool_constrained) {
+        api_err_set(e, 400, "invalid_request_error", pl->cparam,
+                    "%s and a required, strict or single tool call constrain the output two ways; frink applies one",
+                    pl->cparam);
+        return -1;
+    }
+    bool tools_on = pl->has_tools && p->tool_mode != RUN_TOOLS_NONE;
+    if (tools_on && p->messages && !run_template_knows(s, "tools")) {
+        // The template never shows the tools to the model: it could not call them, and the
+        // request would be answered as if it had sent none.
+        api_err_set(e, 400, "invalid_request_error", "tools",
+                    "this model's chat template does not render tools (it never reads 'tools'), so the model "
+                    "cannot see or call them; serve it with a template that does (--chat-template-file), "
+                    "or leave the tools out (or send tool_choice \"none\")");
+        return -1;
+    }
+    if (pl->tool_constrained && tool_grammar(s, p, &pl->tgbnf, &pl->ttrig, e)) return -1;
+    if (tools_on && run_template_knows(s, "tools") && !tool_calls_parsed(s)) {
+        // The model is shown the tools and may call them, but its calls would reach the client
+        // as text: a wrong answer that looks right.
+        api_err_set(e, 400, "invalid_request_error", "tools",
+                    "this model's chat template renders tools, but frink does not parse its tool-call format "
+                    "(calls would come back as text); serve it with a template whose format frink parses "
+                    "(--chat-template-file), or send tool_choice \"none\"");
+        return -1;
+    }
+    return 0;
+}
+
+// The prompt's ids into pl->ids: the messages rendered and tokenized, or the prompt's own ids;
+// refused when empty or when they leave no room in a slot. Returns 0, or -1 with *e set.
+static int run_plan_prompt(struct srv *s, const struct run_params *p, struct run *r, struct run_plan *pl,
+                           struct api_err *e) {
+    if (p->messages) {
+        // Constrained output starts at the first generated token, so a template that would
+        // open a reasoning block is asked not to (when it can be); one that still does is
+        // refused below rather than forced to skip its reasoning markup.
+        if (render_chat(s, p, pl->constrained && run_template_knows(s, "enable_thinking"), &r->prompt_text,
+                        &r->prompt_len, e))
+            return -1;
+        if (tokenize_prompt(s->model, r->prompt_text, r->prompt_len, &pl->ids, &pl->n_ids)) {
+            api_err_set(e, 500, "server_error", NULL, "%s", frink_errmsg());
+            return -1;
+        }
+    } else {
+        if (p->n_prompt < 1) {
+            api_err_set(e, 400, "invalid_request_error", "prompt", "the prompt is empty");
+            return -1;
+        }
+        pl->ids = malloc((size_t)p->n_prompt * sizeof *pl->ids);
+        if (!pl->ids) return run_nomem(e);
+        memcpy(pl->ids, p->prompt, (size_t)p->n_prompt * sizeof *pl->ids);
+        pl->n_ids = (size_t)p->n_prompt;
+    }
+    r->n_prompt = (int)pl->n_ids;
+    if (pl->n_ids < 1) {
+        api_err_set(e, 400, "invalid_request_error", p->messages ? "messages" : "prompt", "the prompt has no tokens");
+        return -1;
+    }
+    if ((int)pl->n_ids >= s->n_ctx) {
+        api_err_set(e, 400, "invalid_request_error", p->messages ? "messages" : "prompt",
+                    "the prompt is %zu tokens; a slot's context is %d (it must leave room for at least one "
+                    "generated token)",
+                    pl->n_ids, s->n_ctx);
+        snprintf(e->type, sizeof e->type, "invalid_request_error");
+        return -1;
+    }
+    return 0;
+}
+
+// The chat output parser of the template's format, one a choice; the prompt may leave it in
+// reasoning, which constrained output cannot follow. Returns 0, or -1 with *e set.
+static int run_plan_parsers(struct srv *s, const struct run_params *p, struct run *r, const struct run_plan *pl,
+                            struct api_err *e) {
+    struct run_priv *pv = r->priv;
+    unsigned flags = p->whole_tool_calls ? FRINK_CHAT_WHOLE_CALLS : 0;
+    frink_chat_parser *probe = NULL;
+    if (frink_chat_parser_create(NULL, s->tmpl, 0, 0, &probe) == FRINK_OK) {
+        r->format = frink_chat_parser_format(probe);
+        r->opens_reasoning = frink_chat_prompt_opens_reasoning(r->format, s->tmpl, r->prompt_text, r->prompt_len);
+    }
+    if (r->opens_reasoning) flags |= FRINK_CHAT_STARTS_IN_REASONING;
+    int rc = 0;
+    if (pl->constrained && r->opens_reasoning) {
+        api_err_set(e, 400, "invalid_request_error", pl->cparam,
+                    "constrained output cannot follow a reasoning block yet, and this template opens one "
+                    "(turn reasoning off: reasoning_effort \"none\" or chat_template_kwargs.enable_thinking "
+                    "false)");
+        rc = -1;
+    }
+    // Call ids are random per request (a seed fixes the text, not the ids: two conversations
+    // with one seed must not share call ids).
+    uint64_t id_seed;
+    if (!rc && getrandom(&id_seed, sizeof id_seed, 0) != (ssize_t)sizeof id_seed) id_seed = p->sp.seed ^ (uint64_t)time(NULL);
+    for (int i = 0; !rc && i < p->n; i++) {
+        if (frink_chat_parser_create(r->format, s->tmpl, flags, id_seed + (uint64_t)i, &pv->ch[i].parser)) {
+            api_err_set(e, 500, "server_error", NULL, "%s", frink_errmsg());
+            rc = -1;
+        }
+    }
+    frink_chat_parser_free(probe);
+    if (!rc && r->format) r->format = frink_chat_parser_format(pv->ch[0].parser);
+    return rc;
+}
+
+// The grammar of task t: the tool-call grammar (eager from the first token when a call is
+// required, no reasoning comes first and ordinary tokens can spell the opener; lazy from the
+// opener on otherwise), or the request's grammar or schema. Returns 0, or -1 with *e set.
+static int run_task_grammar(struct srv *s, const struct run_params *p, const struct run *r, const struct run_plan *pl,
+                            struct gen_task *t, struct api_err *e) {
+    if (pl->tgbnf) {
+        bool eager = pl->tool_force && !r->opens_reasoning && spellable(s->model, pl->ttrig);
+        if (frink_grammar_create(s->model, pl->tgbnf, strlen(pl->tgbnf), NULL, &t->grammar)) {
+            api_err_set(e, 400, "invalid_request_error", p->tool_param ? p->tool_param : "tool_choice", "%s",
+                        frink_errmsg());
+            return -1;
+        }
+        if (!eager && !(t->grammar_trigger = strdup(pl->ttrig))) return run_nomem(e);
+        t->grammar_force = pl->tool_force && !eager;
+    } else if (pl->constrained) {
+        frink_status st = p->grammar
+                              ? frink_grammar_create(s->model, p->grammar, strlen(p->grammar), NULL, &t->grammar)
+                              : frink_grammar_from_json_schema(s->model, p->json_schema, strlen(p->json_schema),
+                                                               &t->grammar);
+        if (st) {
+            api_err_set(e, 400, "invalid_request_error", pl->cparam, "%s: %s", pl->cparam, frink_errmsg());
+            return -1;
+        }
+    }
+    return 0;
+}
+
+// Choice i's task into r->tasks[i] (run_free frees it, however far it got): the prompt, the
+// sampling (seeded seed + i), stops, logprobs, the cache salt, the grammar. Returns 0, or -1
+// with *e set.
+static int run_task_new(struct srv *s, const struct run_params *p, struct run *r, int i, const struct run_plan *pl,
+                        struct api_err *e) {
+    struct gen_task *t = gen_task_new();
+    if (!t) return run_nomem(e);
+    r->tasks[i] = t;
+    t->prompt = malloc(pl->n_ids * sizeof *t->prompt);
+    if (!t->prompt) return run_nomem(e);
+    memcpy(t->prompt, pl->ids, pl->n_ids * sizeof *pl->ids);
+    t->n_prompt = (int)pl->n_ids;
+    t->sp = p->sp;
+    t->sp.seed = p->sp.seed + (uint64_t)i; // each choice its own draw, all reproducible
+    if (p->sp.n_logit_bias) {
+        t->bias = malloc((size_t)p->sp.n_logit_bias * sizeof *t->bias);
+        if (!t->bias) return run_nomem(e);
+        memcpy(t->bias, p->sp.logit_bias, (size_t)p->sp.n_logit_bias * sizeof *t->bias);
+        t->sp.logit_bias = t->bias;
+    }
+    t->n_predict = p->n_predict >= 0 ? p->n_predict : s->cfg.n_predict;
+    if (p->n_stop) {
+        t->stop = calloc((size_t)p->n_stop, sizeof *t->stop);
+        if (!t->stop) return run_nomem(e);
+        for (int j = 0; j < p->n_stop; j++) {
+            t->stop[j] = strdup(p->stop[j]);
+            if (!t->stop[j]) return run_nomem(e);
+            t->n_stop = j + 1;
+        }
+    }
+    t->logprobs = p->logprobs;
+    t->top_logprobs = p->top_logprobs;
+    t->ignore_eos = p->ignore_eos;
+    t->salt = salt_hash(p->cache_salt);
+    t->fd = p->fd;
+    return run_task_grammar(s, p, r, pl, t, e);
+}
+
+// The tasks to the scheduler. Returns 0, or -1 with *e set (loading, busy, too long, stopping).
+static int run_submit(struct srv *s, const struct run_params *p, struct run *r, struct api_err *e) {
+    if (!s->sched || !atomic_load(&s->ready)) {
+        api_err_set(e, 503, "server_error", NULL, "the model is loading");
+        e->retry_after = 1;
+        return -1;
+    }
+    switch (sched_submit_many(s->sched, r->tasks, r->n)) {
+    case SCHED_OK: return 0;
+    case SCHED_FULL:
+        api_err_set(e, 503, "server_error", NULL, "the server is busy: %d requests are waiting for a slot",
+                    s->cfg.max_queue);
+        e->retry_after = 1;
+        return -1;
+    case SCHED_TOO_LONG:
+        api_err_set(e, 400, "invalid_request_error", p->messages ? "messages" : "prompt",
+                    "the prompt does not fit a slot's context (%d tokens)", s->n_ctx);
+        return -1;
+    default:
+        api_err_set(e, 503, "server_error", NULL, "the server is shutting down");
+        return -1;
+    }
+}
+
 int run_start(struct srv *s, const struct run_params *p, struct run **out, struct api_err *e) {
     *out = NULL;
-    char *tgbnf = NULL, *ttrig = NULL; // a tool-call grammar and its opener (frink_free)
     atomic_fetch_add(&s->n_requests, 1);
     if (p->n < 1 || p->n > 16) {
         atomic_fetch_add(&s->n_requests_failed, 1);
@@ -388,228 +607,29 @@ int run_start(struct srv *s, const struct run_params *p, struct run **out, struc
     if (!r || !pv) {
         free(r);
         free(pv);
-        api_err_set(e, 500, "server_error", NULL, "out of memory");
-        return -1;
+        return run_nomem(e);
     }
     r->s = s;
     r->priv = pv;
     r->n = p->n;
     r->tasks = calloc((size_t)p->n, sizeof *r->tasks);
     pv->ch = calloc((size_t)p->n, sizeof *pv->ch);
-    if (!r->tasks || !pv->ch) goto nomem;
-    bool constrained = p->grammar || p->json_schema;
-    bool has_tools = p->tools && json_array_size(p->tools);
-    bool tool_force = p->tool_mode == RUN_TOOLS_REQUIRED;
-    bool tool_constrained =
-        tool_force || (p->tool_mode == RUN_TOOLS_AUTO && has_tools && (p->tools_strict || !p->tool_parallel));
-    const char *cparam = p->json_schema ? (p->schema_param ? p->schema_param : "response_format") : "grammar";
-    if (constrained && tool_constrained) {
-        api_err_set(e, 400, "invalid_request_error", cparam,
-                    "%s and a required, strict or single tool call constrain the output two ways; frink applies one",
-                    cparam);
-        goto fail;
+    struct run_plan pl = {0};
+    int rc = !r->tasks || !pv->ch ? run_nomem(e) : run_plan_tools(s, p, &pl, e);
+    if (!rc) rc = run_plan_prompt(s, p, r, &pl, e);
+    if (!rc && p->messages && p->parse_output) rc = run_plan_parsers(s, p, r, &pl, e);
+    for (int i = 0; !rc && i < p->n; i++) rc = run_task_new(s, p, r, i, &pl, e);
+    frink_free(pl.ids);
+    if (!rc) rc = run_submit(s, p, r, e);
+    frink_free(pl.tgbnf);
+    frink_free(pl.ttrig);
+    if (rc) {
+        atomic_fetch_add(&s->n_requests_failed, 1);
+        run_free(r);
+        return -1;
     }
-    if (has_tools && p->tool_mode != RUN_TOOLS_NONE && p->messages && !run_template_knows(s, "tools")) {
-        // The template never shows the tools to the model: it could not call them, and the
-        // request would be answered as if it had sent none.
-        api_err_set(e, 400, "invalid_request_error", "tools",
-                    "this model's chat template does not render tools (it never reads 'tools'), so the model "
-                    "cannot see or call them; serve it with a template that does (--chat-template-file), "
-                    "or leave the tools out (or send tool_choice \"none\")");
-        goto fail;
-    }
-    if (tool_constrained && tool_grammar(s, p, &tgbnf, &ttrig, e)) goto fail;
-    if (has_tools && p->tool_mode != RUN_TOOLS_NONE && run_template_knows(s, "tools") && !tool_calls_parsed(s)) {
-        // The model is shown the tools and may call them, but its calls would reach the client
-        // as text: a wrong answer that looks right.
-        api_err_set(e, 400, "invalid_request_error", "tools",
-                    "this model's chat template renders tools, but frink does not parse its tool-call format "
-                    "(calls would come back as text); serve it with a template whose format frink parses "
-                    "(--chat-template-file), or send tool_choice \"none\"");
-        goto fail;
-    }
-
-    frink_token *ids = NULL;
-    size_t n_ids = 0;
-    if (p->messages) {
-        // Constrained output starts at the first generated token, so a template that would
-        // open a reasoning block is asked not to (when it can be); one that still does is
-        // refused below rather than forced to skip its reasoning markup.
-        if (render_chat(s, p, constrained && run_template_knows(s, "enable_thinking"), &r->prompt_text, &r->prompt_len,
-                        e))
-            goto fail;
-        if (tokenize_prompt(s->model, r->prompt_text, r->prompt_len, &ids, &n_ids)) {
-            api_err_set(e, 500, "server_error", NULL, "%s", frink_errmsg());
-            goto fail;
-        }
-    } else {
-        if (p->n_prompt < 1) {
-            api_err_set(e, 400, "invalid_request_error", "prompt", "the prompt is empty");
-            goto fail;
-        }
-        ids = malloc((size_t)p->n_prompt * sizeof *ids);
-        if (!ids) goto nomem;
-        memcpy(ids, p->prompt, (size_t)p->n_prompt * sizeof *ids);
-        n_ids = (size_t)p->n_prompt;
-    }
-    r->n_prompt = (int)n_ids;
-    if (n_ids < 1) {
-        frink_free(ids);
-        api_err_set(e, 400, "invalid_request_error", p->messages ? "messages" : "prompt",
-                    "the prompt has no tokens");
-        goto fail;
-    }
-    if ((int)n_ids >= s->n_ctx) {
-        frink_free(ids);
-        api_err_set(e, 400, "invalid_request_error", p->messages ? "messages" : "prompt",
-                    "the prompt is %zu tokens; a slot's context is %d (it must leave room for at least one "
-                    "generated token)",
-                    n_ids, s->n_ctx);
-        snprintf(e->type, sizeof e->type, "invalid_request_error");
-        goto fail;
-    }
-
-    // The chat output parser of the template's format; the prompt may leave it in reasoning.
-    if (p->messages && p->parse_output) {
-        unsigned flags = p->whole_tool_calls ? FRINK_CHAT_WHOLE_CALLS : 0;
-        frink_chat_parser *probe = NULL;
-        if (frink_chat_parser_create(NULL, s->tmpl, 0, 0, &probe) == FRINK_OK) {
-            r->format = frink_chat_parser_format(probe);
-            r->opens_reasoning = frink_chat_prompt_opens_reasoning(r->format, s->tmpl, r->prompt_text, r->prompt_len);
-        }
-        if (r->opens_reasoning) flags |= FRINK_CHAT_STARTS_IN_REASONING;
-        if (constrained && r->opens_reasoning) {
-            frink_chat_parser_free(probe);
-            frink_free(ids);
-            api_err_set(e, 400, "invalid_request_error", cparam,
-                        "constrained output cannot follow a reasoning block yet, and this template opens one "
-                        "(turn reasoning off: reasoning_effort \"none\" or chat_template_kwargs.enable_thinking "
-                        "false)");
-            goto fail;
-        }
-        // Call ids are random per request (a seed fixes the text, not the ids: two conversations
-        // with one seed must not share call ids).
-        uint64_t id_seed;
-        if (getrandom(&id_seed, sizeof id_seed, 0) != (ssize_t)sizeof id_seed) id_seed = p->sp.seed ^ (uint64_t)time(NULL);
-        for (int i = 0; i < p->n; i++) {
-            if (frink_chat_parser_create(r->format, s->tmpl, flags, id_seed + (uint64_t)i, &pv->ch[i].parser)) {
-                frink_chat_parser_free(probe);
-                frink_free(ids);
-                api_err_set(e, 500, "server_error", NULL, "%s", frink_errmsg());
-                goto fail;
-            }
-        }
-        frink_chat_parser_free(probe);
-        if (r->format) r->format = frink_chat_parser_format(pv->ch[0].parser);
-    }
-
-    for (int i = 0; i < p->n; i++) {
-        struct gen_task *t = gen_task_new();
-        if (!t) {
-            frink_free(ids);
-            goto nomem;
-        }
-        r->tasks[i] = t;
-        t->prompt = malloc(n_ids * sizeof *t->prompt);
-        if (!t->prompt) {
-            frink_free(ids);
-            goto nomem;
-        }
-        memcpy(t->prompt, ids, n_ids * sizeof *ids);
-        t->n_prompt = (int)n_ids;
-        t->sp = p->sp;
-        t->sp.seed = p->sp.seed + (uint64_t)i; // each choice its own draw, all reproducible
-        if (p->sp.n_logit_bias) {
-            t->bias = malloc((size_t)p->sp.n_logit_bias * sizeof *t->bias);
-            if (!t->bias) {
-                frink_free(ids);
-                goto nomem;
-            }
-            memcpy(t->bias, p->sp.logit_bias, (size_t)p->sp.n_logit_bias * sizeof *t->bias);
-            t->sp.logit_bias = t->bias;
-        }
-        t->n_predict = p->n_predict >= 0 ? p->n_predict : s->cfg.n_predict;
-        if (p->n_stop) {
-            t->stop = calloc((size_t)p->n_stop, sizeof *t->stop);
-            if (!t->stop) {
-                frink_free(ids);
-                goto nomem;
-            }
-            for (int j = 0; j < p->n_stop; j++) {
-                t->stop[j] = strdup(p->stop[j]);
-                if (!t->stop[j]) {
-                    frink_free(ids);
-                    goto nomem;
-                }
-                t->n_stop = j + 1;
-            }
-        }
-        t->logprobs = p->logprobs;
-        t->top_logprobs = p->top_logprobs;
-        t->ignore_eos = p->ignore_eos;
-        t->salt = salt_hash(p->cache_salt);
-        t->fd = p->fd;
-        if (tgbnf) {
-            // Eager (from the first token) when a call is required, no reasoning comes first and
-            // ordinary tokens can spell the opener; lazy (from the opener on) otherwise.
-            bool eager = tool_force && !r->opens_reasoning && spellable(s->model, ttrig);
-            if (frink_grammar_create(s->model, tgbnf, strlen(tgbnf), NULL, &t->grammar)) {
-                frink_free(ids);
-                api_err_set(e, 400, "invalid_request_error", p->tool_param ? p->tool_param : "tool_choice", "%s",
-                            frink_errmsg());
-                goto fail;
-            }
-            if (!eager && !(t->grammar_trigger = strdup(ttrig))) {
-                frink_free(ids);
-                goto nomem;
-            }
-            t->grammar_force = tool_force && !eager;
-        } else if (constrained) {
-            frink_status st = p->grammar
-                                  ? frink_grammar_create(s->model, p->grammar, strlen(p->grammar), NULL, &t->grammar)
-                                  : frink_grammar_from_json_schema(s->model, p->json_schema, strlen(p->json_schema),
-                                                                   &t->grammar);
-            if (st) {
-                frink_free(ids);
-                api_err_set(e, 400, "invalid_request_error", cparam, "%s: %s", cparam, frink_errmsg());
-                goto fail;
-            }
-        }
-    }
-    frink_free(ids);
-
-    if (!s->sched || !atomic_load(&s->ready)) {
-        api_err_set(e, 503, "server_error", NULL, "the model is loading");
-        e->retry_after = 1;
-        goto fail;
-    }
-    switch (sched_submit_many(s->sched, r->tasks, r->n)) {
-    case SCHED_OK: break;
-    case SCHED_FULL:
-        api_err_set(e, 503, "server_error", NULL, "the server is busy: %d requests are waiting for a slot",
-                    s->cfg.max_queue);
-        e->retry_after = 1;
-        goto fail;
-    case SCHED_TOO_LONG:
-        api_err_set(e, 400, "invalid_request_error", p->messages ? "messages" : "prompt",
-                    "the prompt does not fit a slot's context (%d tokens)", s->n_ctx);
-        goto fail;
-    default:
-        api_err_set(e, 503, "server_error", NULL, "the server is shutting down");
-        goto fail;
-    }
-    frink_free(tgbnf);
-    frink_free(ttrig);
     *out = r;
     return 0;
-nomem:
-    api_err_set(e, 500, "server_error", NULL, "out of memory");
-fail:
-    frink_free(tgbnf);
-    frink_free(ttrig);
-    atomic_fetch_add(&s->n_requests_failed, 1);
-    run_free(r);
-    return -1;
 }
 
 // Emits what choice i has that is new. Returns true when the choice is done.

@@ -607,128 +607,154 @@ static int n_busy(const struct sched *q) {
     return n;
 }
 
+// Waits for work: a queued task, a running slot, an op. Returns false when the scheduler stops;
+// *draining: whether every task is to end now (sched_drain).
+static bool sched_wait(struct sched *q, bool *draining) {
+    pthread_mutex_lock(&q->mu);
+    while (!q->stopping && !q->ops && !q->q_len && !n_busy(q)) pthread_cond_wait(&q->cv, &q->mu);
+    bool stopping = q->stopping;
+    *draining = q->draining;
+    pthread_mutex_unlock(&q->mu);
+    return !stopping;
+}
+
+// Cancelled or abandoned tasks leave first, running and queued: their slots are free for this
+// step. Then queued tasks into idle slots, in arrival order.
+static void sched_admit(struct sched *q, bool draining) {
+    for (int i = 0; i < q->n_slots; i++) {
+        struct slot *sl = &q->slots[i];
+        if (sl->task && (draining || atomic_load(&sl->task->cancel) || client_gone(sl->task->fd)))
+            slot_end(q, sl, GEN_CANCELLED, NULL);
+    }
+    pthread_mutex_lock(&q->mu);
+    for (int k = 0; k < q->q_len;) {
+        int at = (q->q_head + k) % q->q_cap;
+        struct gen_task *t = q->queue[at];
+        if (draining || atomic_load(&t->cancel) || client_gone(t->fd)) {
+            for (int j = k; j + 1 < q->q_len; j++)
+                q->queue[(q->q_head + j) % q->q_cap] = q->queue[(q->q_head + j + 1) % q->q_cap];
+            q->q_len--;
+            q->st.tasks_done++;
+            q->st.tasks_cancelled++;
+            task_finish(t, GEN_CANCELLED, NULL);
+            gen_task_release(t);
+        } else {
+            k++;
+        }
+    }
+    while (q->q_len && n_busy(q) < q->n_slots) {
+        struct gen_task *t = q->queue[q->q_head];
+        q->q_head = (q->q_head + 1) % q->q_cap;
+        q->q_len--;
+        pthread_mutex_unlock(&q->mu);
+        slot_assign(q, t);
+        pthread_mutex_lock(&q->mu);
+    }
+    pthread_mutex_unlock(&q->mu);
+}
+
+// The next chunk of a prefilling slot into the batch, at most *budget tokens (taken from it):
+// its forced tokens after the prompt first, else the prompt. batch_index becomes the last
+// token's row when the chunk ends what is to feed, -2 when more is left (fed this step).
+// Returns the tokens added.
+static int sched_feed(struct sched *q, struct slot *sl, int *budget) {
+    if (sl->fed < sl->n_feed) { // forced tokens after the prompt
+        int left = sl->n_feed - sl->fed, k = left < *budget ? left : *budget;
+        for (int j = 0; j < k; j++) {
+            bool last = sl->fed + j == sl->n_feed - 1;
+            int at = frink_batch_add(q->b, sl->seq, sl->feed[sl->fed + j], last);
+            if (last) sl->batch_index = at;
+        }
+        if (k < left) sl->batch_index = -2;
+        sl->fed += k;
+        *budget -= k;
+        return k;
+    }
+    int left = sl->n_prompt - sl->n_fed, k = left < *budget ? left : *budget;
+    // A recurrent model's state can only be resumed where a checkpoint was taken. The
+    // prompt's chunk stops one token short of its end and takes one there, so that the
+    // same prompt sent again (which must evaluate its last token for logits) resumes
+    // without replay; the last token follows in the next step.
+    if (q->recurrent && k == left && left > 1) {
+        k--;
+        sl->ckpt_after = true;
+    }
+    for (int j = 0; j < k; j++) {
+        bool last = sl->n_fed + j == sl->n_prompt - 1;
+        int at = frink_batch_add(q->b, sl->seq, sl->task->prompt[sl->n_fed + j], last);
+        if (last) sl->batch_index = at;
+    }
+    if (k < left) sl->batch_index = -2; // fed this step, not done: skip in this loop
+    sl->n_fed += k;
+    *budget -= k;
+    return k;
+}
+
+// One step's batch: a decode token per decoding slot, then prompt chunks, oldest first, up to
+// the step budget. Returns the prompt tokens in it.
+static int sched_batch(struct sched *q) {
+    frink_batch_clear(q->b);
+    int budget = q->s->cfg.n_batch, n_prefill = 0;
+    for (int i = 0; i < q->n_slots; i++) {
+        struct slot *sl = &q->slots[i];
+        sl->batch_index = -1;
+        if (sl->task && sl->decoding) {
+            sl->batch_index = frink_batch_add(q->b, sl->seq, sl->last, true);
+            budget--;
+        }
+    }
+    for (;;) {
+        struct slot *old = NULL;
+        for (int i = 0; i < q->n_slots; i++) {
+            struct slot *sl = &q->slots[i];
+            if (sl->task && !sl->decoding && sl->batch_index == -1 && (!old || sl->task->t_start < old->task->t_start))
+                old = sl;
+        }
+        if (!old || budget <= 0) break;
+        n_prefill += sched_feed(q, old, &budget);
+    }
+    return n_prefill;
+}
+
+// Evaluates the batch, counts its time, then samples every slot whose last fed token has logits
+// (and takes the checkpoints a prompt's end asks for). A failed decode fails every task in it.
+static void sched_step(struct sched *q, int n_prefill) {
+    double t0 = mono();
+    frink_status st = frink_decode(q->c, q->b);
+    double dt = mono() - t0;
+    pthread_mutex_lock(&q->mu);
+    q->st.steps++;
+    if (n_prefill) q->st.prefill_s += dt;
+    else q->st.decode_s += dt;
+    pthread_mutex_unlock(&q->mu);
+    if (st != FRINK_OK) {
+        // The batch was validated first: nothing was evaluated. Fail every task in it.
+        char msg[256];
+        snprintf(msg, sizeof msg, "decode failed: %s", frink_errmsg());
+        for (int i = 0; i < q->n_slots; i++)
+            if (q->slots[i].task && q->slots[i].batch_index != -1) slot_end(q, &q->slots[i], GEN_ERROR, msg);
+        return;
+    }
+    for (int i = 0; i < q->n_slots; i++) {
+        struct slot *sl = &q->slots[i];
+        if (sl->task && sl->ckpt_after) frink_seq_checkpoint(sl->seq);
+        sl->ckpt_after = false;
+        if (!sl->task || sl->batch_index < 0) continue;
+        if (!sl->decoding && !q->recurrent && !sl->n_feed) frink_seq_checkpoint(sl->seq); // the prompt's end
+        const float *lg = frink_batch_logits(q->b, sl->batch_index);
+        if (lg) slot_sample(q, sl, lg);
+    }
+}
+
+// The scheduler thread: wait, run the ops, admit, build one batch, step; until stopped.
 static void *sched_main(void *arg) {
     struct sched *q = arg;
-    for (;;) {
-        // Wait for work: a queued task, a running slot, an op.
-        pthread_mutex_lock(&q->mu);
-        while (!q->stopping && !q->ops && !q->q_len && !n_busy(q)) pthread_cond_wait(&q->cv, &q->mu);
-        bool stopping = q->stopping, draining = q->draining;
-        pthread_mutex_unlock(&q->mu);
-        if (stopping) break;
+    bool draining;
+    while (sched_wait(q, &draining)) {
         run_ops(q);
-
-        // Cancelled or abandoned tasks leave first: their slots are free for this step.
-        for (int i = 0; i < q->n_slots; i++) {
-            struct slot *sl = &q->slots[i];
-            if (sl->task && (draining || atomic_load(&sl->task->cancel) || client_gone(sl->task->fd)))
-                slot_end(q, sl, GEN_CANCELLED, NULL);
-        }
-        pthread_mutex_lock(&q->mu);
-        for (int k = 0; k < q->q_len;) {
-            int at = (q->q_head + k) % q->q_cap;
-            struct gen_task *t = q->queue[at];
-            if (draining || atomic_load(&t->cancel) || client_gone(t->fd)) {
-                for (int j = k; j + 1 < q->q_len; j++)
-                    q->queue[(q->q_head + j) % q->q_cap] = q->queue[(q->q_head + j + 1) % q->q_cap];
-                q->q_len--;
-                q->st.tasks_done++;
-                q->st.tasks_cancelled++;
-                task_finish(t, GEN_CANCELLED, NULL);
-                gen_task_release(t);
-            } else {
-                k++;
-            }
-        }
-        // Queued tasks into idle slots, in arrival order.
-        while (q->q_len && n_busy(q) < q->n_slots) {
-            struct gen_task *t = q->queue[q->q_head];
-            q->q_head = (q->q_head + 1) % q->q_cap;
-            q->q_len--;
-            pthread_mutex_unlock(&q->mu);
-            slot_assign(q, t);
-            pthread_mutex_lock(&q->mu);
-        }
-        pthread_mutex_unlock(&q->mu);
-
-        // One batch: a decode token per decoding slot, then prompt chunks, oldest first.
-        frink_batch_clear(q->b);
-        int budget = q->s->cfg.n_batch, n_prefill = 0, n_decode = 0;
-        for (int i = 0; i < q->n_slots; i++) {
-            struct slot *sl = &q->slots[i];
-            sl->batch_index = -1;
-            if (sl->task && sl->decoding) {
-                sl->batch_index = frink_batch_add(q->b, sl->seq, sl->last, true);
-                budget--;
-                n_decode++;
-            }
-        }
-        for (;;) {
-            struct slot *old = NULL;
-            for (int i = 0; i < q->n_slots; i++) {
-                struct slot *sl = &q->slots[i];
-                if (sl->task && !sl->decoding && sl->batch_index == -1 && (!old || sl->task->t_start < old->task->t_start))
-                    old = sl;
-            }
-            if (!old || budget <= 0) break;
-            if (old->fed < old->n_feed) { // forced tokens after the prompt
-                int left = old->n_feed - old->fed, k = left < budget ? left : budget;
-                for (int j = 0; j < k; j++) {
-                    bool last = old->fed + j == old->n_feed - 1;
-                    int at = frink_batch_add(q->b, old->seq, old->feed[old->fed + j], last);
-                    if (last) old->batch_index = at;
-                }
-                if (k < left) old->batch_index = -2;
-                old->fed += k;
-                budget -= k;
-                n_prefill += k;
-                continue;
-            }
-            int left = old->n_prompt - old->n_fed, k = left < budget ? left : budget;
-            // A recurrent model's state can only be resumed where a checkpoint was taken. The
-            // prompt's chunk stops one token short of its end and takes one there, so that the
-            // same prompt sent again (which must evaluate its last token for logits) resumes
-            // without replay; the last token follows in the next step.
-            if (q->recurrent && k == left && left > 1) {
-                k--;
-                old->ckpt_after = true;
-            }
-            for (int j = 0; j < k; j++) {
-                bool last = old->n_fed + j == old->n_prompt - 1;
-                int at = frink_batch_add(q->b, old->seq, old->task->prompt[old->n_fed + j], last);
-                if (last) old->batch_index = at;
-            }
-            if (k < left) old->batch_index = -2; // fed this step, not done: skip in this loop
-            old->n_fed += k;
-            budget -= k;
-            n_prefill += k;
-        }
-        if (!frink_batch_size(q->b)) continue;
-        double t0 = mono();
-        frink_status st = frink_decode(q->c, q->b);
-        double dt = mono() - t0;
-        pthread_mutex_lock(&q->mu);
-        q->st.steps++;
-        if (n_prefill) q->st.prefill_s += dt;
-        else q->st.decode_s += dt;
-        pthread_mutex_unlock(&q->mu);
-        if (st != FRINK_OK) {
-            // The batch was validated first: nothing was evaluated. Fail every task in it.
-            char msg[256];
-            snprintf(msg, sizeof msg, "decode failed: %s", frink_errmsg());
-            for (int i = 0; i < q->n_slots; i++)
-                if (q->slots[i].task && q->slots[i].batch_index != -1) slot_end(q, &q->slots[i], GEN_ERROR, msg);
-            continue;
-        }
-        for (int i = 0; i < q->n_slots; i++) {
-            struct slot *sl = &q->slots[i];
-            if (sl->task && sl->ckpt_after) frink_seq_checkpoint(sl->seq);
-            sl->ckpt_after = false;
-            if (!sl->task || sl->batch_index < 0) continue;
-            if (!sl->decoding && !q->recurrent && !sl->n_feed) frink_seq_checkpoint(sl->seq); // the prompt's end
-            const float *lg = frink_batch_logits(q->b, sl->batch_index);
-            if (lg) slot_sample(q, sl, lg);
-        }
+        sched_admit(q, draining);
+        int n_prefill = sched_batch(q);
+        if (frink_batch_size(q->b)) sched_step(q, n_prefill);
     }
     return NULL;
 }

@@ -1,13 +1,14 @@
-// serve.c — `frink serve`: flags, start-up, and the server's own routes (/health, /slots,
-// /metrics, /props).
+// serve.c — the server's start-up (srv_main, from a struct srv_config that src/cli/serve.c fills
+// from `frink serve`'s flags) and its own routes (/health, /slots, /metrics, /props).
 //
 // Start-up order: the HTTP daemon first (so /health answers 503 while the model loads and a
 // supervisor can tell "loading" from "dead"), then the model, the template and the scheduler;
 // then `ready`. SIGINT/SIGTERM stop it: the daemon first (no new requests), then the scheduler.
-#include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,41 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
 #include "server/api_util.h"
 #include "server/sched.h"
-
-static const char help_serve[] =
-    "usage: frink serve [-m MODEL] [--host H] [--port P] [-np SLOTS] [-c CTX] [flags]\n"
-    "An HTTP server with the OpenAI (chat completions, completions, Responses) and Anthropic (messages)\n"
-    "APIs. Requests share one context: -np slots decode at once, every step mixing prompt chunks of\n"
-    "new requests with one token of each running one; a prompt that extends what a slot or the prefix\n"
-    "cache holds reuses that state. With a seed (or temperature 0) a request's output does not depend\n"
-    "on what else the server is doing.\n"
-    "  --host H                address to bind (default 127.0.0.1; a non-loopback address needs --api-key)\n"
-    "  --port P                port (default 8080; 0 picks a free one, printed on stdout)\n"
-    "  -np, --parallel N       slots: requests decoding at once (default 4)\n"
-    "  -c, --ctx-size N        tokens of context per slot (default: the model's, at most 8192)\n"
-    "  -b, --batch-size N      tokens one step evaluates: prompt chunks plus decode tokens (default 256)\n"
-    "  -n, --n-predict N       most tokens of a reply when the request sets none (default -1: to the context)\n"
-    "  --max-queue N           requests waiting for a slot before 503 + Retry-After (default 64)\n"
-    "  --cache-ram MIB         prefix cache budget in MiB (default 1024; 0: slots only)\n"
-    "  --api-key KEY           require KEY (Authorization: Bearer KEY or x-api-key: KEY) on all but /health\n"
-    "  --api-key-file F        the key from the first line of F\n"
-    "  --alias NAME[,NAME...]  the model's id on the wire (the first; default: the file's name);\n"
-    "                          requests may name any of them (clients that insist on their own model name)\n"
-    "  --chat-template-file F  a Jinja chat template instead of the model's own\n"
-    "  --slot-save-path DIR    enable POST /slots/{id}?action=save|restore (files under DIR)\n"
-    "  --metrics               enable GET /metrics (Prometheus text)\n"
-    "  --cors-origin O         allow browser requests from origin O (repeatable; \"*\": any)\n"
-    "  --insecure-public       allow a non-loopback --host without an API key\n"
-    "  --max-body BYTES        largest request body (default 16777216)\n"
-    "  --timeout S             seconds an idle or trickling connection is kept (default 30)\n"
-    "  --verbose               a line per request on stderr\n"
-    "%s"
-    "Endpoints: GET /health /v1/models /slots /metrics /props; POST /v1/chat/completions /v1/completions\n"
-    "/v1/messages /v1/messages/count_tokens /v1/responses /tokenize /detokenize /apply-template /slots/{id}.\n"
-    "example: frink serve -m model.gguf --port 8080 -np 4\n";
 
 static volatile sig_atomic_t stop_flag;
 static void on_signal(int sig) {
@@ -57,122 +25,85 @@ static void on_signal(int sig) {
     stop_flag = 1;
 }
 
-static bool is_loopback(const char *host) {
-    if (!strcmp(host, "localhost")) return true;
-    struct in_addr a4;
-    struct in6_addr a6;
-    if (inet_pton(AF_INET, host, &a4) == 1) return (ntohl(a4.s_addr) >> 24) == 127;
-    if (inet_pton(AF_INET6, host, &a6) == 1) return IN6_IS_ADDR_LOOPBACK(&a6);
-    return false;
-}
-
-static char *read_key_file(const char *path) {
-    size_t n;
-    char *k = cli_read_file(path, &n);
-    if (!k) return NULL;
-    k[strcspn(k, "\r\n")] = 0;
-    if (!*k) {
-        free(k);
-        cli_die("--api-key-file %s: the first line is empty", path);
-        return NULL;
-    }
-    return k;
-}
-
 static const char *basename_of(const char *path) {
     const char *b = strrchr(path, '/');
     return b ? b + 1 : path;
 }
 
-int cmd_serve(int argc, char **argv) {
-    if (cli_wants_help(argc, argv)) {
-        printf(help_serve, cli_model_flags_help);
+// Errors of start-up, in the CLI's shape ("frink: ..." on stderr). Returns 2.
+static int srv_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int srv_fail(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("frink: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return 2;
+}
+
+// The chat template: --chat-template-file's, or the model's own (ChatML, said on stderr, when it
+// has none). Returns 0, or 1 after printing the error.
+static int srv_template_open(struct srv *s, const char *file) {
+    if (!file) {
+        bool chatml = false;
+        if (frink_model_template(s->model, &s->tmpl, &chatml)) return srv_fail("%s", frink_errmsg()), 1;
+        if (chatml) fprintf(stderr, "frink: the model has no chat template; using ChatML\n");
         return 0;
     }
-    static struct srv s;
-    struct srv_config *c = &s.cfg;
-    struct cli_model_opts mo;
-    cli_model_opts_init(&mo);
-    mo.batch = 0; // -b given or not: the server's step budget has its own default
-    *c = (struct srv_config){.host = "127.0.0.1", .port = 8080, .n_slots = 4, .n_batch = 256, .max_queue = 64,
-                             .cache_bytes = (size_t)1024 << 20, .max_body = 16u << 20, .timeout_s = 30,
-                             .n_predict = -1};
-    const char *key_file = NULL;
-    char *key_buf = NULL;
-    c->cors_origins = calloc((size_t)argc + 1, sizeof *c->cors_origins);
-    if (!c->cors_origins) return cli_die("out of memory");
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        int used = cli_model_flag(&mo, argc, argv, i);
-        if (used < 0) return 2;
-        if (used > 0) {
-            i += used - 1;
-            continue;
-        }
-        bool has = i + 1 < argc;
-        const char *v = has ? argv[i + 1] : NULL;
-        long n;
-        if (!strcmp(a, "--insecure-public")) c->insecure_public = true;
-        else if (!strcmp(a, "--metrics")) c->metrics = true;
-        else if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) c->verbose = 1;
-        else if (!has) return cli_die("%s: unknown flag or missing value (see frink serve --help)", a);
-        else if (!strcmp(a, "--host")) c->host = v, i++;
-        else if (!strcmp(a, "--port")) {
-            if (!cli_int(a, v, 0, 65535, &n)) return 2;
-            c->port = (int)n, i++;
-        } else if (!strcmp(a, "-np") || !strcmp(a, "--parallel")) {
-            if (!cli_int(a, v, 1, 256, &n)) return 2;
-            c->n_slots = (int)n, i++;
-        } else if (!strcmp(a, "-n") || !strcmp(a, "--n-predict")) {
-            if (!cli_int(a, v, -1, 1 << 24, &n)) return 2;
-            c->n_predict = (int)n, i++;
-        } else if (!strcmp(a, "--max-queue")) {
-            if (!cli_int(a, v, 1, 1 << 20, &n)) return 2;
-            c->max_queue = (int)n, i++;
-        } else if (!strcmp(a, "--cache-ram")) {
-            if (!cli_int(a, v, 0, 1 << 24, &n)) return 2;
-            c->cache_bytes = (size_t)n << 20, i++;
-        } else if (!strcmp(a, "--api-key")) c->api_key = v, i++;
-        else if (!strcmp(a, "--api-key-file")) key_file = v, i++;
-        else if (!strcmp(a, "--alias") || !strcmp(a, "-a")) {
-            if (!v || !*v || *v == ',' || strstr(v, ",,") || v[strlen(v) - 1] == ',')
-                return cli_die("%s expects NAME or NAME,NAME,... (no empty name)", a);
-            c->alias = v, i++;
-        }
-        else if (!strcmp(a, "--chat-template-file")) c->chat_template_file = v, i++;
-        else if (!strcmp(a, "--slot-save-path")) c->slot_save_path = v, i++;
-        else if (!strcmp(a, "--cors-origin")) c->cors_origins[c->n_cors++] = v, i++;
-        else if (!strcmp(a, "--max-body")) {
-            if (!cli_int(a, v, 1024, 1L << 34, &n)) return 2;
-            c->max_body = (size_t)n, i++;
-        } else if (!strcmp(a, "--timeout") || !strcmp(a, "-to")) {
-            if (!cli_int(a, v, 1, 86400, &n)) return 2;
-            c->timeout_s = (int)n, i++;
-        } else return cli_die("%s: unknown flag (see frink serve --help)", a);
+    FILE *f = fopen(file, "rb");
+    if (!f) return srv_fail("cannot open '%s': %s", file, strerror(errno)), 1;
+    char *src = NULL;
+    size_t n = 0;
+    FILE *mem = open_memstream(&src, &n);
+    char buf[65536];
+    for (size_t k; mem && (k = fread(buf, 1, sizeof buf, f)) > 0;) fwrite(buf, 1, k, mem);
+    bool bad = ferror(f) || !mem || fclose(mem);
+    fclose(f);
+    if (bad || !src) {
+        free(src);
+        return srv_fail("cannot read '%s'", file), 1;
     }
-    if (key_file) {
-        if (c->api_key) return cli_die("--api-key and --api-key-file: give one");
-        if (!(key_buf = read_key_file(key_file))) return 2;
-        c->api_key = key_buf;
-    }
-    if (c->api_key && !*c->api_key) return cli_die("--api-key: the key is empty");
-    if (!is_loopback(c->host) && !c->api_key && !c->insecure_public)
-        return cli_die("--host %s is not a loopback address: give --api-key (or --api-key-file), or "
-                       "--insecure-public to serve it without one",
-                       c->host);
-    if (c->slot_save_path) {
-        struct stat stt;
-        if (stat(c->slot_save_path, &stt) || !S_ISDIR(stt.st_mode))
-            return cli_die("--slot-save-path %s: not a directory", c->slot_save_path);
-    }
-    if (mo.vocab_only || mo.no_tokenizer) return cli_die("frink serve needs a model with weights and a tokenizer");
-    c->model_path = mo.path;
-    c->n_threads = (int)mo.threads;
-    c->allow_unread = mo.allow_unread;
-    c->kv_type = mo.kv_type;
-    c->gdn_chunk = (int)mo.gdn_chunk;
-    if (mo.batch) c->n_batch = (int)mo.batch;
+    frink_status st = frink_template_parse(s->model, src, n, &s->tmpl);
+    free(src);
+    if (st) return srv_fail("%s: %s", file, frink_errmsg()), 1;
+    return 0;
+}
 
+// The context of each slot: -c, or the model's training context capped at 8192 (4096 when the
+// file does not say): the CLI's rule for every command (cli_ctx_size), so that `frink serve -m
+// M` and `frink run -m M` read the same context.
+static int srv_ctx_size(const struct srv_config *c, const frink_model *m) {
+    if (c->n_ctx) return c->n_ctx;
+    int n = frink_model_n_ctx_train(m);
+    return n <= 0 ? 4096 : n > 8192 ? 8192 : n;
+}
+
+// The model, its template, the scheduler; then `ready`. Returns 0, or the exit status after
+// printing the error.
+static int srv_load(struct srv *s) {
+    const struct srv_config *c = &s->cfg;
+    frink_model_params mp = frink_model_default_params();
+    mp.path = c->model_path;
+    mp.allow_unread = c->allow_unread;
+    mp.device = c->device;
+    if (frink_model_open(&mp, &s->model)) return srv_fail("%s", frink_errmsg());
+    if (srv_template_open(s, c->chat_template_file)) return 1;
+    s->tmpl_is_chatml = !c->chat_template_file && !frink_model_chat_template(s->model);
+    snprintf(s->fingerprint, sizeof s->fingerprint, "fp_%012" PRIx64, (uint64_t)(frink_model_identity(s->model) & 0xffffffffffffull));
+    s->n_ctx = srv_ctx_size(c, s->model);
+    char err[512];
+    if (sched_start(s, err, sizeof err)) return srv_fail("%s", err);
+    atomic_store(&s->ready, true);
+    fprintf(stderr, "frink serve: %s ready: %d slots of %d tokens, step budget %d tokens, %d threads\n", s->model_id,
+            c->n_slots, s->n_ctx, c->n_batch, c->n_threads ? c->n_threads : (int)sysconf(_SC_NPROCESSORS_ONLN));
+    return 0;
+}
+
+int srv_main(const struct srv_config *cfg) {
+    static struct srv s;
+    s.cfg = *cfg;
+    const struct srv_config *c = &s.cfg;
     signal(SIGPIPE, SIG_IGN);
     struct sigaction sa = {.sa_handler = on_signal};
     sigaction(SIGINT, &sa, NULL);
@@ -181,47 +112,23 @@ int cmd_serve(int argc, char **argv) {
     s.created = (int64_t)time(NULL);
     char first_alias[256] = "";
     if (c->alias) snprintf(first_alias, sizeof first_alias, "%.*s", (int)strcspn(c->alias, ","), c->alias);
-    s.model_id = c->alias ? first_alias : mo.path ? basename_of(mo.path) : "stories260K";
+    s.model_id = c->alias ? first_alias : c->model_path ? basename_of(c->model_path) : "stories260K";
     atomic_init(&s.ready, false);
     int port = 0;
     if (http_start(&s, &port)) return 1;
     printf("frink serve: listening on http://%s:%d\n", strchr(c->host, ':') ? "[::1]" : c->host, port);
     fflush(stdout);
 
-    frink_model_params mp = frink_model_default_params();
-    mp.path = mo.path;
-    mp.allow_unread = mo.allow_unread;
-    mp.device = mo.device;
-    int rc = 0;
-    if (frink_model_open(&mp, &s.model)) {
-        rc = cli_die("%s", frink_errmsg());
-        goto out;
+    int rc = srv_load(&s);
+    if (!rc) {
+        while (!stop_flag) usleep(100 * 1000); // (pause() would race with a signal arriving just before it)
+        fprintf(stderr, "frink serve: stopping\n");
     }
-    if (cli_template_open(s.model, c->chat_template_file, &s.tmpl)) {
-        rc = 1;
-        goto out;
-    }
-    s.tmpl_is_chatml = !c->chat_template_file && !frink_model_chat_template(s.model);
-    snprintf(s.fingerprint, sizeof s.fingerprint, "fp_%012" PRIx64, (uint64_t)(frink_model_identity(s.model) & 0xffffffffffffull));
-    s.n_ctx = cli_ctx_size(&mo, s.model);
-    char err[512];
-    if (sched_start(&s, err, sizeof err)) {
-        rc = cli_die("%s", err);
-        goto out;
-    }
-    atomic_store(&s.ready, true);
-    fprintf(stderr, "frink serve: %s ready: %d slots of %d tokens, step budget %d tokens, %d threads\n", s.model_id,
-            c->n_slots, s.n_ctx, c->n_batch, c->n_threads ? c->n_threads : (int)sysconf(_SC_NPROCESSORS_ONLN));
-    while (!stop_flag) usleep(100 * 1000); // (pause() would race with a signal arriving just before it)
-    fprintf(stderr, "frink serve: stopping\n");
-out:
     if (s.sched) sched_drain(s.sched);
     http_stop();
     if (s.sched) sched_stop(s.sched);
     frink_template_free(s.tmpl);
     frink_model_free(s.model);
-    free(key_buf);
-    free(c->cors_origins);
     return rc;
 }
 

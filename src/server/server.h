@@ -10,7 +10,8 @@
 //               parser over their text, events (content, reasoning, tool calls, logprobs).
 //   api_*.c     the wire formats: OpenAI (chat, completions, models), Anthropic (messages,
 //               count_tokens), Responses; api_util.c the validation and error helpers.
-//   serve.c     flags, start-up, /health, /slots, /metrics, /props.
+//   serve.c     start-up (srv_main), /health, /slots, /metrics, /props. The flags of `frink
+//               serve` are the CLI's (src/cli/serve.c): it fills a struct srv_config.
 //
 // Threads: libmicrohttpd runs a thread per connection; handlers run there and may block
 // (waiting for their tasks' output). The scheduler thread is the only one that touches the
@@ -32,6 +33,7 @@
 
 struct srv_config {
     const char *model_path;      // NULL: the embedded default model
+    const char *device;          // frink_model_params.device ("cpu", "cuda"; NULL: FRINK_DEVICE, else cpu)
     const char *host;            // "127.0.0.1" by default
     int port;                    // 8080 by default; 0 picks a free one (printed)
     int n_slots;                 // -np: sequences decoding at once (default 4)
@@ -58,6 +60,12 @@ struct srv_config {
 };
 
 struct sched;
+
+// Runs the server until SIGINT or SIGTERM: the HTTP daemon first (so /health answers 503 while
+// the model loads), then the model, the template and the scheduler. cfg is copied; the strings
+// it points to must outlive the call. Prints "listening on" (stdout) and every error (stderr).
+// Returns the process's exit status: 0 after a signal, 1 or 2 when start-up failed.
+int srv_main(const struct srv_config *cfg);
 
 // The running server. Set up by serve.c before the daemon starts; read-only afterwards
 // except `ready` (set once the model is loaded) and the metrics.
@@ -155,7 +163,5 @@ void serve_slots(struct srv *s, struct http_req *r, struct http_resp *out);     
 void serve_slot_action(struct srv *s, struct http_req *r, struct http_resp *out);    // POST /slots/{id}?action=
 void serve_metrics(struct srv *s, struct http_req *r, struct http_resp *out);        // GET /metrics
 void serve_props(struct srv *s, struct http_req *r, struct http_resp *out);          // GET /props
-
-int cmd_serve(int argc, char **argv);
 
 #endif

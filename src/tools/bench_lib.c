@@ -11,7 +11,7 @@
 
 #include "core/err.h"
 #include "core/pool.h"
-#include "frink.h"
+#include "frink_tools.h"
 #include "quant/quant.h"
 #include "quant/types.h"
 

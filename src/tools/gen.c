@@ -32,7 +32,7 @@
 
 #include "core/err.h"
 #include "core/gguf.h"
-#include "frink.h"
+#include "frink_tools.h"
 #include "quant/quant.h"
 #include "quant/types.h"
 
