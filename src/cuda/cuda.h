@@ -7,7 +7,7 @@
 // What runs on the device today: resident weights and the matvec of each supported format
 // (stacked: several matrices with one input in one launch), host pointers in and
 // out; device buffers for a run's activation rows, which the "cuda" layer path's step entry
-// points (cuda_path.c) move in and out. No layer runs there yet: the path (model/path.c)
+// points (path_cuda.c) move in and out. No layer runs there yet: the path (model/path.c)
 // implements no feature.
 //
 // Errors: every call that can fail takes err/cap, writes a message naming the cause there (always

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cuda/cuda.h"
-#include "cuda/cuda_path.h"
+#include "model/path_cuda.h"
 #include "model/forward_impl.h"
 
 // Every layer feature the host path (forward.c, attn.c, gdn.c, ffn.c) computes: the lines of
@@ -25,7 +25,7 @@ _Static_assert(FEAT_MAX == 256, "HOST_FEATURES builds four words");
 
 // What the CUDA path implements: NOTHING yet. Its set is empty, so it refuses every layer,
 // naming all of the layer's features in path_refused, and the host path runs the layer. Its
-// step entry points exist on the seam (src/cuda/cuda_path.c: the run's rows to a device buffer
+// step entry points exist on the seam (src/model/path_cuda.c: the run's rows to a device buffer
 // and back), its layers have nothing to run, and its products stay on the host backend (no
 // weight of a layer it refuses is given another). The device's matvecs exist (src/cuda/) and are checked
 // against the host by scripts/device-check.sh, but no layer is wired onto them: a fused layer

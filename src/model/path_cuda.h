@@ -1,6 +1,6 @@
-// cuda_path.h — the "cuda" layer path's step entry points on the seam (model/path.h).
-#ifndef FRINK_CUDA_PATH_H
-#define FRINK_CUDA_PATH_H
+// path_cuda.h — the "cuda" layer path's step entry points on the seam (model/path.h).
+#ifndef FRINK_PATH_CUDA_H
+#define FRINK_PATH_CUDA_H
 
 #include "model/path.h"
 

@@ -1,8 +1,9 @@
-// cuda_path.c — the "cuda" layer path on the step seam: a run's activations go to a device
+// path_cuda.c — the "cuda" layer path on the step seam, the model's side of src/cuda (which holds the
+// device code and includes nothing of the model): a run's activations go to a device
 // buffer at begin and come back at end (model/path.h), once per run of layers. No layer runs
 // there yet: the path implements no feature (model/path.c), so the plan never gives it a run
 // and these entry points wait for the first device layer (its kernels, its test) to call them.
-#include "cuda/cuda_path.h"
+#include "model/path_cuda.h"
 
 #include <stdlib.h>
 
