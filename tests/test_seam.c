@@ -16,6 +16,7 @@
 #include "model/forward.h"
 #include "model/forward_impl.h"
 #include "model/path.h"
+#include "model/shape.h"
 #include "state/seq.h"
 #include "model_util.h"
 #include "test.h"
@@ -148,7 +149,7 @@ static bool scenario(const struct model *m, struct pool *pool, float *lg) {
     struct seq *s[N_SEQ] = {0};
     if (exec_create(m, pool, MAX_T, &ex)) return false;
     bool ok = true;
-    for (int k = 0; k < N_SEQ; k++) ok &= seq_create(m, 64, &s[k]) == FRINK_OK;
+    for (int k = 0; k < N_SEQ; k++) ok &= seq_create(model_seq_shape(m), 64, &s[k]) == FRINK_OK;
     const int plen[N_SEQ] = {5, 3, 1};
     struct exec_tok tok[16];
     int n = 0;
@@ -318,7 +319,7 @@ static void check_stories(struct pool *pool) {
     // committing nothing.
     struct exec *ex = NULL;
     struct seq *s = NULL;
-    if (exec_create(m, pool, MAX_T, &ex) == FRINK_OK && seq_create(m, 16, &s) == FRINK_OK) {
+    if (exec_create(m, pool, MAX_T, &ex) == FRINK_OK && seq_create(model_seq_shape(m), 16, &s) == FRINK_OK) {
         CHECK(path_plan_with(m, two, 2) == FRINK_OK, "plan: %s", frink_errmsg());
         int32_t id = 1;
         CHECK(exec_forward(ex, s, &id, 1, NULL, false) == FRINK_ERR_STATE &&

@@ -7,7 +7,7 @@
 //     accepts(path, L)  <=>  feat_empty(feat_andnot(L->feat, path->implements))
 //
 // so a feature added later is refused by every path that does not list it, instead of being
-// dropped silently (DESIGN.md §4). The host path implements every feature features.h marks
+// dropped silently (docs/ARCHITECTURE.md §4). The host path implements every feature features.h marks
 // HOST and is the authority. The plan (path_plan, called at the end of model_load) gives each
 // layer the first path, in preference order, that accepts it, and keeps for the paths before it
 // the features they lack.
