@@ -169,6 +169,7 @@ int cmd_serve(int argc, char **argv) {
         c.allow_unread = mo.allow_unread;
         c.kv_type = mo.kv_type;
         c.gdn_chunk = (int)mo.gdn_chunk;
+        c.reference = mo.reference;
         c.device = mo.device;
         if (mo.batch) c.n_batch = (int)mo.batch;
         rc = srv_main(&c);

@@ -781,6 +781,7 @@ int sched_start(struct srv *s, char *err, size_t cap) {
     cp.kv_type = (frink_kv_type)s->cfg.kv_type;
     cp.prefix_cache_bytes = s->cfg.cache_bytes;
     cp.gdn_chunk = s->cfg.gdn_chunk;
+    cp.reference_kernels = s->cfg.reference;
     // The prefix cache holds copies of slot states; it needs sequences of its own beyond the slots.
     cp.n_seq_max = 0;
     q->q_cap = s->cfg.max_queue > 0 ? s->cfg.max_queue : 1;

@@ -95,8 +95,9 @@ static int srv_load(struct srv *s) {
     char err[512];
     if (sched_start(s, err, sizeof err)) return srv_fail("%s", err);
     atomic_store(&s->ready, true);
-    fprintf(stderr, "frink serve: %s ready: %d slots of %d tokens, step budget %d tokens, %d threads\n", s->model_id,
-            c->n_slots, s->n_ctx, c->n_batch, c->n_threads ? c->n_threads : (int)sysconf(_SC_NPROCESSORS_ONLN));
+    fprintf(stderr, "frink serve: %s ready: %d slots of %d tokens, step budget %d tokens, %d threads%s\n", s->model_id,
+            c->n_slots, s->n_ctx, c->n_batch, c->n_threads ? c->n_threads : (int)sysconf(_SC_NPROCESSORS_ONLN),
+            c->reference ? ", reference kernels" : "");
     return 0;
 }
 

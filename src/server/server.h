@@ -56,6 +56,7 @@ struct srv_config {
     bool allow_unread;
     int kv_type;                 // frink_kv_type
     int gdn_chunk;
+    bool reference;              // --reference: the context runs the scalar reference kernels
     int verbose;                 // 1: a line per request on stderr
 };
 
