@@ -4,6 +4,8 @@
   scripts/archs.py header IN.gguf OUT.hdr     keep a GGUF's header (metadata and tensor table) and,
                                               after it, each tensor's mean, deviation and range
   scripts/archs.py build IN.hdr OUT.gguf      a GGUF with that header and seeded random weights
+  scripts/archs.py type IN.hdr                the fixture's own type: F16 when any tensor is F16,
+                                              else F32 (the goldens' names)
 
 Each fixture's tensors are F32 or F16. Every value of a tensor is drawn from N(mean, deviation) of
 the tensor it stands for (matrices N(0, 1/sqrt(fan_in)), norms near 1, small biases, the Gated
@@ -73,6 +75,10 @@ def parse(b):
 
 
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "type":
+        _, _, tensors = parse(open(sys.argv[2], "rb").read())
+        print("F16" if any(t == 1 for _, _, t, _ in tensors) else "F32")
+        return
     if len(sys.argv) != 4 or sys.argv[1] not in ("header", "build"):
         sys.stderr.write(__doc__)
         sys.exit(2)

@@ -51,20 +51,25 @@ if ! vocab_ok; then
   echo "fixtures: vocabularies taken from the reference's source bundle" >&2
 fi
 
-# Architecture fixtures: each file of tests/data/archs.sha256 present and equal, else generated.
+# Architecture fixtures: each file of tests/data/archs.sha256 present and equal, else generated
+# (scripts/archs.py is Python: as many at once as there are cores).
 mkdir -p tests/data/archs/q
-made=0
+todo=()
 while read -r sum name; do
   f=tests/data/archs/$name
   [ -f "$f" ] && [ ! -L "$f" ] && [ "$(sha256sum < "$f" | cut -d' ' -f1)" = "$sum" ] && continue
   rm -f "$f"
-  command -v python3 >/dev/null || tools
-  python3 scripts/archs.py build "tests/data/archs-hdr/${name%.gguf}.hdr" "$f"
-  [ "$(sha256sum < "$f" | cut -d' ' -f1)" = "$sum" ] ||
-    { echo "fixtures: the generated $f differs from tests/data/archs.sha256" >&2; exit 1; }
-  made=$((made + 1))
+  todo+=("${name%.gguf}")
 done < tests/data/archs.sha256
-[ $made -eq 0 ] || echo "fixtures: generated $made architecture fixtures from tests/data/archs-hdr" >&2
+if [ ${#todo[@]} -gt 0 ]; then
+  command -v python3 >/dev/null || tools
+  echo "fixtures: generating ${#todo[@]} architecture fixtures from tests/data/archs-hdr" >&2
+  printf '%s\n' "${todo[@]}" | xargs -P "$(nproc)" -I{} python3 scripts/archs.py build "tests/data/archs-hdr/{}.hdr" "tests/data/archs/{}.gguf"
+  while read -r sum name; do
+    [ "$(sha256sum < "tests/data/archs/$name" | cut -d' ' -f1)" = "$sum" ] ||
+      { echo "fixtures: the generated tests/data/archs/$name differs from tests/data/archs.sha256" >&2; exit 1; }
+  done < tests/data/archs.sha256
+fi
 
 Q=tests/data/archs/q
 sums=tests/data/archs-q.sha256

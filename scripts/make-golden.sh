@@ -99,3 +99,31 @@ if want gpt-oss-moe-yarn; then
     gpt-oss.rope.scaling.type=yarn gpt-oss.rope.scaling.factor=32
   golden gpt-oss-moe-yarn-F16 "$Q/gpt-oss-moe-yarn.gguf" 64 128
 fi
+
+# The reference's writer's fixtures (scripts/ref-archs.sh, tests/data/archs-w.list): the fixture's
+# own type over 64 tokens (twice the fixtures' 32-token window), Q8_0 and Q4_K_M over 32.
+# `make-golden.sh writer` makes them all; a base name makes that one. A fixture the reference
+# cannot run (it fails to load or to decode) gets no golden and is listed.
+wgolden() { # NAME GGUF NTOK: as golden (vocabulary 128), failing when the reference does
+  local s; s=$(ids "$3" 128)
+  echo "$s" > "$G/$1.ids"
+  "$ORACLE" logits "$2" "$s" "$G/$1.batch.f32" all >/dev/null 2>&1 &&
+    "$ORACLE" seqlogits "$2" "$s" "$G/$1.decode.f32" >/dev/null 2>&1 && echo "golden: $1 ($3 tokens)"
+}
+if [ -f tests/data/archs-w.list ]; then
+  while read -r base; do
+    [ -n "$base" ] && [ "${base:0:1}" != "#" ] || continue
+    { [ ${#SEL[@]} -eq 1 ] && [ "${SEL[0]}" = writer ]; } || want "$base" || continue
+    [ ${#SEL[@]} -eq 0 ] && continue # the whole writer set only when asked for
+    own=$(python3 scripts/archs.py type "tests/data/archs-hdr/$base.hdr")
+    if ! wgolden "$base-$own" "tests/data/archs/$base.gguf" 64; then
+      echo "golden: the reference cannot run $base" >&2
+      rm -f "$G/$base-$own".*
+      continue
+    fi
+    for fmt in Q8_0 Q4_K_M; do
+      [ -f "$Q/$base-$fmt.gguf" ] || continue
+      wgolden "$base-$fmt" "$Q/$base-$fmt.gguf" 32 || { echo "golden: the reference cannot run $base-$fmt" >&2; rm -f "$G/$base-$fmt".*; }
+    done
+  done < tests/data/archs-w.list
+fi

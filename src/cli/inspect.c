@@ -223,9 +223,8 @@ int cmd_inspect(int argc, char **argv) {
 
 int cmd_archs(int argc, char **argv) {
     if (cli_wants_help(argc, argv)) return fputs(help_archs, stdout), 0;
-    printf("%-12s %s\n", "architecture", "status");
+    printf("%-14s %s\n", "architecture", "status");
     const char *why;
-    for (int i = 0; frink_arch_name(i, &why); i++) printf("%-12s %s\n", frink_arch_name(i, NULL), why ? why : "runs");
-    printf("any other    refused: not implemented\n");
+    for (int i = 0; frink_arch_name(i, &why); i++) printf("%-14s %s\n", frink_arch_name(i, NULL), why ? why : "runs");
     return 0;
 }

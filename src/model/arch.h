@@ -62,6 +62,24 @@
 #define AF_FFN_ACT_SCALES      AF(44)  // ungated FFN: act(u) divided elementwise by blk.N.ffn.act.scales when present (AWQ; mpt)
 #define AF_ROPE_SECTIONS       AF(45)  // rope.dimension_sections required; only their plain-text (NEOX-equivalent) form runs
 
+// The second word of a row's flags (arch_info.flags2): the families added per group, each
+// group with its own range of bits so that rows of different groups never collide.
+#define AX(n) ((uint64_t)1 << (n))
+// >>> ssm (bits 0-9)
+// <<<
+// >>> conv and linear attention (bits 10-17)
+// <<<
+// >>> MLA and sparse attention (bits 18-25)
+// <<<
+// >>> chat-format and sliding-window families (bits 26-35)
+// <<<
+// >>> dense families (bits 36-45)
+// <<<
+// >>> MoE families (bits 46-54)
+// <<<
+// >>> GPT-2 style, vision-language towers and the rest (bits 55-63)
+// <<<
+
 struct arch_info {
     const char *name;
     const char *refused;  // NULL: runs; else why frink refuses it
@@ -73,7 +91,7 @@ struct arch_info {
     float swa_rope_base;  // AF_SWA: rope.freq_base_swa when absent (0: rope.freq_base)
     float final_softcap;  // AF_FINAL_SOFTCAP: final_logit_softcapping when absent (0: none)
     int q_scale_n_layer;  // AF_EMB_SQRT: the block count whose query scale is 1/sqrt(D/H) instead of
-                          // 1/sqrt(head_dim) (the 27B models); 0: none
+                          // 1/sqrt(head_dim) (the 27B models); 0: none    uint64_t flags2;      // AX_* flags (the groups' second word)
 };
 
 // Row for `name`, or NULL when the name is not in the table at all.

@@ -29,7 +29,8 @@
 // NAME)". Only the host path reads the column; every other path lists what it implements
 // itself (path.c), since it implements a subset.
 //
-// Order is index order, and feature strings print lowest index first: new lines go at the end.
+// Order is index order, and feature strings print lowest index first: new lines go at the end of
+// their group (the >>> / <<< markers), the groups in the order the families were added.
 #ifndef FRINK_FEATURES_H
 #define FRINK_FEATURES_H
 
@@ -87,7 +88,22 @@
     X(MOE_W_SCALE,       "moe_w_scale",       HOST, "routed weights times hp.expert_weights_scale")               \
     X(MLA_Q_LORA,        "mla_q_lora",        HOST, "MLA: q through the low-rank wq_a, q_a_norm, wq_b (else one wq)") \
     X(GDN_BA_FUSED,      "gdn_ba_fused",      HOST, "one ssm_ba [b | a per key head] instead of ssm_beta / ssm_alpha (qwen3next)") \
-    X(GDN_GROUPED_V,     "gdn_grouped_v",     HOST, "value head h reads key head h / (nv/nk) (else h % nk)")
+    X(GDN_GROUPED_V,     "gdn_grouped_v",     HOST, "value head h reads key head h / (nv/nk) (else h % nk)")      \
+    /* >>> ssm: Mamba / Mamba-2 mixers and the hybrids built on them */                                                                                  \
+    /* <<< */                                                                                                 \
+    /* >>> conv and linear attention: short convolutions, KDA, lightning attention */                                                                                  \
+    /* <<< */                                                                                                 \
+    /* >>> MLA and sparse-attention families */                                                                                  \
+    /* <<< */                                                                                                 \
+    /* >>> chat-format and sliding-window families */                                                                                  \
+    /* <<< */                                                                                                 \
+    /* >>> dense families */                                                                                  \
+    /* <<< */                                                                                                 \
+    /* >>> MoE families */                                                                                  \
+    /* <<< */                                                                                                 \
+    /* >>> GPT-2 style, vision-language text towers and the rest */                                                                                  \
+    /* <<< */                                                                                                 \
+    /* (end of the list) */
 
 // Features of the model outside its layers (embedding and output), derived once at load into
 // m->feat: X(ID, "name", "meaning"), index order. No path takes part: the host computes them all.

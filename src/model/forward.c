@@ -87,6 +87,29 @@ static void output_logits(struct exec *ex, const float *x, int T, float *logits)
 
 // ---- the layer loop -----------------------------------------------------------------
 
+// Layer il's mixer on the host: reads xa [T][D], writes y [T][D]. The groups' mixers first
+// (each tests the kind feature its binder set), then the original three.
+static void host_mixer(struct exec *ex, int il, const float *xa, int T, float *y) {
+    const struct layer *L = &ex->m->layers[il];
+    // >>> ssm: Mamba / Mamba-2 mixers and the hybrids built on them
+    // <<<
+    // >>> conv and linear attention: short convolutions, KDA, lightning attention
+    // <<<
+    // >>> MLA and sparse-attention families
+    // <<<
+    // >>> chat-format and sliding-window families
+    // <<<
+    // >>> dense families
+    // <<<
+    // >>> MoE families
+    // <<<
+    // >>> GPT-2 style, vision-language text towers and the rest
+    // <<<
+    if (feat_has(L->feat, LF_GDN)) gdn_layer(ex, il, xa, T, y);
+    else if (feat_has(L->feat, LF_MLA)) attn_mla_layer(ex, il, xa, T, y);
+    else attn_layer(ex, il, xa, T, y);
+}
+
 // One block, in the order the math happens:
 //   n   = norm(x; attn_norm)                     (none: olmo2)
 //   a   = mixer(n or norm(x; attn_norm_2))       attention, MLA or Gated DeltaNet
@@ -108,9 +131,7 @@ void exec_host_block(struct exec *ex, int il, float *x, int T) {
         xa = ex->xn2;
     }
     exec_act_invalidate(ex);
-    if (feat_has(L->feat, LF_GDN)) gdn_layer(ex, il, xa, T, y);
-    else if (feat_has(L->feat, LF_MLA)) attn_mla_layer(ex, il, xa, T, y);
-    else attn_layer(ex, il, xa, T, y);
+    host_mixer(ex, il, xa, T, y);
     if (feat_has(L->feat, LF_POST_ATTN_NORM)) norm_rows(m, y, y, L->post_attn_norm, NULL, T);
     if (feat_has(L->feat, LF_PARALLEL)) {
         // falcon's FFN reads attn_norm's output; neox's its own ffn_norm.
@@ -392,6 +413,7 @@ frink_status exec_create(const struct model *m, struct pool *pool, int max_batch
         W = imax(W, L->kv_lora + L->n_rot);
         E = imax(E, L->n_expert);
         K = imax(K, L->n_expert_used);
+        W = imax(W, L->scratch_w);
     }
     if (m->n_gdn_layers) {
         W = imax(W, 2 * hp->ssm_n_group * hp->ssm_d_state + hp->ssm_d_inner);

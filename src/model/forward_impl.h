@@ -117,6 +117,21 @@ void exec_host_block(struct exec *ex, int il, float *x, int T);
 void attn_layer(struct exec *ex, int il, const float *xn, int T, float *y);
 void gdn_layer(struct exec *ex, int il, const float *xn, int T, float *y);
 void attn_mla_layer(struct exec *ex, int il, const float *xn, int T, float *y);
+// The groups' mixers (each in its own file), same contract.
+// >>> ssm: Mamba / Mamba-2 mixers and the hybrids built on them
+// <<<
+// >>> conv and linear attention: short convolutions, KDA, lightning attention
+// <<<
+// >>> MLA and sparse-attention families
+// <<<
+// >>> chat-format and sliding-window families
+// <<<
+// >>> dense families
+// <<<
+// >>> MoE families
+// <<<
+// >>> GPT-2 style, vision-language text towers and the rest
+// <<<
 
 // FFN blocks (ffn.c): read xn [T][D], write y [T][D]. ffn_init builds the GELU table once.
 void ffn_init(void);

@@ -16,23 +16,12 @@
 
 #include "quant/quant.h"
 #include "model/path.h"
+#include "model/loader.h"
 #include "model/shape.h"
 #include "quant/types.h"
 
-struct loader {
-    struct gguf_file *f;
-    struct model *m;
-    const char *arch;
-    uint8_t *kv_used;     // [n_kv]
-    uint8_t *t_used;      // [n_tensors]
-    frink_status st;      // first error (sticky)
-};
-
-static frink_status ld_fail(struct loader *ld, frink_status st, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
 #include <stdarg.h>
-static frink_status ld_fail(struct loader *ld, frink_status st, const char *fmt, ...) {
+frink_status ld_fail(struct loader *ld, frink_status st, const char *fmt, ...) {
     if (ld->st) return ld->st;
     char buf[768];
     va_list ap;
@@ -45,7 +34,7 @@ static frink_status ld_fail(struct loader *ld, frink_status st, const char *fmt,
 
 // ---- metadata ------------------------------------------------------------
 
-static const struct gguf_kv *kv_take(struct loader *ld, const char *key) {
+const struct gguf_kv *kv_take(struct loader *ld, const char *key) {
     char full[256];
     snprintf(full, sizeof full, "%s.%s", ld->arch, key);
     for (uint64_t i = 0; i < ld->f->n_kv; i++)
@@ -56,11 +45,11 @@ static const struct gguf_kv *kv_take(struct loader *ld, const char *key) {
     return NULL;
 }
 
-static bool kv_is_num(const struct gguf_kv *kv) {
+bool kv_is_num(const struct gguf_kv *kv) {
     return kv->type != GGUF_VT_STRING && kv->type != GGUF_VT_ARRAY;
 }
 
-static double kv_num(const struct gguf_kv *kv) {
+double kv_num(const struct gguf_kv *kv) {
     switch (kv->type) {
     case GGUF_VT_FLOAT32:
     case GGUF_VT_FLOAT64: return kv->v.f64;
@@ -73,7 +62,7 @@ static double kv_num(const struct gguf_kv *kv) {
 }
 
 // Scalar number, or `def` when absent. Required keys pass def = NAN.
-static double hp_num(struct loader *ld, const char *key, double def) {
+double hp_num(struct loader *ld, const char *key, double def) {
     const struct gguf_kv *kv = kv_take(ld, key);
     if (!kv) {
         if (isnan(def)) ld_fail(ld, FRINK_ERR_FORMAT, "required metadata '%s.%s' is missing", ld->arch, key);
@@ -86,7 +75,7 @@ static double hp_num(struct loader *ld, const char *key, double def) {
     return kv_num(kv);
 }
 
-static int hp_int(struct loader *ld, const char *key, double def) {
+int hp_int(struct loader *ld, const char *key, double def) {
     double v = hp_num(ld, key, def);
     if (isnan(v) || v < -1e9 || v > 1e9) {
         if (!isnan(v)) ld_fail(ld, FRINK_ERR_FORMAT, "metadata '%s.%s' = %g is out of range", ld->arch, key, v);
@@ -96,7 +85,7 @@ static int hp_int(struct loader *ld, const char *key, double def) {
 }
 
 // A per-layer value: a scalar broadcast to every layer, or an array of block_count.
-static int hp_layer_int(struct loader *ld, const char *key, int def, int il, int n_layer_total) {
+int hp_layer_int(struct loader *ld, const char *key, int def, int il, int n_layer_total) {
     const struct gguf_kv *kv = kv_take(ld, key);
     if (!kv) return def;
     if (kv->type == GGUF_VT_ARRAY) {
@@ -187,7 +176,7 @@ static frink_status check_effect_keys(struct loader *ld) {
 
 // ---- tensors ---------------------------------------------------------------
 
-static const struct gguf_tensor *t_take(struct loader *ld, const char *name) {
+const struct gguf_tensor *t_take(struct loader *ld, const char *name) {
     int64_t i = gguf_tensor_index(ld->f, name);
     if (i < 0) return NULL;
     ld->t_used[i] = 1;
@@ -205,7 +194,7 @@ static bool owned_reserve(struct model *m) {
     return true;
 }
 
-static void *owned_alloc(struct model *m, size_t bytes) {
+void *owned_alloc(struct model *m, size_t bytes) {
     if (!owned_reserve(m)) return NULL;
     void *p = malloc(bytes ? bytes : 1);
     if (p) m->owned[m->n_owned++] = p;
@@ -286,7 +275,7 @@ static void pack_weights(struct model *m) {
 
 // A 1-D tensor (norm weight, bias, ...) as F32, copied into the model's arena.
 // want_n: expected element count (0 = any). Absent: NULL (error if required).
-static const float *vec_take(struct loader *ld, const char *name, int64_t want_n, bool required) {
+const float *vec_take(struct loader *ld, const char *name, int64_t want_n, bool required) {
     const struct gguf_tensor *t = t_take(ld, name);
     if (!t) {
         if (required) ld_fail(ld, FRINK_ERR_FORMAT, "required tensor '%s' is missing", name);
@@ -331,7 +320,7 @@ static const float *scale_take(struct loader *ld, const char *base, bool applied
 
 // Binds `<base>.weight` as a matrix [n_in -> n_out] (x n_mat), plus `<base>.bias`
 // and `<base>.scale` when present. want_*: expected dims (0 = any).
-static struct weight mat_take_b(struct loader *ld, const char *base, int64_t n_in, int64_t n_out, int64_t n_mat,
+struct weight mat_take_b(struct loader *ld, const char *base, int64_t n_in, int64_t n_out, int64_t n_mat,
                                 bool required, bool scale_applied, bool bias_applied) {
     struct weight w = {0};
     char name[GGUF_MAX_NAME + 16];
@@ -366,13 +355,13 @@ static struct weight mat_take_b(struct loader *ld, const char *base, int64_t n_i
 }
 
 // As mat_take_b, with `<base>.bias` applied when present.
-static struct weight mat_take(struct loader *ld, const char *base, int64_t n_in, int64_t n_out, int64_t n_mat,
+struct weight mat_take(struct loader *ld, const char *base, int64_t n_in, int64_t n_out, int64_t n_mat,
                               bool required, bool scale_applied) {
     return mat_take_b(ld, base, n_in, n_out, n_mat, required, scale_applied, true);
 }
 
 // A norm weight `<base>.weight` [n] and, for LayerNorm, its optional `<base>.bias`.
-static const float *norm_take(struct loader *ld, const char *base, int64_t n, bool required, const float **bias) {
+const float *norm_take(struct loader *ld, const char *base, int64_t n, bool required, const float **bias) {
     char name[GGUF_MAX_NAME + 16];
     snprintf(name, sizeof name, "%s.weight", base);
     const float *w = vec_take(ld, name, n, required);
@@ -513,6 +502,8 @@ static void bind_gdn(struct loader *ld, struct layer *L, int il) {
     L->ssm_norm = vec_take(ld, b, vdim / nv, true);
     snprintf(b, sizeof b, "blk.%d.ssm_out", il);
     L->ssm_out = mat_take(ld, b, vdim, D, 0, true, sc);
+    L->rec_conv_floats = (int64_t)C * (Kc - 1);
+    L->rec_ssm_floats = (int64_t)dk * vdim;
 }
 
 static void bind_ffn(struct loader *ld, struct layer *L, int il) {
@@ -649,6 +640,21 @@ static void layer_features(const struct model *m, struct layer *L) {
                                   &L->down_shexp, LAYER_EXPERT_MATRICES(L)};
     if (any_bias(mix, sizeof mix / sizeof mix[0])) feat_set(&L->feat, LF_ATTN_BIAS);
     if (any_bias(ffn, sizeof ffn / sizeof ffn[0])) feat_set(&L->feat, LF_FFN_BIAS);
+    // The groups' derived features.
+    // >>> ssm: Mamba / Mamba-2 mixers and the hybrids built on them
+    // <<<
+    // >>> conv and linear attention: short convolutions, KDA, lightning attention
+    // <<<
+    // >>> MLA and sparse-attention families
+    // <<<
+    // >>> chat-format and sliding-window families
+    // <<<
+    // >>> dense families
+    // <<<
+    // >>> MoE families
+    // <<<
+    // >>> GPT-2 style, vision-language text towers and the rest
+    // <<<
     const struct weight *ws[] = {LAYER_MATRICES(L), LAYER_EXPERT_MATRICES(L)};
     for (size_t i = 0; i < sizeof ws / sizeof ws[0]; i++)
         if (weight_scaled(ws[i])) feat_set(&L->feat, LF_WSCALE);
@@ -708,6 +714,21 @@ static void read_hparams_features(struct loader *ld) {
         hp->alibi_max_bias = 8;
     }
     if (af & AF_CLAMP_KQV) hp->clamp_kqv = (float)hp_num(ld, "attention.clamp_kqv", 0);
+    // The groups' hyperparameters.
+    // >>> ssm: Mamba / Mamba-2 mixers and the hybrids built on them
+    // <<<
+    // >>> conv and linear attention: short convolutions, KDA, lightning attention
+    // <<<
+    // >>> MLA and sparse-attention families
+    // <<<
+    // >>> chat-format and sliding-window families
+    // <<<
+    // >>> dense families
+    // <<<
+    // >>> MoE families
+    // <<<
+    // >>> GPT-2 style, vision-language text towers and the rest
+    // <<<
 }
 
 // Reads the hyperparameters the supported families share.
@@ -820,7 +841,7 @@ static void read_hparams(struct loader *ld) {
 }
 
 // Which layers are recurrent (Gated DeltaNet): the per-layer array, else the interval rule.
-static bool layer_is_recurrent(struct loader *ld, int il, int n_total) {
+bool layer_is_recurrent(struct loader *ld, int il, int n_total) {
     const struct gguf_kv *kv = kv_take(ld, "attention.recurrent_layers");
     if (kv && kv->type == GGUF_VT_ARRAY && kv->v.arr.type != GGUF_VT_STRING && kv->v.arr.n == (uint64_t)n_total)
         return gguf_arr_i64(kv, (uint64_t)il) != 0;
@@ -836,7 +857,7 @@ static bool layer_is_recurrent(struct loader *ld, int il, int n_total) {
 // Which layers use the sliding window: attention.sliding_window_pattern as a
 // per-layer array (non-zero = sliding) or a period P (layer L slides iff
 // L % P < P-1), else the family's default period.
-static bool layer_is_swa(struct loader *ld, int il, int n_total) {
+bool layer_is_swa(struct loader *ld, int il, int n_total) {
     const struct gguf_kv *kv = kv_take(ld, "attention.sliding_window_pattern");
     if (kv && kv->type == GGUF_VT_ARRAY) {
         if (kv->v.arr.type == GGUF_VT_STRING || kv->v.arr.n < (uint64_t)n_total) {
@@ -970,6 +991,21 @@ static void bind_layer_hparams(struct loader *ld, struct layer *L, int il, const
 static frink_status bind_layer_mixer(struct loader *ld, struct layer *L, int il, const struct layer_plan *lp) {
     struct model *m = ld->m;
     uint64_t af = m->arch->flags;
+    // The groups' mixers: each binds its layer and returns, or falls through.
+    // >>> ssm: Mamba / Mamba-2 mixers and the hybrids built on them
+    // <<<
+    // >>> conv and linear attention: short convolutions, KDA, lightning attention
+    // <<<
+    // >>> MLA and sparse-attention families
+    // <<<
+    // >>> chat-format and sliding-window families
+    // <<<
+    // >>> dense families
+    // <<<
+    // >>> MoE families
+    // <<<
+    // >>> GPT-2 style, vision-language text towers and the rest
+    // <<<
     bool recurrent = (af & AF_HYBRID_GDN) && layer_is_recurrent(ld, il, lp->n_total);
     if (recurrent) {
         bind_gdn(ld, L, il);

@@ -96,6 +96,28 @@ struct layer {
     const float *ssm_a;        // [nv]
     const float *ssm_norm;     // [dv]
     struct weight ssm_out;     // [value_dim -> D]
+
+    // The recurrent state this layer's mixer keeps per sequence, in floats (state/seq.h: a
+    // layer with either > 0 is SEQ_LAYER_RECURRENT): a conv window and a recurrence state.
+    // Set by the mixer's binder; shape.c reads nothing else.
+    int64_t rec_conv_floats, rec_ssm_floats;
+    int scratch_w;          // the widest intermediate row its mixer needs in ex->hb* (0: the usual)
+
+    // Fields of the families added per group, each group between its two markers.
+    // >>> ssm: Mamba / Mamba-2 mixers and the hybrids built on them
+    // <<<
+    // >>> conv and linear attention: short convolutions, KDA, lightning attention
+    // <<<
+    // >>> MLA and sparse-attention families
+    // <<<
+    // >>> chat-format and sliding-window families
+    // <<<
+    // >>> dense families
+    // <<<
+    // >>> MoE families
+    // <<<
+    // >>> GPT-2 style, vision-language text towers and the rest
+    // <<<
 };
 
 struct hparams {
@@ -121,6 +143,22 @@ struct hparams {
     int rope_n_ctx_orig;
     bool moe_norm_w;           // from expert_weights_norm (deepseek2)
     int expert_groups, expert_groups_used;
+
+    // Hyperparameters of the families added per group, each group between its two markers.
+    // >>> ssm: Mamba / Mamba-2 mixers and the hybrids built on them
+    // <<<
+    // >>> conv and linear attention: short convolutions, KDA, lightning attention
+    // <<<
+    // >>> MLA and sparse-attention families
+    // <<<
+    // >>> chat-format and sliding-window families
+    // <<<
+    // >>> dense families
+    // <<<
+    // >>> MoE families
+    // <<<
+    // >>> GPT-2 style, vision-language text towers and the rest
+    // <<<
 };
 
 enum { ROPE_NONE = -1, ROPE_NORM = 0, ROPE_NEOX = 2 };
@@ -156,12 +194,28 @@ struct model {
 };
 
 // Every matrix a layer may hold (absent ones have data == NULL), as initializer lists for walks
-// over all of them: the plain and per-head products, and the routed experts.
+// over all of them: the plain and per-head products, and the routed experts. A new matrix goes
+// in its group's lines (packing at load, weight bytes and the path's backend all walk these).
 #define LAYER_MATRICES(L)                                                                                   \
     &(L)->wq, &(L)->wk, &(L)->wv, &(L)->wo, &(L)->wqkv, &(L)->wq_a, &(L)->wq_b, &(L)->wkv_a, &(L)->wk_b,   \
         &(L)->wv_b, &(L)->ffn_gate, &(L)->ffn_up, &(L)->ffn_down, &(L)->gate_inp, &(L)->gate_shexp,         \
         &(L)->up_shexp, &(L)->down_shexp, &(L)->ssm_qkv, &(L)->ssm_gate, &(L)->ssm_beta, &(L)->ssm_alpha,   \
-        &(L)->ssm_ba, &(L)->ssm_out
+        &(L)->ssm_ba, &(L)->ssm_out                                                                          \
+        /* >>> ssm: Mamba / Mamba-2 mixers and the hybrids built on them (each line ", &(L)->name") */ \
+        /* <<< */ \
+        /* >>> conv and linear attention: short convolutions, KDA, lightning attention (each line ", &(L)->name") */ \
+        /* <<< */ \
+        /* >>> MLA and sparse-attention families (each line ", &(L)->name") */ \
+        /* <<< */ \
+        /* >>> chat-format and sliding-window families (each line ", &(L)->name") */ \
+        /* <<< */ \
+        /* >>> dense families (each line ", &(L)->name") */ \
+        /* <<< */ \
+        /* >>> MoE families (each line ", &(L)->name") */ \
+        /* <<< */ \
+        /* >>> GPT-2 style, vision-language text towers and the rest (each line ", &(L)->name") */ \
+        /* <<< */ \
+        /* (end) */
 #define LAYER_EXPERT_MATRICES(L) &(L)->gate_exps, &(L)->up_exps, &(L)->down_exps, &(L)->gate_up_exps
 
 struct model_load_opts {

@@ -33,11 +33,12 @@ frink_status model_seq_shape_build(const struct model *m, struct seq_shape **out
     for (int il = 0; il < nl; il++) {
         const struct layer *L = &m->layers[il];
         struct seq_layer_shape *ls = &sh->layer[il];
-        // Recurrent first: a Gated DeltaNet layer keeps its state and no K/V rows.
-        if (feat_has(L->feat, LF_GDN)) {
+        // Recurrent first: a recurrent mixer (Gated DeltaNet, Mamba, a short convolution...)
+        // keeps its state and no K/V rows; its binder said how large the state is.
+        if (L->rec_conv_floats > 0 || L->rec_ssm_floats > 0) {
             ls->kind = SEQ_LAYER_RECURRENT;
-            ls->conv_floats = model_gdn_conv_floats(m);
-            ls->ssm_floats = model_gdn_ssm_floats(m);
+            ls->conv_floats = L->rec_conv_floats;
+            ls->ssm_floats = L->rec_ssm_floats;
             sh->n_recurrent++;
             sh->state_floats += ls->conv_floats + ls->ssm_floats;
         } else if (feat_has(L->feat, LF_ATTN)) {

@@ -116,8 +116,9 @@ frink_status seq_create_opts(const struct seq_shape *sh, const struct seq_opts *
     for (int il = 0; il < nl; il++) {
         const struct seq_layer_shape *L = &sh->layer[il];
         if (L->kind == SEQ_LAYER_RECURRENT) {
-            s->conv[il] = calloc((size_t)L->conv_floats, sizeof(float));
-            s->ssm[il] = calloc((size_t)L->ssm_floats, sizeof(float));
+            // (a mixer may keep only one of the two: a short convolution has no ssm state)
+            s->conv[il] = calloc((size_t)(L->conv_floats > 0 ? L->conv_floats : 1), sizeof(float));
+            s->ssm[il] = calloc((size_t)(L->ssm_floats > 0 ? L->ssm_floats : 1), sizeof(float));
             if (!s->conv[il] || !s->ssm[il]) goto oom;
         } else if (L->kind == SEQ_LAYER_ATTN) {
             s->k_row[il] = seq_kv_row_bytes(s->kv_type, L->k_len);
