@@ -24,7 +24,7 @@ static void gen_usage(FILE *f) {
           "presets:\n",
           f);
     for (int i = 0; frink_gen_preset_name(i); i++)
-        fprintf(f, "  %-16s %-10s %s\n", frink_gen_preset_name(i), frink_gen_preset_arch(i),
+        fprintf(f, "  %-16s %-14s %s\n", frink_gen_preset_name(i), frink_gen_preset_arch(i),
                 frink_gen_preset_about(i));
     fputs("  --layers N               fewer layers than the preset's (same shapes otherwise)\n"
           "  --seed S                 seed of the random weights (same seed, same file)\n"

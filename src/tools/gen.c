@@ -40,7 +40,9 @@
 
 // ---- presets -------------------------------------------------------------------------
 
-enum gen_family { FAM_LLAMA, FAM_HYBRID };
+// FAM_SSM2: Mamba-2 hybrids, one letter of `pattern` a layer — 'M' Mamba-2, '*' attention,
+// '-' an FFN alone (nemotron_h); granitehybrid puts an FFN after every mixer.
+enum gen_family { FAM_LLAMA, FAM_HYBRID, FAM_SSM2 };
 
 struct gen_preset {
     const char *name, *arch, *vocab, *about;
@@ -50,6 +52,9 @@ struct gen_preset {
     int nk, nv, dk, dv, Kc, interval;         // Gated DeltaNet (hybrid family)
     int n_expert, n_expert_used, n_ff_exp, n_ff_shexp; // MoE FFN when n_expert > 0
     bool llama3_rope;                          // rope_freqs.weight (Llama 3.1+ scaling)
+    // FAM_SSM2: nk = groups, nv = heads, dk = state size, dv = head dim, Kc = conv kernel
+    const char *pattern;                       // one letter per layer (see enum gen_family)
+    float emb_scale, residual_scale, attn_scale, logit_scale; // granite's multipliers (0: none)
 };
 
 // Shapes from the models' config.json files. Qwen3.5-2B's real vocabulary has
@@ -58,16 +63,28 @@ struct gen_preset {
 // main forward).
 static const struct gen_preset presets[] = {
     {"qwen35-2b", "qwen35", "tests/data/vocab/ggml-vocab-qwen35.gguf", "Qwen3.5-2B shape (dense, hybrid GDN)",
-     FAM_HYBRID, 2048, 24, 8, 2, 256, 6144, 64, 262144, 1e7f, 1e-6f, 16, 16, 128, 128, 4, 4, 0, 0, 0, 0, false},
+     FAM_HYBRID, 2048, 24, 8, 2, 256, 6144, 64, 262144, 1e7f, 1e-6f, 16, 16, 128, 128, 4, 4, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0},
     {"llama-1b", "llama", "tests/data/vocab/ggml-vocab-llama-bpe.gguf", "Llama-3.2-1B shape",
-     FAM_LLAMA, 2048, 16, 32, 8, 64, 8192, 64, 131072, 500000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, true},
+     FAM_LLAMA, 2048, 16, 32, 8, 64, 8192, 64, 131072, 500000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, true, NULL, 0, 0, 0, 0},
     // Tiny hybrids with nv = 2 nk, so the value-head ordering matters (tests).
     {"qwen35-tiny", "qwen35", "tests/data/archs/qwen35-dense.gguf", "tiny dense hybrid, nk=2 nv=4",
-     FAM_HYBRID, 64, 4, 2, 1, 32, 128, 8, 4096, 1e7f, 1e-6f, 2, 4, 16, 16, 4, 4, 0, 0, 0, 0, false},
+     FAM_HYBRID, 64, 4, 2, 1, 32, 128, 8, 4096, 1e7f, 1e-6f, 2, 4, 16, 16, 4, 4, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0},
     {"qwen35moe-tiny", "qwen35moe", "tests/data/archs/qwen35-dense.gguf", "tiny MoE hybrid, tiled value heads",
-     FAM_HYBRID, 64, 4, 2, 1, 32, 128, 8, 4096, 1e7f, 1e-6f, 2, 4, 16, 16, 4, 4, 4, 2, 32, 64, false},
+     FAM_HYBRID, 64, 4, 2, 1, 32, 128, 8, 4096, 1e7f, 1e-6f, 2, 4, 16, 16, 4, 4, 4, 2, 32, 64, false, NULL, 0, 0, 0, 0},
     {"qwen3next-tiny", "qwen3next", "tests/data/archs/qwen35-dense.gguf", "tiny MoE hybrid, grouped value heads",
-     FAM_HYBRID, 64, 4, 2, 1, 32, 128, 8, 4096, 1e7f, 1e-6f, 2, 4, 16, 16, 4, 4, 4, 2, 32, 64, false},
+     FAM_HYBRID, 64, 4, 2, 1, 32, 128, 8, 4096, 1e7f, 1e-6f, 2, 4, 16, 16, 4, 4, 4, 2, 32, 64, false, NULL, 0, 0, 0, 0},
+    // Granite-4.0-H-350M's config.json: 28 Mamba-2 layers (48 heads of 32, one group, state 128)
+    // and attention (12 heads, 4 KV, NoPE) at layers 10, 13, 17, 27, each followed by a SwiGLU
+    // FFN of 2048; its multipliers. The real vocabulary has 100 352 entries (GPT-2 style BPE).
+    {"granite4-h-350m", "granitehybrid", "tests/data/vocab/ggml-vocab-gpt-2.gguf", "Granite-4.0-H-350M shape (Mamba-2 hybrid)",
+     FAM_SSM2, 768, 32, 12, 4, 64, 2048, 64, 32768, 10000.0f, 1e-5f, 1, 48, 128, 32, 4, 0, 0, 0, 0, 0, false,
+     "MMMMMMMMMM*MM*MMM*MMMMMMMMM*MMMM", 12.0f, 0.246f, 0.015625f, 3.0f},
+    // Nemotron-H-4B: 52 layers — 24 Mamba-2 (112 heads of 64, 8 groups, state 128), 4 attention
+    // (32 heads, 8 KV, 128 wide, NoPE), 24 squared-ReLU FFNs of 12288 — in its published pattern.
+    // The real vocabulary has 131 072 entries.
+    {"nemotron-h-4b", "nemotron_h", "tests/data/vocab/ggml-vocab-llama-bpe.gguf", "Nemotron-H-4B shape (Mamba-2 hybrid)",
+     FAM_SSM2, 3072, 52, 32, 8, 128, 12288, 128, 8192, 10000.0f, 1e-5f, 8, 112, 128, 64, 4, 0, 0, 0, 0, 0, false,
+     "M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-", 0, 0, 0, 0},
 };
 
 // ---- deterministic random numbers ------------------------------------------------------
@@ -149,7 +166,7 @@ static struct gen_tensor *plan_add(struct gen_plan *pl, enum gen_init init, uint
     t->ne[2] = ne2;
     t->init = init;
     // F16 matrices; vectors, conv weights and the router stay F32 as the converter keeps them.
-    bool f32 = n_dims == 1 || init == INIT_CONV || strstr(t->name, "ffn_gate_inp.");
+    bool f32 = n_dims == 1 || init != INIT_MATRIX || strstr(t->name, "ffn_gate_inp.");
     t->type = f32 ? GGML_TYPE_F32 : GGML_TYPE_F16;
     t->nbytes = (uint64_t)(ne0 * ne1 * ne2) * (f32 ? 4 : 2);
     return t;
@@ -158,8 +175,64 @@ static struct gen_tensor *plan_add(struct gen_plan *pl, enum gen_init init, uint
 #define MAT(...) plan_add(pl, INIT_MATRIX, 2, __VA_ARGS__)
 #define NORM(n, ...) plan_add(pl, INIT_NORM, 1, n, 1, 1, __VA_ARGS__)
 
+// Offsets of the tensors, in order, each aligned.
+static void plan_offsets(struct gen_plan *pl) {
+    uint64_t off = 0;
+    for (int i = 0; i < pl->n; i++) {
+        pl->t[i].offset = off;
+        off += (pl->t[i].nbytes + GEN_ALIGN - 1) / GEN_ALIGN * GEN_ALIGN;
+    }
+}
+
+// The Mamba-2 hybrids (FAM_SSM2), in the converter's names and shapes: ssm_in rows are
+// [z (d_inner) | x B C (d_inner + 2 groups state) | dt (heads)], A and D are [1, heads], the
+// gated norm [d_inner / groups, groups].
+static bool plan_build_ssm2(struct gen_plan *pl) {
+    const struct gen_preset *p = pl->p;
+    int D = p->D, V = pl->n_vocab, H = p->n_head, Hkv = p->n_head_kv, d = p->head_dim;
+    int64_t nh = p->nv, di = (int64_t)p->nv * p->dv, xbc = di + 2LL * p->nk * p->dk;
+    bool nemo = !strcmp(p->arch, "nemotron_h");
+    struct gen_tensor *t;
+#define CHK(x) do { if (!(t = (x))) return false; } while (0)
+    CHK(MAT(D, V, 1, "token_embd.weight"));
+    CHK(NORM(D, "output_norm.weight"));
+    if (nemo) CHK(MAT(D, V, 1, "output.weight")); // granite ties its head; nemotron does not
+    for (int il = 0; il < pl->n_layer; il++) {
+        char kind = p->pattern[il % (int)strlen(p->pattern)];
+        CHK(NORM(D, "blk.%d.attn_norm.weight", il));
+        if (kind == 'M') {
+            CHK(MAT(D, di + xbc + nh, 1, "blk.%d.ssm_in.weight", il));
+            CHK(plan_add(pl, INIT_CONV, 2, p->Kc, xbc, 1, "blk.%d.ssm_conv1d.weight", il));
+            CHK(plan_add(pl, INIT_DT_BIAS, 1, xbc, 1, 1, "blk.%d.ssm_conv1d.bias", il));
+            CHK(plan_add(pl, INIT_DT_BIAS, 1, nh, 1, 1, "blk.%d.ssm_dt.bias", il));
+            CHK(plan_add(pl, INIT_SSM_A, 2, 1, nh, 1, "blk.%d.ssm_a", il));
+            CHK(plan_add(pl, INIT_NORM, 2, 1, nh, 1, "blk.%d.ssm_d", il));
+            CHK(plan_add(pl, INIT_NORM, 2, di / p->nk, p->nk, 1, "blk.%d.ssm_norm.weight", il));
+            CHK(MAT(di, D, 1, "blk.%d.ssm_out.weight", il));
+        } else if (kind == '*') {
+            CHK(MAT(D, (int64_t)H * d, 1, "blk.%d.attn_q.weight", il));
+            CHK(MAT(D, (int64_t)Hkv * d, 1, "blk.%d.attn_k.weight", il));
+            CHK(MAT(D, (int64_t)Hkv * d, 1, "blk.%d.attn_v.weight", il));
+            CHK(MAT((int64_t)H * d, D, 1, "blk.%d.attn_output.weight", il));
+        }
+        if (nemo && kind == '-') {
+            CHK(MAT(D, p->n_ff, 1, "blk.%d.ffn_up.weight", il));
+            CHK(MAT(p->n_ff, D, 1, "blk.%d.ffn_down.weight", il));
+        } else if (!nemo) {
+            CHK(NORM(D, "blk.%d.ffn_norm.weight", il));
+            CHK(MAT(D, p->n_ff, 1, "blk.%d.ffn_gate.weight", il));
+            CHK(MAT(D, p->n_ff, 1, "blk.%d.ffn_up.weight", il));
+            CHK(MAT(p->n_ff, D, 1, "blk.%d.ffn_down.weight", il));
+        }
+    }
+#undef CHK
+    plan_offsets(pl);
+    return true;
+}
+
 static bool plan_build(struct gen_plan *pl) {
     const struct gen_preset *p = pl->p;
+    if (p->fam == FAM_SSM2) return plan_build_ssm2(pl);
     int D = p->D, V = pl->n_vocab, H = p->n_head, Hkv = p->n_head_kv, d = p->head_dim;
     int nk = p->nk, nv = p->nv, dk = p->dk, dv = p->dv;
     int64_t key_dim = (int64_t)nk * dk, value_dim = (int64_t)nv * dv, C = 2 * key_dim + value_dim;
@@ -230,11 +303,7 @@ static bool plan_build(struct gen_plan *pl) {
         }
     }
 #undef CHK
-    uint64_t off = 0;
-    for (int i = 0; i < pl->n; i++) {
-        pl->t[i].offset = off;
-        off += (pl->t[i].nbytes + GEN_ALIGN - 1) / GEN_ALIGN * GEN_ALIGN;
-    }
+    plan_offsets(pl);
     return true;
 }
 
@@ -358,6 +427,12 @@ static void kv_i32s(struct gen_meta *m, const char *k, const int32_t *v, uint64_
     gb_put(&m->b, v, n * 4);
 }
 
+static void kv_bool(struct gen_meta *m, const char *k, bool v) {
+    uint8_t b = v;
+    key(m, k, GGUF_VT_BOOL);
+    gb_put(&m->b, &b, 1);
+}
+
 static size_t vtype_size(enum gguf_vtype t) {
     static const size_t sz[GGUF_VT_COUNT] = {1, 1, 2, 2, 4, 4, 4, 1, 0, 0, 8, 8, 8};
     return t < GGUF_VT_COUNT ? sz[t] : 0;
@@ -384,6 +459,39 @@ static void kv_copy(struct gen_meta *m, const struct gguf_kv *kv) {
     }
 }
 
+// FAM_SSM2's keys, as the converters write them: per-layer KV head counts (0 on the layers
+// without attention: the reference's test for a recurrent layer), nemotron_h's per-layer FFN
+// widths (0 where there is none), the Mamba-2 sizes; NoPE (granite: rope.scaling.finetuned
+// false; nemotron_h ropes nothing).
+static void write_metadata_ssm2(struct gen_meta *m, const struct gen_plan *pl) {
+    const struct gen_preset *p = pl->p;
+    bool nemo = !strcmp(p->arch, "nemotron_h");
+    int32_t kv[512], ff[512];
+    int plen = (int)strlen(p->pattern);
+    for (int il = 0; il < pl->n_layer; il++) {
+        char kind = p->pattern[il % plen];
+        kv[il] = kind == '*' ? p->n_head_kv : 0;
+        ff[il] = kind == '-' ? p->n_ff : 0;
+    }
+    kv_i32s(m, "attention.head_count_kv", kv, (uint64_t)pl->n_layer);
+    if (nemo) {
+        kv_i32s(m, "feed_forward_length", ff, (uint64_t)pl->n_layer);
+        kv_f32(m, "attention.layer_norm_epsilon", p->eps);
+    } else {
+        kv_u32(m, "feed_forward_length", (uint32_t)p->n_ff);
+        kv_bool(m, "rope.scaling.finetuned", false);
+        kv_f32(m, "embedding_scale", p->emb_scale);
+        kv_f32(m, "residual_scale", p->residual_scale);
+        kv_f32(m, "attention.scale", p->attn_scale);
+        kv_f32(m, "logit_scale", p->logit_scale);
+    }
+    kv_u32(m, "ssm.conv_kernel", (uint32_t)p->Kc);
+    kv_u32(m, "ssm.state_size", (uint32_t)p->dk);
+    kv_u32(m, "ssm.group_count", (uint32_t)p->nk);
+    kv_u32(m, "ssm.time_step_rank", (uint32_t)p->nv);
+    kv_u32(m, "ssm.inner_size", (uint32_t)(p->nv * p->dv));
+}
+
 static void write_metadata(struct gen_meta *m, const struct gen_plan *pl, const struct gguf_file *vocab) {
     const struct gen_preset *p = pl->p;
     char name[96];
@@ -396,15 +504,16 @@ static void write_metadata(struct gen_meta *m, const struct gen_plan *pl, const 
     kv_u32(m, "context_length", (uint32_t)p->ctx);
     kv_u32(m, "embedding_length", (uint32_t)p->D);
     kv_u32(m, "block_count", (uint32_t)pl->n_layer);
-    kv_u32(m, "feed_forward_length", (uint32_t)p->n_ff);
+    if (p->fam != FAM_SSM2) kv_u32(m, "feed_forward_length", (uint32_t)p->n_ff);
     kv_u32(m, "attention.head_count", (uint32_t)p->n_head);
-    kv_u32(m, "attention.head_count_kv", (uint32_t)p->n_head_kv);
+    if (p->fam != FAM_SSM2) kv_u32(m, "attention.head_count_kv", (uint32_t)p->n_head_kv);
     kv_u32(m, "attention.key_length", (uint32_t)p->head_dim);
     kv_u32(m, "attention.value_length", (uint32_t)p->head_dim);
     kv_f32(m, "attention.layer_norm_rms_epsilon", p->eps);
     kv_f32(m, "rope.freq_base", p->rope_base);
     kv_u32(m, "rope.dimension_count", (uint32_t)p->n_rot);
     if (p->fam == FAM_LLAMA) kv_u32(m, "vocab_size", (uint32_t)pl->n_vocab);
+    if (p->fam == FAM_SSM2) write_metadata_ssm2(m, pl);
     if (p->fam == FAM_HYBRID) {
         if (strcmp(p->arch, "qwen3next")) {
             static const int32_t sections[4] = {11, 11, 10, 0};
