@@ -354,6 +354,17 @@ int main(void) {
     int n_models = 0, n_layers = 0;
     for (size_t i = 0; gr == 0 && i < g.gl_pathc; i++) {
         const char *path = g.gl_pathv[i];
+        // A family the table refuses is refused by name (test_parity_archs checks that), so it
+        // has no plan to check: its fixture is named "<arch>-dense" / "<arch>-moe".
+        char arch[96];
+        const char *sl = strrchr(path, '/');
+        snprintf(arch, sizeof arch, "%s", sl ? sl + 1 : path);
+        char *dash = strrchr(arch, '-');
+        if (dash && (!strcmp(dash, "-dense.gguf") || !strcmp(dash, "-moe.gguf"))) {
+            *dash = 0;
+            const struct arch_info *ai = arch_find(arch);
+            if (ai && ai->refused) continue;
+        }
         struct model *m = test_model_load(path, true);
         CHECK(m, "%s: load", path);
         if (!m) continue;
