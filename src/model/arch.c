@@ -136,8 +136,8 @@ static const struct arch_info table[] = {
     {"hrm_text", "'hrm_text' is not verified against the reference", ROPE_NONE, 0, 0},
     // <<<
     // >>> MoE families
-    {"arctic", "'arctic' is not verified against the reference", ROPE_NONE, 0, 0},
-    {"dbrx", "'dbrx' is not verified against the reference", ROPE_NONE, 0, 0},
+    {"arctic", NULL, ROPE_NORM, AF_TIED_OK | AF_MOE_NORM_W, 0, .flags2 = AX_MOE_BESIDE_DENSE},
+    {"dbrx", NULL, ROPE_NEOX, AF_LAYERNORM | AF_CLAMP_KQV | AF_MOE_NORM_W, 0, .flags2 = AX_FFN_NORM_AON},
     {"grok", "'grok' is not verified against the reference", ROPE_NONE, 0, 0},
     {"phimoe", "'phimoe' is not verified against the reference", ROPE_NONE, 0, 0},
     {"dots1", "'dots1' is not verified against the reference", ROPE_NONE, 0, 0},

@@ -76,6 +76,9 @@
 // >>> dense families (bits 36-45)
 // <<<
 // >>> MoE families (bits 46-54)
+#define AX_MOE_BESIDE_DENSE AX(46) // arctic: a dense FFN (n_embd wide) on the usual path and the routed experts on
+                                   // ffn_norm_exps(block input), both added to the residual
+#define AX_FFN_NORM_AON     AX(47) // the pre-FFN norm is named attn_output_norm (dbrx)
 // <<<
 // >>> GPT-2 style, vision-language towers and the rest (bits 55-63)
 // <<<
@@ -91,7 +94,8 @@ struct arch_info {
     float swa_rope_base;  // AF_SWA: rope.freq_base_swa when absent (0: rope.freq_base)
     float final_softcap;  // AF_FINAL_SOFTCAP: final_logit_softcapping when absent (0: none)
     int q_scale_n_layer;  // AF_EMB_SQRT: the block count whose query scale is 1/sqrt(D/H) instead of
-                          // 1/sqrt(head_dim) (the 27B models); 0: none    uint64_t flags2;      // AX_* flags (the groups' second word)
+                          // 1/sqrt(head_dim) (the 27B models); 0: none
+    uint64_t flags2;      // AX_* flags (the groups' second word)
 };
 
 // Row for `name`, or NULL when the name is not in the table at all.

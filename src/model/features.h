@@ -100,6 +100,7 @@
     /* >>> dense families */                                                                                  \
     /* <<< */                                                                                                 \
     /* >>> MoE families */                                                                                  \
+    X(MOE_BESIDE_DENSE,  "moe_beside_dense",  HOST, "a dense FFN (n_ff_dense) on ffn_norm(h) plus the experts on ffn_norm_exps(block input) (arctic)") \
     /* <<< */                                                                                                 \
     /* >>> GPT-2 style, vision-language text towers and the rest */                                                                                  \
     /* <<< */                                                                                                 \

@@ -17,6 +17,7 @@
 #include "quant/quant.h"
 #include "model/path.h"
 #include "model/loader.h"
+#include "model/moe.h"
 #include "model/shape.h"
 #include "quant/types.h"
 
@@ -652,6 +653,7 @@ static void layer_features(const struct model *m, struct layer *L) {
     // >>> dense families
     // <<<
     // >>> MoE families
+    if (L->ffn_norm_exps) feat_set(&L->feat, LF_MOE_BESIDE_DENSE);
     // <<<
     // >>> GPT-2 style, vision-language text towers and the rest
     // <<<
@@ -1003,6 +1005,7 @@ static frink_status bind_layer_mixer(struct loader *ld, struct layer *L, int il,
     // >>> dense families
     // <<<
     // >>> MoE families
+    moe_bind_extras(ld, L, il); // binds beside the mixer, then falls through
     // <<<
     // >>> GPT-2 style, vision-language text towers and the rest
     // <<<
@@ -1055,7 +1058,8 @@ static frink_status bind_layer(struct loader *ld, struct layer *L, int il, const
     }
     // The pre-FFN norm: `ffn_norm`, or `post_attention_norm` in the hybrid family
     // and gpt-oss; none in falcon (the FFN reads attn_norm's output).
-    if (!(af & (AF_NO_PRE_NORM | AF_PARALLEL))) {
+    // (unless a group's binder took it under another name already)
+    if (!(af & (AF_NO_PRE_NORM | AF_PARALLEL)) && !L->ffn_norm) {
         snprintf(b, sizeof b, (af & AF_FFN_NORM_PA) ? "blk.%d.post_attention_norm" : "blk.%d.ffn_norm", il);
         L->ffn_norm = norm_take(ld, b, D, true, &L->ffn_norm_b);
     }

@@ -115,6 +115,8 @@ struct layer {
     // >>> dense families
     // <<<
     // >>> MoE families
+    const float *ffn_norm_exps; // [D] arctic: RMSNorm of the block input the routed experts read
+    int n_ff_dense;             // arctic: width of the dense FFN beside the experts (n_embd)
     // <<<
     // >>> GPT-2 style, vision-language text towers and the rest
     // <<<
