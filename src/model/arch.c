@@ -138,7 +138,7 @@ static const struct arch_info table[] = {
     // >>> MoE families
     {"arctic", NULL, ROPE_NORM, AF_TIED_OK | AF_MOE_NORM_W, 0, .flags2 = AX_MOE_BESIDE_DENSE},
     {"dbrx", NULL, ROPE_NEOX, AF_LAYERNORM | AF_CLAMP_KQV | AF_MOE_NORM_W, 0, .flags2 = AX_FFN_NORM_AON},
-    {"grok", "'grok' is not verified against the reference", ROPE_NONE, 0, 0},
+    {"grok", NULL, ROPE_NEOX, AF_TIED_OK | AF_GELU | AF_MOE_NORM_W, 0, .flags2 = AX_GROK},
     {"phimoe", "'phimoe' is not verified against the reference", ROPE_NONE, 0, 0},
     {"dots1", "'dots1' is not verified against the reference", ROPE_NONE, 0, 0},
     {"ernie4_5-moe", "'ernie4_5-moe' is not verified against the reference", ROPE_NONE, 0, 0},

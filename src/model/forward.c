@@ -115,8 +115,8 @@ static void host_mixer(struct exec *ex, int il, const float *xa, int T, float *y
 static void host_ffn(struct exec *ex, const struct layer *L, const float *xn, int T, float *y) {
     // >>> MoE families
     // (arctic: ex->y2 holds ffn_norm_exps of the block input, stashed before the mixer)
-    if (feat_has(L->feat, LF_MOE_BESIDE_DENSE)) {
-        moe_ffn_beside_dense(ex, L, xn, ex->y2, T, y);
+    if (feat_has(L->feat, LF_MOE_BESIDE_DENSE) || feat_has(L->feat, LF_MOE_DENSE_RSQRT2)) {
+        moe_ffn_beside_dense(ex, L, xn, feat_has(L->feat, LF_MOE_BESIDE_DENSE) ? ex->y2 : xn, T, y);
         return;
     }
     // <<<

@@ -728,6 +728,7 @@ static void read_hparams_features(struct loader *ld) {
     // >>> dense families
     // <<<
     // >>> MoE families
+    if (m->arch->flags2 & AX_GROK) moe_read_hparams_grok(ld);
     // <<<
     // >>> GPT-2 style, vision-language text towers and the rest
     // <<<

@@ -28,11 +28,49 @@ void moe_bind_extras(struct loader *ld, struct layer *L, int il) {
         snprintf(b, sizeof b, "blk.%d.ffn_down", il);
         L->ffn_down = mat_take_b(ld, b, D, D, 0, true, false, false);
     }
+    if (ax & AX_GROK) {
+        snprintf(b, sizeof b, "blk.%d.attn_output_norm.weight", il);
+        L->post_attn_norm = vec_take(ld, b, D, true);
+        snprintf(b, sizeof b, "blk.%d.layer_output_norm.weight", il);
+        if (gguf_tensor_index(ld->f, b) < 0) snprintf(b, sizeof b, "blk.%d.ffn_post_norm.weight", il);
+        L->post_ffn_norm = vec_take(ld, b, D, true);
+        feat_set(&L->feat, LF_POST_ATTN_NORM);
+        feat_set(&L->feat, LF_POST_FFN_NORM);
+        // The dense FFN beside the experts is optional (feed_forward_length wide), without
+        // biases or scales in the reference.
+        snprintf(b, sizeof b, "blk.%d.ffn_up.weight", il);
+        if (gguf_tensor_index(ld->f, b) >= 0) {
+            int F = m->hp.n_ff;
+            L->n_ff_dense = F;
+            snprintf(b, sizeof b, "blk.%d.ffn_gate", il);
+            L->ffn_gate = mat_take_b(ld, b, D, F, 0, true, false, false);
+            snprintf(b, sizeof b, "blk.%d.ffn_up", il);
+            L->ffn_up = mat_take_b(ld, b, D, F, 0, true, false, false);
+            snprintf(b, sizeof b, "blk.%d.ffn_down", il);
+            L->ffn_down = mat_take_b(ld, b, F, D, 0, true, false, false);
+            feat_set(&L->feat, LF_MOE_DENSE_RSQRT2);
+        }
+    }
     if (ax & AX_FFN_NORM_AON) {
         // dbrx: a LayerNorm without bias (the reference reads no attn_output_norm.bias)
         snprintf(b, sizeof b, "blk.%d.attn_output_norm", il);
         L->ffn_norm = norm_take(ld, b, D, true, NULL);
     }
+}
+
+void moe_read_hparams_grok(struct loader *ld) {
+    struct hparams *hp = &ld->m->hp;
+    hp->f_emb_scale = (float)hp_num(ld, "embedding_scale", 78.38367176906169);
+    hp->f_attn_scale = (float)hp_num(ld, "attention.output_scale", 0.08838834764831845);
+    hp->attn_softcap = (float)hp_num(ld, "attn_logit_softcapping", 30.0);
+    hp->final_softcap = (float)hp_num(ld, "final_logit_softcapping", 0);
+    // The reference multiplies the logits by logit_scale; MF_LOGIT_SCALE divides by
+    // f_logit_scale, so it holds the reciprocal (a last-bit difference at most).
+    double ls = hp_num(ld, "logit_scale", 0.5773502691896257);
+    if (ld->st) return;
+    if (ls == 0 || hp->attn_softcap == 0 || hp->f_attn_scale == 0)
+        ld_fail(ld, FRINK_ERR_UNSUPPORTED, "'%s': logit_scale, attention.output_scale and attn_logit_softcapping must be non-zero", ld->arch);
+    hp->f_logit_scale = (float)(1.0 / ls);
 }
 
 // y = dense(xn) + experts(xe), xn, xe, y [T][D]. The dense FFN is ffn_dense's on a copy of
@@ -46,4 +84,8 @@ void moe_ffn_beside_dense(struct exec *ex, const struct layer *L, const float *x
     exec_act_invalidate(ex);
     ffn_moe(ex, L, xe, T, ye);
     for (size_t i = 0; i < n; i++) y[i] += ye[i];
+    if (feat_has(L->feat, LF_MOE_DENSE_RSQRT2)) {
+        const float s = (float)(1.4142135623730951 / 2); // the reference's std::sqrt(2) / 2
+        for (size_t i = 0; i < n; i++) y[i] *= s;
+    }
 }

@@ -11,4 +11,9 @@
 // ld->st, as every loader helper's.
 void moe_bind_extras(struct loader *ld, struct layer *L, int il);
 
+// grok's multipliers and softcaps, each from metadata or the reference's default when absent:
+// embedding_scale, attention.output_scale (the attention logit scale), attn_logit_softcapping,
+// logit_scale (multiplies), final_logit_softcapping.
+void moe_read_hparams_grok(struct loader *ld);
+
 #endif
