@@ -139,7 +139,9 @@ static const struct arch_info table[] = {
     {"arctic", NULL, ROPE_NORM, AF_TIED_OK | AF_MOE_NORM_W, 0, .flags2 = AX_MOE_BESIDE_DENSE},
     {"dbrx", NULL, ROPE_NEOX, AF_LAYERNORM | AF_CLAMP_KQV | AF_MOE_NORM_W, 0, .flags2 = AX_FFN_NORM_AON},
     {"grok", NULL, ROPE_NEOX, AF_TIED_OK | AF_GELU | AF_MOE_NORM_W, 0, .flags2 = AX_GROK},
-    {"phimoe", "'phimoe' is not verified against the reference", ROPE_NONE, 0, 0},
+    // phimoe: phi3's block (q scaled after RoPE, LongRoPE's short factors) with biased RMSNorms and
+    // softmax top-2 experts (its sparsemixer routing at training time is that at inference).
+    {"phimoe", NULL, ROPE_NEOX, AF_Q_PRESCALE | AF_OUTPUT_BIAS | AF_MOE_NORM_W, 0, .flags2 = AX_RMS_NORM_BIAS},
     {"dots1", "'dots1' is not verified against the reference", ROPE_NONE, 0, 0},
     {"ernie4_5-moe", "'ernie4_5-moe' is not verified against the reference", ROPE_NONE, 0, 0},
     {"hunyuan-moe", "'hunyuan-moe' is not verified against the reference", ROPE_NONE, 0, 0},

@@ -79,6 +79,7 @@
 #define AX_MOE_BESIDE_DENSE AX(46) // arctic: a dense FFN (n_embd wide) on the usual path and the routed experts on
                                    // ffn_norm_exps(block input), both added to the residual
 #define AX_FFN_NORM_AON     AX(47) // the pre-FFN norm is named attn_output_norm (dbrx)
+#define AX_RMS_NORM_BIAS    AX(49) // RMSNorms carry a bias added after the weight (phimoe)
 #define AX_GROK             AX(48) // grok: embedding/attention-output/logit multipliers and softcaps from metadata (the
                                    // reference's defaults when absent), attn_output_norm and layer_output_norm (or
                                    // ffn_post_norm) as post-norms, a dense FFN beside the experts: (dense + moe) / sqrt 2

@@ -35,7 +35,12 @@ static void norm_rows(const struct model *m, float *y, const float *x, const flo
     int D = m->hp.n_embd;
     for (int t = 0; t < T; t++) {
         if (feat_has(m->feat, MF_LAYERNORM)) exec_layer_norm(y + (size_t)t * D, x + (size_t)t * D, w, b, D, m->hp.norm_eps);
-        else exec_rms_norm(y + (size_t)t * D, x + (size_t)t * D, w, D, m->hp.norm_eps);
+        else {
+            exec_rms_norm(y + (size_t)t * D, x + (size_t)t * D, w, D, m->hp.norm_eps);
+            // (a bias only where the family has one: hp.rms_norm_bias, phimoe)
+            if (b)
+                for (int i = 0; i < D; i++) y[(size_t)t * D + i] += b[i];
+        }
     }
 }
 

@@ -369,7 +369,7 @@ const float *norm_take(struct loader *ld, const char *base, int64_t n, bool requ
     if (bias) {
         *bias = NULL;
         snprintf(name, sizeof name, "%s.bias", base);
-        if (w && ld->m->hp.norm_kind == NORM_LAYER) *bias = vec_take(ld, name, n, false);
+        if (w && (ld->m->hp.norm_kind == NORM_LAYER || ld->m->hp.rms_norm_bias)) *bias = vec_take(ld, name, n, false);
     }
     return w;
 }
@@ -729,6 +729,7 @@ static void read_hparams_features(struct loader *ld) {
     // <<<
     // >>> MoE families
     if (m->arch->flags2 & AX_GROK) moe_read_hparams_grok(ld);
+    hp->rms_norm_bias = (m->arch->flags2 & AX_RMS_NORM_BIAS) != 0;
     // <<<
     // >>> GPT-2 style, vision-language text towers and the rest
     // <<<

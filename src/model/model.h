@@ -116,7 +116,7 @@ struct layer {
     // <<<
     // >>> MoE families
     const float *ffn_norm_exps; // [D] arctic: RMSNorm of the block input the routed experts read
-    int n_ff_dense;             // arctic: width of the dense FFN beside the experts (n_embd)
+    int n_ff_dense;             // arctic, grok: width of the dense FFN beside the experts
     // <<<
     // >>> GPT-2 style, vision-language text towers and the rest
     // <<<
@@ -158,6 +158,7 @@ struct hparams {
     // >>> dense families
     // <<<
     // >>> MoE families
+    bool rms_norm_bias;        // RMSNorm weights have an optional `.bias` added after them (phimoe)
     // <<<
     // >>> GPT-2 style, vision-language text towers and the rest
     // <<<
