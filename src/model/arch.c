@@ -142,8 +142,10 @@ static const struct arch_info table[] = {
     // phimoe: phi3's block (q scaled after RoPE, LongRoPE's short factors) with biased RMSNorms and
     // softmax top-2 experts (its sparsemixer routing at training time is that at inference).
     {"phimoe", NULL, ROPE_NEOX, AF_Q_PRESCALE | AF_OUTPUT_BIAS | AF_MOE_NORM_W, 0, .flags2 = AX_RMS_NORM_BIAS},
-    {"dots1", "'dots1' is not verified against the reference", ROPE_NONE, 0, 0},
-    {"ernie4_5-moe", "'ernie4_5-moe' is not verified against the reference", ROPE_NONE, 0, 0},
+    // dots1: DeepSeek-style routing metadata (leading dense blocks, gating function, weight
+    // norm/scale, exp_probs_b) on a plain attention block with per-head q/k norms.
+    {"dots1", NULL, ROPE_NEOX, AF_QK_NORM | AF_DEEPSEEK_MOE, 0},
+    {"ernie4_5-moe", NULL, ROPE_NORM, AF_TIED_OK | AF_MOE_NORM_W, 0, .flags2 = AX_WO_NO_BIAS | AX_MOE_STEP},
     {"hunyuan-moe", "'hunyuan-moe' is not verified against the reference", ROPE_NONE, 0, 0},
     {"hy_v3", "'hy_v3' is not verified against the reference", ROPE_NONE, 0, 0},
     {"bailingmoe", "'bailingmoe' is not verified against the reference", ROPE_NONE, 0, 0},

@@ -80,6 +80,9 @@
                                    // ffn_norm_exps(block input), both added to the residual
 #define AX_FFN_NORM_AON     AX(47) // the pre-FFN norm is named attn_output_norm (dbrx)
 #define AX_RMS_NORM_BIAS    AX(49) // RMSNorms carry a bias added after the weight (phimoe)
+#define AX_WO_NO_BIAS       AX(50) // attn_output.bias is not applied (left unread): ernie4_5-moe
+#define AX_MOE_STEP         AX(51) // layer il is routed iff il >= leading_dense_block_count and (il + 1) %
+                                   // interleave_moe_layer_step == 0; the others are dense (ernie4_5-moe)
 #define AX_GROK             AX(48) // grok: embedding/attention-output/logit multipliers and softcaps from metadata (the
                                    // reference's defaults when absent), attn_output_norm and layer_output_norm (or
                                    // ffn_post_norm) as post-norms, a dense FFN beside the experts: (dense + moe) / sqrt 2

@@ -399,7 +399,8 @@ static void bind_attention(struct loader *ld, struct layer *L, int il) {
         L->wv = mat_take(ld, b, D, (int64_t)Hkv * L->head_dim_v, 0, true, true);
     }
     snprintf(b, sizeof b, "blk.%d.attn_output", il);
-    L->wo = mat_take(ld, b, (int64_t)H * L->head_dim_v, D, 0, true, true);
+    // (AX_WO_NO_BIAS: the family's attn_output.bias stays unread, as the reference leaves it)
+    L->wo = mat_take_b(ld, b, (int64_t)H * L->head_dim_v, D, 0, true, true, !(ld->m->arch->flags2 & AX_WO_NO_BIAS));
     if (af & AF_QK_NORM) {
         snprintf(b, sizeof b, "blk.%d.attn_q_norm.weight", il);
         L->q_norm = vec_take(ld, b, d, true);

@@ -6,6 +6,7 @@
 //            (the experts read the block input, not h; the dense FFN is n_embd wide)
 #include "model/moe.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -27,6 +28,16 @@ void moe_bind_extras(struct loader *ld, struct layer *L, int il) {
         L->ffn_up = mat_take_b(ld, b, D, D, 0, true, false, false);
         snprintf(b, sizeof b, "blk.%d.ffn_down", il);
         L->ffn_down = mat_take_b(ld, b, D, D, 0, true, false, false);
+    }
+    if ((ax & AX_MOE_STEP) && L->n_expert > 0) {
+        int lead = hp_int(ld, "leading_dense_block_count", 0), step = hp_int(ld, "interleave_moe_layer_step", NAN);
+        if (!ld->st && step <= 0)
+            ld_fail(ld, FRINK_ERR_FORMAT, "'%s.interleave_moe_layer_step' = %d must be positive", ld->arch, step);
+        if (il < lead || (il + 1) % (step > 0 ? step : 1) != 0) {
+            L->n_expert = L->n_expert_used = 0;
+            int n_total = m->hp.n_layer + hp_int(ld, "nextn_predict_layers", 0);
+            L->n_ff = hp_layer_int(ld, "feed_forward_length", 0, il, n_total);
+        }
     }
     if (ax & AX_GROK) {
         snprintf(b, sizeof b, "blk.%d.attn_output_norm.weight", il);
