@@ -148,8 +148,10 @@ static const struct arch_info table[] = {
     {"ernie4_5-moe", NULL, ROPE_NORM, AF_TIED_OK | AF_MOE_NORM_W, 0, .flags2 = AX_WO_NO_BIAS | AX_MOE_STEP},
     {"hunyuan-moe", "'hunyuan-moe' is not verified against the reference", ROPE_NONE, 0, 0},
     {"hy_v3", "'hy_v3' is not verified against the reference", ROPE_NONE, 0, 0},
-    {"bailingmoe", "'bailingmoe' is not verified against the reference", ROPE_NONE, 0, 0},
-    {"bailingmoe2", "'bailingmoe2' is not verified against the reference", ROPE_NONE, 0, 0},
+    {"bailingmoe", NULL, ROPE_NORM, 0, 0, .flags2 = AX_MOE_NORM_KEYS},
+    // bailingmoe2: fused qkv, per-head q/k norms, DeepSeek-style routing metadata (sigmoid, groups,
+    // exp_probs_b, leading dense blocks); its MTP blocks are named and skipped.
+    {"bailingmoe2", NULL, ROPE_NEOX, AF_QK_NORM | AF_DEEPSEEK_MOE, 0},
     {"exaone-moe", "'exaone-moe' is not verified against the reference", ROPE_NONE, 0, 0},
     {"grovemoe", "'grovemoe' is not verified against the reference", ROPE_NONE, 0, 0},
     {"smallthinker", "'smallthinker' is not verified against the reference", ROPE_NONE, 0, 0},

@@ -83,6 +83,8 @@
 #define AX_WO_NO_BIAS       AX(50) // attn_output.bias is not applied (left unread): ernie4_5-moe
 #define AX_MOE_STEP         AX(51) // layer il is routed iff il >= leading_dense_block_count and (il + 1) %
                                    // interleave_moe_layer_step == 0; the others are dense (ernie4_5-moe)
+#define AX_MOE_NORM_KEYS    AX(52) // expert_weights_norm / expert_weights_scale from metadata with softmax routing on
+                                   // every layer (leading_dense_block_count has no effect: bailingmoe)
 #define AX_GROK             AX(48) // grok: embedding/attention-output/logit multipliers and softcaps from metadata (the
                                    // reference's defaults when absent), attn_output_norm and layer_output_norm (or
                                    // ffn_post_norm) as post-norms, a dense FFN beside the experts: (dense + moe) / sqrt 2

@@ -655,6 +655,7 @@ static void layer_features(const struct model *m, struct layer *L) {
     // <<<
     // >>> MoE families
     if (L->ffn_norm_exps) feat_set(&L->feat, LF_MOE_BESIDE_DENSE);
+    if ((m->arch->flags2 & AX_MOE_NORM_KEYS) && hp->moe_norm_w && feat_has(L->feat, LF_FFN_MOE)) feat_set(&L->feat, LF_MOE_NORM_W);
     // <<<
     // >>> GPT-2 style, vision-language text towers and the rest
     // <<<
@@ -731,6 +732,10 @@ static void read_hparams_features(struct loader *ld) {
     // >>> MoE families
     if (m->arch->flags2 & AX_GROK) moe_read_hparams_grok(ld);
     hp->rms_norm_bias = (m->arch->flags2 & AX_RMS_NORM_BIAS) != 0;
+    if ((m->arch->flags2 & AX_MOE_NORM_KEYS) && hp->n_expert > 0) {
+        hp->moe_norm_w = hp_int(ld, "expert_weights_norm", 0) != 0;
+        hp->expert_weights_scale = (float)hp_num(ld, "expert_weights_scale", 0);
+    }
     // <<<
     // >>> GPT-2 style, vision-language text towers and the rest
     // <<<
