@@ -152,7 +152,10 @@ static const struct arch_info table[] = {
     // bailingmoe2: fused qkv, per-head q/k norms, DeepSeek-style routing metadata (sigmoid, groups,
     // exp_probs_b, leading dense blocks); its MTP blocks are named and skipped.
     {"bailingmoe2", NULL, ROPE_NEOX, AF_QK_NORM | AF_DEEPSEEK_MOE, 0},
-    {"exaone-moe", "'exaone-moe' is not verified against the reference", ROPE_NONE, 0, 0},
+    // exaone-moe: 3 sliding layers of 4 (window 128 unless the file says) rotate, the fourth is NoPE;
+    // DeepSeek-style routing metadata; attn_output.bias not applied; MTP blocks skipped by name.
+    {"exaone-moe", NULL, ROPE_NEOX, AF_QK_NORM | AF_DEEPSEEK_MOE | AF_SWA, 4, .swa_window = 128,
+     .flags2 = AX_WO_NO_BIAS | AX_ROPE_SWA_ONLY},
     {"grovemoe", "'grovemoe' is not verified against the reference", ROPE_NONE, 0, 0},
     {"smallthinker", "'smallthinker' is not verified against the reference", ROPE_NONE, 0, 0},
     // <<<

@@ -85,6 +85,8 @@
                                    // interleave_moe_layer_step == 0; the others are dense (ernie4_5-moe)
 #define AX_MOE_NORM_KEYS    AX(52) // expert_weights_norm / expert_weights_scale from metadata with softmax routing on
                                    // every layer (leading_dense_block_count has no effect: bailingmoe)
+#define AX_ROPE_SWA_ONLY    AX(53) // only the sliding layers rotate, with rope.freq_base (the reference's graph does not
+                                   // use rope.freq_base_swa); the full layers have no RoPE (exaone-moe)
 #define AX_GROK             AX(48) // grok: embedding/attention-output/logit multipliers and softcaps from metadata (the
                                    // reference's defaults when absent), attn_output_norm and layer_output_norm (or
                                    // ffn_post_norm) as post-norms, a dense FFN beside the experts: (dense + moe) / sqrt 2

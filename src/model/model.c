@@ -655,6 +655,11 @@ static void layer_features(const struct model *m, struct layer *L) {
     // <<<
     // >>> MoE families
     if (L->ffn_norm_exps) feat_set(&L->feat, LF_MOE_BESIDE_DENSE);
+    if ((m->arch->flags2 & AX_ROPE_SWA_ONLY) && feat_has(L->feat, LF_ATTN) && !feat_has(L->feat, LF_SWA)) {
+        const int rope_bits[] = {LF_ROPE_NEOX, LF_ROPE_YARN, LF_ROPE_FREQS, LF_ROPE_SCALED, LF_ROPE_PARTIAL};
+        for (size_t i = 0; i < sizeof rope_bits / sizeof rope_bits[0]; i++) feat_clear(&L->feat, rope_bits[i]);
+        feat_set(&L->feat, LF_NO_ROPE);
+    }
     if ((m->arch->flags2 & AX_MOE_NORM_KEYS) && hp->moe_norm_w && feat_has(L->feat, LF_FFN_MOE)) feat_set(&L->feat, LF_MOE_NORM_W);
     // <<<
     // >>> GPT-2 style, vision-language text towers and the rest

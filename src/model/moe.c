@@ -39,6 +39,9 @@ void moe_bind_extras(struct loader *ld, struct layer *L, int il) {
             L->n_ff = hp_layer_int(ld, "feed_forward_length", 0, il, n_total);
         }
     }
+    // (the reference rotates its sliding layers with the global base: rope.freq_base_swa, read
+    // by bind_layer_hparams, changes nothing there)
+    if (ax & AX_ROPE_SWA_ONLY) L->rope_base = m->hp.rope_base;
     if (ax & AX_GROK) {
         snprintf(b, sizeof b, "blk.%d.attn_output_norm.weight", il);
         L->post_attn_norm = vec_take(ld, b, D, true);
