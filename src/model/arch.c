@@ -156,8 +156,8 @@ static const struct arch_info table[] = {
     // DeepSeek-style routing metadata; attn_output.bias not applied; MTP blocks skipped by name.
     {"exaone-moe", NULL, ROPE_NEOX, AF_QK_NORM | AF_DEEPSEEK_MOE | AF_SWA, 4, .swa_window = 128,
      .flags2 = AX_WO_NO_BIAS | AX_ROPE_SWA_ONLY},
-    {"grovemoe", "'grovemoe' is not verified against the reference", ROPE_NONE, 0, 0},
-    {"smallthinker", "'smallthinker' is not verified against the reference", ROPE_NONE, 0, 0},
+    {"grovemoe", NULL, ROPE_NEOX, AF_TIED_OK | AF_QK_NORM | AF_MOE_NORM_W, 0, .flags2 = AX_GROVE},
+    {"smallthinker", NULL, ROPE_NEOX, AF_TIED_OK | AF_MOE_NORM_W, 0, .flags2 = AX_SMALLTHINKER},
     // <<<
     // >>> GPT-2 style, vision-language text towers and the rest
     {"gpt2", "'gpt2' is not verified against the reference", ROPE_NONE, 0, 0},

@@ -85,8 +85,16 @@
                                    // interleave_moe_layer_step == 0; the others are dense (ernie4_5-moe)
 #define AX_MOE_NORM_KEYS    AX(52) // expert_weights_norm / expert_weights_scale from metadata with softmax routing on
                                    // every layer (leading_dense_block_count has no effect: bailingmoe)
+// Bits 53-54 name one of three families (AX_MOE_FAM_IS), whose switches are their own:
+#define AX_MOE_FAM_MASK     (AX(53) | AX(54))
+#define AX_MOE_FAM_IS(f2, fam) (((f2) & AX_MOE_FAM_MASK) == (fam))
 #define AX_ROPE_SWA_ONLY    AX(53) // only the sliding layers rotate, with rope.freq_base (the reference's graph does not
                                    // use rope.freq_base_swa); the full layers have no RoPE (exaone-moe)
+#define AX_SMALLTHINKER     AX(54) // router on the block input, ReLU-gated experts, gating from metadata; with a sliding
+                                   // window: window 4096 (the reference's), layer il slides iff il % P != 0 (P = pattern,
+                                   // 4), the others are NoPE
+#define AX_GROVE            (AX(53) | AX(54)) // grovemoe: chunk ("adjugate") experts on the routed output, routed by the
+                                   // same logits, added times expert_group_scale
 #define AX_GROK             AX(48) // grok: embedding/attention-output/logit multipliers and softcaps from metadata (the
                                    // reference's defaults when absent), attn_output_norm and layer_output_norm (or
                                    // ffn_post_norm) as post-norms, a dense FFN beside the experts: (dense + moe) / sqrt 2

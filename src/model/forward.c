@@ -120,6 +120,10 @@ static void host_mixer(struct exec *ex, int il, const float *xa, int T, float *y
 static void host_ffn(struct exec *ex, const struct layer *L, const float *xn, int T, float *y) {
     // >>> MoE families
     // (arctic: ex->y2 holds ffn_norm_exps of the block input, stashed before the mixer)
+    if (feat_has(L->feat, LF_MOE_GROVE)) {
+        moe_ffn_grove(ex, L, xn, T, y);
+        return;
+    }
     if (feat_has(L->feat, LF_MOE_BESIDE_DENSE) || feat_has(L->feat, LF_MOE_DENSE_RSQRT2)) {
         moe_ffn_beside_dense(ex, L, xn, feat_has(L->feat, LF_MOE_BESIDE_DENSE) ? ex->y2 : xn, T, y);
         return;
@@ -152,6 +156,7 @@ void exec_host_block(struct exec *ex, int il, float *x, int T) {
     // >>> MoE families
     // (arctic's experts read the block input: kept in y2, which only a parallel block uses)
     if (feat_has(L->feat, LF_MOE_BESIDE_DENSE)) norm_rows(m, ex->y2, x, L->ffn_norm_exps, NULL, T);
+    if (feat_has(L->feat, LF_MOE_ROUTER_IN)) memcpy(ex->y2, x, n * sizeof(float)); // smallthinker's router input
     // <<<
     exec_act_invalidate(ex);
     host_mixer(ex, il, xa, T, y);

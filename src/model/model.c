@@ -655,7 +655,11 @@ static void layer_features(const struct model *m, struct layer *L) {
     // <<<
     // >>> MoE families
     if (L->ffn_norm_exps) feat_set(&L->feat, LF_MOE_BESIDE_DENSE);
-    if ((m->arch->flags2 & AX_ROPE_SWA_ONLY) && feat_has(L->feat, LF_ATTN) && !feat_has(L->feat, LF_SWA)) {
+    if (AX_MOE_FAM_IS(m->arch->flags2, AX_SMALLTHINKER) && feat_has(L->feat, LF_FFN_MOE)) {
+        feat_set(&L->feat, LF_MOE_ROUTER_IN);
+        feat_set(&L->feat, LF_ACT_RELU);
+    }
+    if (L->moe_nope && feat_has(L->feat, LF_ATTN)) {
         const int rope_bits[] = {LF_ROPE_NEOX, LF_ROPE_YARN, LF_ROPE_FREQS, LF_ROPE_SCALED, LF_ROPE_PARTIAL};
         for (size_t i = 0; i < sizeof rope_bits / sizeof rope_bits[0]; i++) feat_clear(&L->feat, rope_bits[i]);
         feat_set(&L->feat, LF_NO_ROPE);
@@ -737,6 +741,10 @@ static void read_hparams_features(struct loader *ld) {
     // >>> MoE families
     if (m->arch->flags2 & AX_GROK) moe_read_hparams_grok(ld);
     hp->rms_norm_bias = (m->arch->flags2 & AX_RMS_NORM_BIAS) != 0;
+    if (AX_MOE_FAM_IS(m->arch->flags2, AX_GROVE)) {
+        hp->grove_group_scale = (float)hp_num(ld, "expert_group_scale", NAN);
+        hp->grove_per_group = hp_int(ld, "experts_per_group", NAN);
+    }
     if ((m->arch->flags2 & AX_MOE_NORM_KEYS) && hp->n_expert > 0) {
         hp->moe_norm_w = hp_int(ld, "expert_weights_norm", 0) != 0;
         hp->expert_weights_scale = (float)hp_num(ld, "expert_weights_scale", 0);
@@ -800,7 +808,8 @@ static void read_hparams(struct loader *ld) {
     if (hp->n_expert > 0) {
         int g = hp_int(ld, "expert_gating_func", 0);
         bool dsk = (af & AF_DEEPSEEK_MOE) != 0;
-        if (g != 0 && g != hp->gating && !(dsk && g == GATING_SIGMOID)) { ld_fail(ld, FRINK_ERR_UNSUPPORTED, "expert_gating_func %d is not implemented for '%s'", g, ld->arch); return; }
+        bool sig_ok = dsk || AX_MOE_FAM_IS(m->arch->flags2, AX_SMALLTHINKER); // may route by sigmoid
+        if (g != 0 && g != hp->gating && !(sig_ok && g == GATING_SIGMOID)) { ld_fail(ld, FRINK_ERR_UNSUPPORTED, "expert_gating_func %d is not implemented for '%s'", g, ld->arch); return; }
         if (g) hp->gating = g;
         int groups = hp_int(ld, "expert_group_count", 0);
         if (groups > 1 && !dsk) { ld_fail(ld, FRINK_ERR_UNSUPPORTED, "grouped expert routing (expert_group_count %d) is not implemented for '%s'", groups, ld->arch); return; }

@@ -11,6 +11,58 @@
 #include <string.h>
 
 #include "model/forward_impl.h"
+#include "quant/quant.h"
+
+// smallthinker's sliding window, as the reference decides it: only when attention.sliding_window
+// is set and positive, and then the window is 4096 whatever the file says; layer il slides per
+// sliding_window_pattern's array, or iff il % P != 0 for its period P (default 4; 0: every
+// layer); the other layers are NoPE (their use_rope rule coincides with that period's).
+static void bind_smallthinker_swa(struct loader *ld, struct layer *L, int il) {
+    const struct hparams *hp = &ld->m->hp;
+    int n_swa = hp_int(ld, "attention.sliding_window", 0);
+    if (n_swa <= 0) return;
+    const struct gguf_kv *kv = kv_take(ld, "attention.sliding_window_pattern");
+    bool swa;
+    if (kv && kv->type == GGUF_VT_ARRAY) {
+        int n_total = hp->n_layer + hp_int(ld, "nextn_predict_layers", 0);
+        if (kv->v.arr.type == GGUF_VT_STRING || kv->v.arr.n < (uint64_t)n_total) {
+            ld_fail(ld, FRINK_ERR_FORMAT, "'%s.attention.sliding_window_pattern' must have %d entries", ld->arch, n_total);
+            return;
+        }
+        swa = gguf_arr_i64(kv, (uint64_t)il) != 0;
+    } else {
+        int P = kv && kv_is_num(kv) ? (int)kv_num(kv) : 4;
+        swa = P == 0 || il % P != 0;
+    }
+    if (swa) {
+        feat_set(&L->feat, LF_SWA);
+        L->swa_window = 4096;
+        L->rope_base = (float)hp_num(ld, "rope.freq_base_swa", hp->rope_base);
+    } else {
+        L->moe_nope = il % 4 == 0; // the reference's use_rope: il % n_no_rope_layer_step (4) != 0
+    }
+}
+
+// grovemoe's chunk experts: E / G stacks of [D -> Fc] gate and up, [Fc -> D] down, without
+// biases or scales in the reference.
+static void bind_grove(struct loader *ld, struct layer *L, int il) {
+    const struct hparams *hp = &ld->m->hp;
+    int D = hp->n_embd, E = L->n_expert, G = hp->grove_per_group;
+    char b[64];
+    if (G <= 0 || E % G) {
+        ld_fail(ld, FRINK_ERR_FORMAT, "'%s.experts_per_group' = %d does not divide %d experts", ld->arch, G, E);
+        return;
+    }
+    snprintf(b, sizeof b, "blk.%d.ffn_gate_chexps", il);
+    L->gate_chexps = mat_take_b(ld, b, D, 0, E / G, true, false, false);
+    int Fc = (int)L->gate_chexps.n_out;
+    snprintf(b, sizeof b, "blk.%d.ffn_up_chexps", il);
+    L->up_chexps = mat_take_b(ld, b, D, Fc, E / G, true, false, false);
+    snprintf(b, sizeof b, "blk.%d.ffn_down_chexps", il);
+    L->down_chexps = mat_take_b(ld, b, Fc, D, E / G, true, false, false);
+    feat_set(&L->feat, LF_MOE_GROVE);
+    if (2 * Fc > L->scratch_w) L->scratch_w = 2 * Fc;
+}
 
 void moe_bind_extras(struct loader *ld, struct layer *L, int il) {
     const struct model *m = ld->m;
@@ -41,7 +93,12 @@ void moe_bind_extras(struct loader *ld, struct layer *L, int il) {
     }
     // (the reference rotates its sliding layers with the global base: rope.freq_base_swa, read
     // by bind_layer_hparams, changes nothing there)
-    if (ax & AX_ROPE_SWA_ONLY) L->rope_base = m->hp.rope_base;
+    if (AX_MOE_FAM_IS(ax, AX_ROPE_SWA_ONLY)) {
+        L->rope_base = m->hp.rope_base;
+        L->moe_nope = !feat_has(L->feat, LF_SWA);
+    }
+    if (AX_MOE_FAM_IS(ax, AX_SMALLTHINKER)) bind_smallthinker_swa(ld, L, il);
+    if (AX_MOE_FAM_IS(ax, AX_GROVE) && L->n_expert > 0) bind_grove(ld, L, il);
     if (ax & AX_GROK) {
         snprintf(b, sizeof b, "blk.%d.attn_output_norm.weight", il);
         L->post_attn_norm = vec_take(ld, b, D, true);
@@ -102,4 +159,113 @@ void moe_ffn_beside_dense(struct exec *ex, const struct layer *L, const float *x
         const float s = (float)(1.4142135623730951 / 2); // the reference's std::sqrt(2) / 2
         for (size_t i = 0; i < n; i++) y[i] *= s;
     }
+}
+
+// ---- grovemoe -----------------------------------------------------------------------------
+
+// As the reference's soft_max (ffn.c's): exponentials summed in double, then every value times
+// the float reciprocal of the sum. v [n] in place.
+static void grove_softmax(float *v, int n) {
+    float mx = -INFINITY;
+    for (int i = 0; i < n; i++) mx = v[i] > mx ? v[i] : mx;
+    double sum = 0;
+    for (int i = 0; i < n; i++) {
+        v[i] = expf(v[i] - mx);
+        sum += v[i];
+    }
+    const float inv = (float)(1.0 / sum);
+    for (int i = 0; i < n; i++) v[i] *= inv;
+}
+
+// One token's choice of k experts among E by score [E] (highest first, lowest index on ties),
+// their indices divided by G (the chunk an expert belongs to, G = 1: itself) in sel [k], their
+// weights probs[sel] renormalized (the reference clamps the sum at 2^-14) in wt [k].
+static void grove_pick(const float *score, const float *probs, int E, int k, int G, int *sel, float *wt) {
+    float s = 0;
+    for (int j = 0; j < k; j++) {
+        int best = -1;
+        for (int e = 0; e < E; e++) {
+            bool taken = false;
+            for (int q = 0; q < j; q++) taken |= sel[q] == e;
+            if (!taken && (best < 0 || score[e] > score[best])) best = e;
+        }
+        sel[j] = best;
+    }
+    // The reference divides the indices in float and truncates, then takes the weights at the
+    // divided index (not the expert's): what it computes for G > 1, reproduced as it is.
+    for (int j = 0; j < k; j++) {
+        if (G > 1) sel[j] = (int)((float)sel[j] * (1.0f / (float)G));
+        wt[j] = probs[sel[j]];
+        s += wt[j];
+    }
+    if (s < 6.103515625e-5f) s = 6.103515625e-5f;
+    for (int j = 0; j < k; j++) wt[j] /= s;
+}
+
+// y = sum_j wt[t][j] * expert_{sel[t][j]}(x_t) over the K choices of each row in ex->sel / ex->selw,
+// with the SiLU-gated experts gate/up/down [D -> F] x n_exp, [F -> D]; x, y [T][D]. Each expert's
+// rows are gathered and computed once, as ffn_moe does.
+static void grove_experts(struct exec *ex, const struct weight *gate, const struct weight *up, const struct weight *down,
+                          int n_exp, int K, const float *x, int T, float *y) {
+    const int D = ex->m->hp.n_embd, F = (int)gate->n_out;
+    memset(y, 0, (size_t)T * D * sizeof(float));
+    for (int e = 0; e < n_exp; e++) {
+        int n = 0;
+        for (int t = 0; t < T; t++)
+            for (int k = 0; k < K; k++)
+                if (ex->sel[(size_t)t * K + k] == e) {
+                    ex->tok_idx[n] = t;
+                    ex->tok_w[n] = ex->selw[(size_t)t * K + k];
+                    memcpy(ex->xg + (size_t)n * D, x + (size_t)t * D, (size_t)D * sizeof(float));
+                    n++;
+                }
+        if (!n) continue;
+        exec_act_invalidate(ex);
+        exec_mm(ex, gate, e, ex->xg, D, n, ex->hb, ex->ldh);
+        exec_mm(ex, up, e, ex->xg, D, n, ex->hb2, ex->ldh);
+        for (int i = 0; i < n; i++)
+            quant_silu_mul(ex->isa, ex->hb + (size_t)i * ex->ldh, ex->hb + (size_t)i * ex->ldh, ex->hb2 + (size_t)i * ex->ldh, F);
+        exec_mm(ex, down, e, ex->hb, ex->ldh, n, ex->yg, D);
+        for (int i = 0; i < n; i++) {
+            float *dst = y + (size_t)ex->tok_idx[i] * D, *src = ex->yg + (size_t)i * D;
+            for (int c = 0; c < D; c++) dst[c] += ex->tok_w[i] * src[c];
+        }
+    }
+}
+
+// The reference: probs = softmax(logits), selection by sigmoid(logits) (the same order unless
+// sigmoid saturates), weights renormalized; the chunk experts take the first experts' output
+// as input, k' = min(K, E / G) of them chosen by the same scores.
+void moe_ffn_grove(struct exec *ex, const struct layer *L, const float *xn, int T, float *y) {
+    const struct model *m = ex->m;
+    const int D = m->hp.n_embd, E = L->n_expert, K = L->n_expert_used, G = m->hp.grove_per_group;
+    const int Ec = E / G, Kc = K < Ec ? K : Ec;
+    float *router = ex->router; // [T][E]
+    exec_mm(ex, &L->gate_inp, 0, xn, D, T, router, E);
+    float probs[1024], score[1024];
+    for (int t = 0; t < T; t++) {
+        const float *lg = router + (size_t)t * E;
+        for (int e = 0; e < E; e++) {
+            probs[e] = lg[e];
+            score[e] = exec_sigmoid(lg[e]);
+        }
+        grove_softmax(probs, E);
+        grove_pick(score, probs, E, K, 1, ex->sel + (size_t)t * K, ex->selw + (size_t)t * K);
+    }
+    grove_experts(ex, &L->gate_exps, &L->up_exps, &L->down_exps, E, K, xn, T, y);
+    // The chunk experts' choices, from the same logits (router still holds them).
+    for (int t = 0; t < T; t++) {
+        const float *lg = router + (size_t)t * E;
+        for (int e = 0; e < E; e++) {
+            probs[e] = lg[e];
+            score[e] = exec_sigmoid(lg[e]);
+        }
+        grove_softmax(probs, E);
+        grove_pick(score, probs, E, Kc, Ec != E ? G : 1, ex->sel + (size_t)t * Kc, ex->selw + (size_t)t * Kc);
+    }
+    float *yc = ex->hb3; // [T][D] (hb3 is [T][ldh], ldh >= D; the experts use hb and hb2 only)
+    exec_act_invalidate(ex);
+    grove_experts(ex, &L->gate_chexps, &L->up_chexps, &L->down_chexps, Ec, Kc, y, T, yc);
+    const float s = m->hp.grove_group_scale;
+    for (size_t i = 0; i < (size_t)T * D; i++) y[i] += yc[i] * s;
 }
