@@ -145,8 +145,8 @@ static const struct arch_info table[] = {
     // dots1: DeepSeek-style routing metadata (leading dense blocks, gating function, weight
     // norm/scale, exp_probs_b) on a plain attention block with per-head q/k norms.
     {"dots1", NULL, ROPE_NEOX, AF_QK_NORM | AF_DEEPSEEK_MOE, 0},
-    {"ernie4_5-moe", NULL, ROPE_NORM, AF_TIED_OK | AF_MOE_NORM_W, 0, .flags2 = AX_WO_NO_BIAS | AX_MOE_STEP},
-    {"hunyuan-moe", "'hunyuan-moe' is not verified against the reference", ROPE_NONE, 0, 0},
+    {"ernie4_5-moe", NULL, ROPE_NORM, AF_TIED_OK | AF_MOE_NORM_W, 0, .flags2 = AX_MOE_STEP | AX_WO_NO_BIAS},
+    {"hunyuan-moe", NULL, ROPE_NEOX, AF_TIED_OK | AF_QK_NORM | AF_MOE_NORM_W, 0, .flags2 = AX_HUNYUAN_MOE},
     {"hy_v3", "'hy_v3' is not verified against the reference", ROPE_NONE, 0, 0},
     {"bailingmoe", NULL, ROPE_NORM, 0, 0, .flags2 = AX_MOE_NORM_KEYS},
     // bailingmoe2: fused qkv, per-head q/k norms, DeepSeek-style routing metadata (sigmoid, groups,

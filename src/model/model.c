@@ -655,6 +655,7 @@ static void layer_features(const struct model *m, struct layer *L) {
     // <<<
     // >>> MoE families
     if (L->ffn_norm_exps) feat_set(&L->feat, LF_MOE_BESIDE_DENSE);
+    if (AX_MOE_FAM_IS(m->arch->flags2, AX_HUNYUAN_MOE) && feat_has(L->feat, LF_QK_NORM)) feat_set(&L->feat, LF_QK_NORM_POST_ROPE);
     if (AX_MOE_FAM_IS(m->arch->flags2, AX_SMALLTHINKER) && feat_has(L->feat, LF_FFN_MOE)) {
         feat_set(&L->feat, LF_MOE_ROUTER_IN);
         feat_set(&L->feat, LF_ACT_RELU);
@@ -664,7 +665,7 @@ static void layer_features(const struct model *m, struct layer *L) {
         for (size_t i = 0; i < sizeof rope_bits / sizeof rope_bits[0]; i++) feat_clear(&L->feat, rope_bits[i]);
         feat_set(&L->feat, LF_NO_ROPE);
     }
-    if ((m->arch->flags2 & AX_MOE_NORM_KEYS) && hp->moe_norm_w && feat_has(L->feat, LF_FFN_MOE)) feat_set(&L->feat, LF_MOE_NORM_W);
+    if (AX_MOE_FAM_IS(m->arch->flags2, AX_MOE_NORM_KEYS) && hp->moe_norm_w && feat_has(L->feat, LF_FFN_MOE)) feat_set(&L->feat, LF_MOE_NORM_W);
     // <<<
     // >>> GPT-2 style, vision-language text towers and the rest
     // <<<
@@ -739,13 +740,13 @@ static void read_hparams_features(struct loader *ld) {
     // >>> dense families
     // <<<
     // >>> MoE families
-    if (m->arch->flags2 & AX_GROK) moe_read_hparams_grok(ld);
-    hp->rms_norm_bias = (m->arch->flags2 & AX_RMS_NORM_BIAS) != 0;
+    if AX_MOE_FAM_IS(m->arch->flags2, AX_GROK) moe_read_hparams_grok(ld);
+    hp->rms_norm_bias = AX_MOE_FAM_IS(m->arch->flags2, AX_RMS_NORM_BIAS) != 0;
     if (AX_MOE_FAM_IS(m->arch->flags2, AX_GROVE)) {
         hp->grove_group_scale = (float)hp_num(ld, "expert_group_scale", NAN);
         hp->grove_per_group = hp_int(ld, "experts_per_group", NAN);
     }
-    if ((m->arch->flags2 & AX_MOE_NORM_KEYS) && hp->n_expert > 0) {
+    if (AX_MOE_FAM_IS(m->arch->flags2, AX_MOE_NORM_KEYS) && hp->n_expert > 0) {
         hp->moe_norm_w = hp_int(ld, "expert_weights_norm", 0) != 0;
         hp->expert_weights_scale = (float)hp_num(ld, "expert_weights_scale", 0);
     }

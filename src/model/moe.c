@@ -69,7 +69,7 @@ void moe_bind_extras(struct loader *ld, struct layer *L, int il) {
     uint64_t ax = m->arch->flags2;
     int D = m->hp.n_embd;
     char b[64];
-    if (ax & AX_MOE_BESIDE_DENSE) {
+    if AX_MOE_FAM_IS(ax, AX_MOE_BESIDE_DENSE) {
         // The reference applies neither biases nor `.scale`s in this FFN: left unread.
         snprintf(b, sizeof b, "blk.%d.ffn_norm_exps", il);
         L->ffn_norm_exps = norm_take(ld, b, D, true, NULL);
@@ -81,7 +81,7 @@ void moe_bind_extras(struct loader *ld, struct layer *L, int il) {
         snprintf(b, sizeof b, "blk.%d.ffn_down", il);
         L->ffn_down = mat_take_b(ld, b, D, D, 0, true, false, false);
     }
-    if ((ax & AX_MOE_STEP) && L->n_expert > 0) {
+    if (AX_MOE_FAM_IS(ax, AX_MOE_STEP) && L->n_expert > 0) {
         int lead = hp_int(ld, "leading_dense_block_count", 0), step = hp_int(ld, "interleave_moe_layer_step", NAN);
         if (!ld->st && step <= 0)
             ld_fail(ld, FRINK_ERR_FORMAT, "'%s.interleave_moe_layer_step' = %d must be positive", ld->arch, step);
@@ -99,7 +99,7 @@ void moe_bind_extras(struct loader *ld, struct layer *L, int il) {
     }
     if (AX_MOE_FAM_IS(ax, AX_SMALLTHINKER)) bind_smallthinker_swa(ld, L, il);
     if (AX_MOE_FAM_IS(ax, AX_GROVE) && L->n_expert > 0) bind_grove(ld, L, il);
-    if (ax & AX_GROK) {
+    if AX_MOE_FAM_IS(ax, AX_GROK) {
         snprintf(b, sizeof b, "blk.%d.attn_output_norm.weight", il);
         L->post_attn_norm = vec_take(ld, b, D, true);
         snprintf(b, sizeof b, "blk.%d.layer_output_norm.weight", il);
@@ -122,7 +122,7 @@ void moe_bind_extras(struct loader *ld, struct layer *L, int il) {
             feat_set(&L->feat, LF_MOE_DENSE_RSQRT2);
         }
     }
-    if (ax & AX_FFN_NORM_AON) {
+    if AX_MOE_FAM_IS(ax, AX_FFN_NORM_AON) {
         // dbrx: a LayerNorm without bias (the reference reads no attn_output_norm.bias)
         snprintf(b, sizeof b, "blk.%d.attn_output_norm", il);
         L->ffn_norm = norm_take(ld, b, D, true, NULL);
