@@ -147,7 +147,8 @@ static const struct arch_info table[] = {
     {"dots1", NULL, ROPE_NEOX, AF_QK_NORM | AF_DEEPSEEK_MOE, 0},
     {"ernie4_5-moe", NULL, ROPE_NORM, AF_TIED_OK | AF_MOE_NORM_W, 0, .flags2 = AX_MOE_STEP | AX_WO_NO_BIAS},
     {"hunyuan-moe", NULL, ROPE_NEOX, AF_TIED_OK | AF_QK_NORM | AF_MOE_NORM_W, 0, .flags2 = AX_HUNYUAN_MOE},
-    {"hy_v3", "'hy_v3' is not verified against the reference", ROPE_NONE, 0, 0},
+    {"hy_v3", NULL, ROPE_NEOX, AF_TIED_OK | AF_QK_NORM | AF_EXP_DOWN_SCALE_ONLY | AF_SHEXP_SCALES | AF_FFN_SCALES, 0,
+     .flags2 = AX_HY_V3},
     {"bailingmoe", NULL, ROPE_NORM, 0, 0, .flags2 = AX_MOE_NORM_KEYS},
     // bailingmoe2: fused qkv, per-head q/k norms, DeepSeek-style routing metadata (sigmoid, groups,
     // exp_probs_b, leading dense blocks); its MTP blocks are named and skipped.

@@ -101,6 +101,9 @@
 #define AX_GROVE            AX_MOE_FAM(9) // grovemoe: chunk ("adjugate") experts on the routed output, routed by the
                                           // same logits, added times expert_group_scale
 #define AX_HUNYUAN_MOE      AX_MOE_FAM(10) // hunyuan-moe: the per-head q/k norms come after RoPE
+#define AX_HY_V3            AX_MOE_FAM(11) // hy_v3: a layer is routed iff it has ffn_gate_inp; sigmoid routing unless
+                                           // expert_gating_func says otherwise, weight norm/scale from metadata,
+                                           // the selection bias named blk.N.exp_probs_b
 #define AX_WO_NO_BIAS       AX(50)        // attn_output.bias is not applied (left unread): ernie4_5-moe, exaone-moe
 // <<<
 // >>> GPT-2 style, vision-language towers and the rest (bits 55-63)

@@ -521,7 +521,7 @@ static void bind_ffn(struct loader *ld, struct layer *L, int il) {
         snprintf(b, sizeof b, "blk.%d.ffn_gate_inp", il);
         L->gate_inp = mat_take_b(ld, b, D, E, 0, true, false, eb);
         snprintf(b, sizeof b, "blk.%d.exp_probs_b.bias", il);
-        L->exp_probs_b = vec_take(ld, b, E, false);
+        if (!L->exp_probs_b) L->exp_probs_b = vec_take(ld, b, E, false); // (unless a group's binder took it)
         char gu[80];
         snprintf(gu, sizeof gu, "blk.%d.ffn_gate_up_exps.weight", il);
         if (gguf_tensor_index(ld->f, gu) >= 0) {
@@ -665,7 +665,7 @@ static void layer_features(const struct model *m, struct layer *L) {
         for (size_t i = 0; i < sizeof rope_bits / sizeof rope_bits[0]; i++) feat_clear(&L->feat, rope_bits[i]);
         feat_set(&L->feat, LF_NO_ROPE);
     }
-    if (AX_MOE_FAM_IS(m->arch->flags2, AX_MOE_NORM_KEYS) && hp->moe_norm_w && feat_has(L->feat, LF_FFN_MOE)) feat_set(&L->feat, LF_MOE_NORM_W);
+    if ((AX_MOE_FAM_IS(m->arch->flags2, AX_MOE_NORM_KEYS) || AX_MOE_FAM_IS(m->arch->flags2, AX_HY_V3)) && hp->moe_norm_w && feat_has(L->feat, LF_FFN_MOE)) feat_set(&L->feat, LF_MOE_NORM_W);
     // <<<
     // >>> GPT-2 style, vision-language text towers and the rest
     // <<<
@@ -746,7 +746,9 @@ static void read_hparams_features(struct loader *ld) {
         hp->grove_group_scale = (float)hp_num(ld, "expert_group_scale", NAN);
         hp->grove_per_group = hp_int(ld, "experts_per_group", NAN);
     }
-    if (AX_MOE_FAM_IS(m->arch->flags2, AX_MOE_NORM_KEYS) && hp->n_expert > 0) {
+    // (hy_v3 routes by sigmoid when the file leaves expert_gating_func unset)
+    if (AX_MOE_FAM_IS(m->arch->flags2, AX_HY_V3) && hp->n_expert > 0 && hp_int(ld, "expert_gating_func", 0) == 0) hp->gating = GATING_SIGMOID;
+    if ((AX_MOE_FAM_IS(m->arch->flags2, AX_MOE_NORM_KEYS) || AX_MOE_FAM_IS(m->arch->flags2, AX_HY_V3)) && hp->n_expert > 0) {
         hp->moe_norm_w = hp_int(ld, "expert_weights_norm", 0) != 0;
         hp->expert_weights_scale = (float)hp_num(ld, "expert_weights_scale", 0);
     }
@@ -809,7 +811,7 @@ static void read_hparams(struct loader *ld) {
     if (hp->n_expert > 0) {
         int g = hp_int(ld, "expert_gating_func", 0);
         bool dsk = (af & AF_DEEPSEEK_MOE) != 0;
-        bool sig_ok = dsk || AX_MOE_FAM_IS(m->arch->flags2, AX_SMALLTHINKER); // may route by sigmoid
+        bool sig_ok = dsk || AX_MOE_FAM_IS(m->arch->flags2, AX_SMALLTHINKER) || AX_MOE_FAM_IS(m->arch->flags2, AX_HY_V3); // may route by sigmoid
         if (g != 0 && g != hp->gating && !(sig_ok && g == GATING_SIGMOID)) { ld_fail(ld, FRINK_ERR_UNSUPPORTED, "expert_gating_func %d is not implemented for '%s'", g, ld->arch); return; }
         if (g) hp->gating = g;
         int groups = hp_int(ld, "expert_group_count", 0);

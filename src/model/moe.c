@@ -98,6 +98,17 @@ void moe_bind_extras(struct loader *ld, struct layer *L, int il) {
         L->moe_nope = !feat_has(L->feat, LF_SWA);
     }
     if (AX_MOE_FAM_IS(ax, AX_SMALLTHINKER)) bind_smallthinker_swa(ld, L, il);
+    if (AX_MOE_FAM_IS(ax, AX_HY_V3) && L->n_expert > 0) {
+        snprintf(b, sizeof b, "blk.%d.ffn_gate_inp.weight", il);
+        if (gguf_tensor_index(ld->f, b) < 0) { // a dense block (first_k_dense_replace)
+            int n_total = m->hp.n_layer + hp_int(ld, "nextn_predict_layers", 0);
+            L->n_expert = L->n_expert_used = 0;
+            L->n_ff = hp_layer_int(ld, "feed_forward_length", 0, il, n_total);
+        } else {
+            snprintf(b, sizeof b, "blk.%d.exp_probs_b", il);
+            L->exp_probs_b = vec_take(ld, b, L->n_expert, false);
+        }
+    }
     if (AX_MOE_FAM_IS(ax, AX_GROVE) && L->n_expert > 0) bind_grove(ld, L, il);
     if AX_MOE_FAM_IS(ax, AX_GROK) {
         snprintf(b, sizeof b, "blk.%d.attn_output_norm.weight", il);
