@@ -136,19 +136,29 @@ static const struct arch_info table[] = {
     {"hrm_text", "'hrm_text' is not verified against the reference", ROPE_NONE, 0, 0},
     // <<<
     // >>> MoE families
-    {"arctic", "'arctic' is not verified against the reference", ROPE_NONE, 0, 0},
-    {"dbrx", "'dbrx' is not verified against the reference", ROPE_NONE, 0, 0},
-    {"grok", "'grok' is not verified against the reference", ROPE_NONE, 0, 0},
-    {"phimoe", "'phimoe' is not verified against the reference", ROPE_NONE, 0, 0},
-    {"dots1", "'dots1' is not verified against the reference", ROPE_NONE, 0, 0},
-    {"ernie4_5-moe", "'ernie4_5-moe' is not verified against the reference", ROPE_NONE, 0, 0},
-    {"hunyuan-moe", "'hunyuan-moe' is not verified against the reference", ROPE_NONE, 0, 0},
-    {"hy_v3", "'hy_v3' is not verified against the reference", ROPE_NONE, 0, 0},
-    {"bailingmoe", "'bailingmoe' is not verified against the reference", ROPE_NONE, 0, 0},
-    {"bailingmoe2", "'bailingmoe2' is not verified against the reference", ROPE_NONE, 0, 0},
-    {"exaone-moe", "'exaone-moe' is not verified against the reference", ROPE_NONE, 0, 0},
-    {"grovemoe", "'grovemoe' is not verified against the reference", ROPE_NONE, 0, 0},
-    {"smallthinker", "'smallthinker' is not verified against the reference", ROPE_NONE, 0, 0},
+    {"arctic", NULL, ROPE_NORM, AF_TIED_OK | AF_MOE_NORM_W, 0, .flags2 = AX_MOE_BESIDE_DENSE},
+    {"dbrx", NULL, ROPE_NEOX, AF_LAYERNORM | AF_CLAMP_KQV | AF_MOE_NORM_W, 0, .flags2 = AX_FFN_NORM_AON},
+    {"grok", NULL, ROPE_NEOX, AF_TIED_OK | AF_GELU | AF_MOE_NORM_W, 0, .flags2 = AX_GROK},
+    // phimoe: phi3's block (q scaled after RoPE, LongRoPE's short factors) with biased RMSNorms and
+    // softmax top-2 experts (its sparsemixer routing at training time is that at inference).
+    {"phimoe", NULL, ROPE_NEOX, AF_Q_PRESCALE | AF_OUTPUT_BIAS | AF_MOE_NORM_W, 0, .flags2 = AX_RMS_NORM_BIAS},
+    // dots1: DeepSeek-style routing metadata (leading dense blocks, gating function, weight
+    // norm/scale, exp_probs_b) on a plain attention block with per-head q/k norms.
+    {"dots1", NULL, ROPE_NEOX, AF_QK_NORM | AF_DEEPSEEK_MOE, 0},
+    {"ernie4_5-moe", NULL, ROPE_NORM, AF_TIED_OK | AF_MOE_NORM_W, 0, .flags2 = AX_MOE_STEP | AX_WO_NO_BIAS},
+    {"hunyuan-moe", NULL, ROPE_NEOX, AF_TIED_OK | AF_QK_NORM | AF_MOE_NORM_W, 0, .flags2 = AX_HUNYUAN_MOE},
+    {"hy_v3", NULL, ROPE_NEOX, AF_TIED_OK | AF_QK_NORM | AF_EXP_DOWN_SCALE_ONLY | AF_SHEXP_SCALES | AF_FFN_SCALES, 0,
+     .flags2 = AX_HY_V3},
+    {"bailingmoe", NULL, ROPE_NORM, 0, 0, .flags2 = AX_MOE_NORM_KEYS},
+    // bailingmoe2: fused qkv, per-head q/k norms, DeepSeek-style routing metadata (sigmoid, groups,
+    // exp_probs_b, leading dense blocks); its MTP blocks are named and skipped.
+    {"bailingmoe2", NULL, ROPE_NEOX, AF_QK_NORM | AF_DEEPSEEK_MOE, 0},
+    // exaone-moe: 3 sliding layers of 4 (window 128 unless the file says) rotate, the fourth is NoPE;
+    // DeepSeek-style routing metadata; attn_output.bias not applied; MTP blocks skipped by name.
+    {"exaone-moe", NULL, ROPE_NEOX, AF_QK_NORM | AF_DEEPSEEK_MOE | AF_SWA, 4, .swa_window = 128,
+     .flags2 = AX_WO_NO_BIAS | AX_ROPE_SWA_ONLY},
+    {"grovemoe", NULL, ROPE_NEOX, AF_TIED_OK | AF_QK_NORM | AF_MOE_NORM_W, 0, .flags2 = AX_GROVE},
+    {"smallthinker", NULL, ROPE_NEOX, AF_TIED_OK | AF_MOE_NORM_W, 0, .flags2 = AX_SMALLTHINKER},
     // <<<
     // >>> GPT-2 style, vision-language text towers and the rest
     {"gpt2", "'gpt2' is not verified against the reference", ROPE_NONE, 0, 0},

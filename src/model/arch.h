@@ -76,6 +76,35 @@
 // >>> dense families (bits 36-45)
 // <<<
 // >>> MoE families (bits 46-54)
+// Bits 46-49 name the family (AX_MOE_FAM_IS), for the switches that are one family's own; the
+// others are switches families may share.
+#define AX_MOE_FAM_MASK        (AX(46) | AX(47) | AX(48) | AX(49))
+#define AX_MOE_FAM(n)          ((uint64_t)(n) << 46)
+#define AX_MOE_FAM_IS(f2, fam) (((f2) & AX_MOE_FAM_MASK) == (fam))
+#define AX_MOE_BESIDE_DENSE AX_MOE_FAM(1) // arctic: a dense FFN (n_embd wide) on the usual path and the routed experts on
+                                          // ffn_norm_exps(block input), both added to the residual
+#define AX_FFN_NORM_AON     AX_MOE_FAM(2) // dbrx: the pre-FFN norm is named attn_output_norm (a LayerNorm without bias)
+#define AX_GROK             AX_MOE_FAM(3) // grok: embedding/attention-output/logit multipliers and softcaps from metadata
+                                          // (the reference's defaults when absent), attn_output_norm and
+                                          // layer_output_norm (or ffn_post_norm) as post-norms, a dense FFN beside the
+                                          // experts: (dense + moe) / sqrt 2
+#define AX_RMS_NORM_BIAS    AX_MOE_FAM(4) // phimoe: RMSNorms carry a bias added after the weight
+#define AX_MOE_STEP         AX_MOE_FAM(5) // ernie4_5-moe: layer il is routed iff il >= leading_dense_block_count and
+                                          // (il + 1) % interleave_moe_layer_step == 0; the others are dense
+#define AX_MOE_NORM_KEYS    AX_MOE_FAM(6) // bailingmoe: expert_weights_norm / expert_weights_scale from metadata, softmax
+                                          // routing on every layer (leading_dense_block_count has no effect)
+#define AX_ROPE_SWA_ONLY    AX_MOE_FAM(7) // exaone-moe: only the sliding layers rotate, with rope.freq_base (the
+                                          // reference's graph does not use rope.freq_base_swa); the full layers are NoPE
+#define AX_SMALLTHINKER     AX_MOE_FAM(8) // smallthinker: router on the block input, ReLU-gated experts, gating from
+                                          // metadata; with a sliding window: window 4096 (the reference's), layer il
+                                          // slides iff il % P != 0 (P = pattern, 4), the others are NoPE
+#define AX_GROVE            AX_MOE_FAM(9) // grovemoe: chunk ("adjugate") experts on the routed output, routed by the
+                                          // same logits, added times expert_group_scale
+#define AX_HUNYUAN_MOE      AX_MOE_FAM(10) // hunyuan-moe: the per-head q/k norms come after RoPE
+#define AX_HY_V3            AX_MOE_FAM(11) // hy_v3: a layer is routed iff it has ffn_gate_inp; sigmoid routing unless
+                                           // expert_gating_func says otherwise, weight norm/scale from metadata,
+                                           // the selection bias named blk.N.exp_probs_b
+#define AX_WO_NO_BIAS       AX(50)        // attn_output.bias is not applied (left unread): ernie4_5-moe, exaone-moe
 // <<<
 // >>> GPT-2 style, vision-language towers and the rest (bits 55-63)
 // <<<
@@ -91,7 +120,8 @@ struct arch_info {
     float swa_rope_base;  // AF_SWA: rope.freq_base_swa when absent (0: rope.freq_base)
     float final_softcap;  // AF_FINAL_SOFTCAP: final_logit_softcapping when absent (0: none)
     int q_scale_n_layer;  // AF_EMB_SQRT: the block count whose query scale is 1/sqrt(D/H) instead of
-                          // 1/sqrt(head_dim) (the 27B models); 0: none    uint64_t flags2;      // AX_* flags (the groups' second word)
+                          // 1/sqrt(head_dim) (the 27B models); 0: none
+    uint64_t flags2;      // AX_* flags (the groups' second word)
 };
 
 // Row for `name`, or NULL when the name is not in the table at all.

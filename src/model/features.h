@@ -100,6 +100,12 @@
     /* >>> dense families */                                                                                  \
     /* <<< */                                                                                                 \
     /* >>> MoE families */                                                                                  \
+    X(MOE_BESIDE_DENSE,  "moe_beside_dense",  HOST, "a dense FFN (n_ff_dense) on ffn_norm(h) plus the experts on ffn_norm_exps(block input) (arctic)") \
+    X(MOE_ROUTER_IN,     "moe_router_in",     HOST, "the router reads the block input, not the pre-FFN norm's output (smallthinker)") \
+    X(ACT_RELU,          "act_relu",          HOST, "ReLU-gated experts: relu(g) * u (smallthinker)")             \
+    X(MOE_GROVE,         "moe_grove",         HOST, "chunk experts on the routed output, routed by the same logits, times expert_group_scale (grovemoe)") \
+    X(QK_NORM_POST_ROPE, "qk_norm_post_rope", HOST, "qk_norm's per-head RMSNorms after RoPE instead of before (hunyuan-moe)") \
+    X(MOE_DENSE_RSQRT2,  "moe_dense_rsqrt2",  HOST, "a dense FFN (n_ff_dense) beside the experts on the same input, (dense + experts) * sqrt(2)/2 (grok)") \
     /* <<< */                                                                                                 \
     /* >>> GPT-2 style, vision-language text towers and the rest */                                                                                  \
     /* <<< */                                                                                                 \

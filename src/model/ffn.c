@@ -53,6 +53,9 @@ static void glu(enum quant_isa_id isa, int act, float *g, const float *u, int n)
     case ACT_SWIGLU_OAI:
         for (int i = 0; i < n; i++) g[i] = swiglu_oai(g[i], u[i]);
         break;
+    case ACT_RELU: // (the reference's reglu: x > 0 ? x * u : 0)
+        for (int i = 0; i < n; i++) g[i] = g[i] > 0.0f ? g[i] * u[i] : 0.0f;
+        break;
     default:
         quant_silu_mul(isa, g, g, u, n);
     }
@@ -89,6 +92,7 @@ void ffn_init(void) { pthread_once(&gelu_once, gelu_table_init); }
 
 // The activation of L's FFN (routed experts included; the shared expert is always SiLU).
 static int layer_act(const struct layer *L) {
+    if (feat_has(L->feat, LF_ACT_RELU)) return ACT_RELU;
     return feat_has(L->feat, LF_ACT_SWIGLU_OAI) ? ACT_SWIGLU_OAI : feat_has(L->feat, LF_ACT_GELU) ? ACT_GELU : ACT_SILU;
 }
 
@@ -204,7 +208,8 @@ void ffn_moe(struct exec *ex, const struct layer *L, const float *xn, int T, flo
     const struct model *m = ex->m;
     int D = m->hp.n_embd, E = L->n_expert, K = L->n_expert_used, F = L->n_ff, act = layer_act(L);
     float *router = ex->router; // [T][E]
-    exec_mm(ex, &L->gate_inp, 0, xn, D, T, router, E);
+    // (LF_MOE_ROUTER_IN: the router reads the block input, which exec_host_block kept in y2)
+    exec_mm(ex, &L->gate_inp, 0, feat_has(L->feat, LF_MOE_ROUTER_IN) ? ex->y2 : xn, D, T, router, E);
     float score[1024];
     for (int t = 0; t < T; t++)
         route(m, L, router + (size_t)t * E, score, ex->sel + (size_t)t * K, ex->selw + (size_t)t * K);

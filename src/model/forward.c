@@ -35,7 +35,12 @@ static void norm_rows(const struct model *m, float *y, const float *x, const flo
     int D = m->hp.n_embd;
     for (int t = 0; t < T; t++) {
         if (feat_has(m->feat, MF_LAYERNORM)) exec_layer_norm(y + (size_t)t * D, x + (size_t)t * D, w, b, D, m->hp.norm_eps);
-        else exec_rms_norm(y + (size_t)t * D, x + (size_t)t * D, w, D, m->hp.norm_eps);
+        else {
+            exec_rms_norm(y + (size_t)t * D, x + (size_t)t * D, w, D, m->hp.norm_eps);
+            // (a bias only where the family has one: hp.rms_norm_bias, phimoe)
+            if (b)
+                for (int i = 0; i < D; i++) y[(size_t)t * D + i] += b[i];
+        }
     }
 }
 
@@ -110,6 +115,24 @@ static void host_mixer(struct exec *ex, int il, const float *xa, int T, float *y
     else attn_layer(ex, il, xa, T, y);
 }
 
+// Layer il's FFN on the host: reads xn [T][D], writes y [T][D]. The groups' FFNs first (each
+// tests the feature its binder set), then dense or routed experts.
+static void host_ffn(struct exec *ex, const struct layer *L, const float *xn, int T, float *y) {
+    // >>> MoE families
+    // (arctic: ex->y2 holds ffn_norm_exps of the block input, stashed before the mixer)
+    if (feat_has(L->feat, LF_MOE_GROVE)) {
+        moe_ffn_grove(ex, L, xn, T, y);
+        return;
+    }
+    if (feat_has(L->feat, LF_MOE_BESIDE_DENSE) || feat_has(L->feat, LF_MOE_DENSE_RSQRT2)) {
+        moe_ffn_beside_dense(ex, L, xn, feat_has(L->feat, LF_MOE_BESIDE_DENSE) ? ex->y2 : xn, T, y);
+        return;
+    }
+    // <<<
+    if (feat_has(L->feat, LF_FFN_MOE)) ffn_moe(ex, L, xn, T, y);
+    else ffn_dense(ex, L, xn, T, y);
+}
+
 // One block, in the order the math happens:
 //   n   = norm(x; attn_norm)                     (none: olmo2)
 //   a   = mixer(n or norm(x; attn_norm_2))       attention, MLA or Gated DeltaNet
@@ -130,6 +153,11 @@ void exec_host_block(struct exec *ex, int il, float *x, int T) {
         norm_rows(m, ex->xn2, x, L->attn_norm_2, L->attn_norm_2_b, T);
         xa = ex->xn2;
     }
+    // >>> MoE families
+    // (arctic's experts read the block input: kept in y2, which only a parallel block uses)
+    if (feat_has(L->feat, LF_MOE_BESIDE_DENSE)) norm_rows(m, ex->y2, x, L->ffn_norm_exps, NULL, T);
+    if (feat_has(L->feat, LF_MOE_ROUTER_IN)) memcpy(ex->y2, x, n * sizeof(float)); // smallthinker's router input
+    // <<<
     exec_act_invalidate(ex);
     host_mixer(ex, il, xa, T, y);
     if (feat_has(L->feat, LF_POST_ATTN_NORM)) norm_rows(m, y, y, L->post_attn_norm, NULL, T);
@@ -138,8 +166,7 @@ void exec_host_block(struct exec *ex, int il, float *x, int T) {
         if (!feat_has(L->feat, LF_NO_FFN_NORM)) norm_rows(m, xn, x, L->ffn_norm, L->ffn_norm_b, T);
         exec_act_invalidate(ex);
         float *f = ex->y2;
-        if (feat_has(L->feat, LF_FFN_MOE)) ffn_moe(ex, L, xn, T, f);
-        else ffn_dense(ex, L, xn, T, f);
+        host_ffn(ex, L, xn, T, f);
         for (size_t i = 0; i < n; i++) x[i] += y[i] + f[i];
         return;
     }
@@ -149,8 +176,7 @@ void exec_host_block(struct exec *ex, int il, float *x, int T) {
     if (!feat_has(L->feat, LF_NO_FFN_NORM)) norm_rows(m, xn, x, L->ffn_norm, L->ffn_norm_b, T);
     else memcpy(xn, x, n * sizeof(float));
     exec_act_invalidate(ex);
-    if (feat_has(L->feat, LF_FFN_MOE)) ffn_moe(ex, L, xn, T, y);
-    else ffn_dense(ex, L, xn, T, y);
+    host_ffn(ex, L, xn, T, y);
     if (feat_has(L->feat, LF_POST_FFN_NORM)) norm_rows(m, y, y, L->post_ffn_norm, NULL, T);
     if (feat_has(L->feat, LF_RESIDUAL_SCALE))
         for (size_t i = 0; i < n; i++) y[i] *= rs;

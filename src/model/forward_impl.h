@@ -129,6 +129,13 @@ void attn_mla_layer(struct exec *ex, int il, const float *xn, int T, float *y);
 // >>> dense families
 // <<<
 // >>> MoE families
+// moe.c: the FFN of an LF_MOE_BESIDE_DENSE or LF_MOE_DENSE_RSQRT2 layer: y = dense(xn) +
+// experts(xe) (arctic: xe = ffn_norm_exps(block input)), times sqrt(2)/2 for the latter (grok:
+// xe = xn); xn the normed residual after the mixer; all [T][D].
+// moe.c: grovemoe's FFN, y = experts(xn) + expert_group_scale * chunk_experts(experts(xn)), both
+// routed by the same router logits of xn; xn, y [T][D].
+void moe_ffn_grove(struct exec *ex, const struct layer *L, const float *xn, int T, float *y);
+void moe_ffn_beside_dense(struct exec *ex, const struct layer *L, const float *xn, const float *xe, int T, float *y);
 // <<<
 // >>> GPT-2 style, vision-language text towers and the rest
 // <<<

@@ -17,6 +17,7 @@
 #include "quant/quant.h"
 #include "model/path.h"
 #include "model/loader.h"
+#include "model/moe.h"
 #include "model/shape.h"
 #include "quant/types.h"
 
@@ -368,7 +369,7 @@ const float *norm_take(struct loader *ld, const char *base, int64_t n, bool requ
     if (bias) {
         *bias = NULL;
         snprintf(name, sizeof name, "%s.bias", base);
-        if (w && ld->m->hp.norm_kind == NORM_LAYER) *bias = vec_take(ld, name, n, false);
+        if (w && (ld->m->hp.norm_kind == NORM_LAYER || ld->m->hp.rms_norm_bias)) *bias = vec_take(ld, name, n, false);
     }
     return w;
 }
@@ -398,7 +399,8 @@ static void bind_attention(struct loader *ld, struct layer *L, int il) {
         L->wv = mat_take(ld, b, D, (int64_t)Hkv * L->head_dim_v, 0, true, true);
     }
     snprintf(b, sizeof b, "blk.%d.attn_output", il);
-    L->wo = mat_take(ld, b, (int64_t)H * L->head_dim_v, D, 0, true, true);
+    // (AX_WO_NO_BIAS: the family's attn_output.bias stays unread, as the reference leaves it)
+    L->wo = mat_take_b(ld, b, (int64_t)H * L->head_dim_v, D, 0, true, true, !(ld->m->arch->flags2 & AX_WO_NO_BIAS));
     if (af & AF_QK_NORM) {
         snprintf(b, sizeof b, "blk.%d.attn_q_norm.weight", il);
         L->q_norm = vec_take(ld, b, d, true);
@@ -519,7 +521,7 @@ static void bind_ffn(struct loader *ld, struct layer *L, int il) {
         snprintf(b, sizeof b, "blk.%d.ffn_gate_inp", il);
         L->gate_inp = mat_take_b(ld, b, D, E, 0, true, false, eb);
         snprintf(b, sizeof b, "blk.%d.exp_probs_b.bias", il);
-        L->exp_probs_b = vec_take(ld, b, E, false);
+        if (!L->exp_probs_b) L->exp_probs_b = vec_take(ld, b, E, false); // (unless a group's binder took it)
         char gu[80];
         snprintf(gu, sizeof gu, "blk.%d.ffn_gate_up_exps.weight", il);
         if (gguf_tensor_index(ld->f, gu) >= 0) {
@@ -652,6 +654,18 @@ static void layer_features(const struct model *m, struct layer *L) {
     // >>> dense families
     // <<<
     // >>> MoE families
+    if (L->ffn_norm_exps) feat_set(&L->feat, LF_MOE_BESIDE_DENSE);
+    if (AX_MOE_FAM_IS(m->arch->flags2, AX_HUNYUAN_MOE) && feat_has(L->feat, LF_QK_NORM)) feat_set(&L->feat, LF_QK_NORM_POST_ROPE);
+    if (AX_MOE_FAM_IS(m->arch->flags2, AX_SMALLTHINKER) && feat_has(L->feat, LF_FFN_MOE)) {
+        feat_set(&L->feat, LF_MOE_ROUTER_IN);
+        feat_set(&L->feat, LF_ACT_RELU);
+    }
+    if (L->moe_nope && feat_has(L->feat, LF_ATTN)) {
+        const int rope_bits[] = {LF_ROPE_NEOX, LF_ROPE_YARN, LF_ROPE_FREQS, LF_ROPE_SCALED, LF_ROPE_PARTIAL};
+        for (size_t i = 0; i < sizeof rope_bits / sizeof rope_bits[0]; i++) feat_clear(&L->feat, rope_bits[i]);
+        feat_set(&L->feat, LF_NO_ROPE);
+    }
+    if ((AX_MOE_FAM_IS(m->arch->flags2, AX_MOE_NORM_KEYS) || AX_MOE_FAM_IS(m->arch->flags2, AX_HY_V3)) && hp->moe_norm_w && feat_has(L->feat, LF_FFN_MOE)) feat_set(&L->feat, LF_MOE_NORM_W);
     // <<<
     // >>> GPT-2 style, vision-language text towers and the rest
     // <<<
@@ -726,6 +740,18 @@ static void read_hparams_features(struct loader *ld) {
     // >>> dense families
     // <<<
     // >>> MoE families
+    if AX_MOE_FAM_IS(m->arch->flags2, AX_GROK) moe_read_hparams_grok(ld);
+    hp->rms_norm_bias = AX_MOE_FAM_IS(m->arch->flags2, AX_RMS_NORM_BIAS) != 0;
+    if (AX_MOE_FAM_IS(m->arch->flags2, AX_GROVE)) {
+        hp->grove_group_scale = (float)hp_num(ld, "expert_group_scale", NAN);
+        hp->grove_per_group = hp_int(ld, "experts_per_group", NAN);
+    }
+    // (hy_v3 routes by sigmoid when the file leaves expert_gating_func unset)
+    if (AX_MOE_FAM_IS(m->arch->flags2, AX_HY_V3) && hp->n_expert > 0 && hp_int(ld, "expert_gating_func", 0) == 0) hp->gating = GATING_SIGMOID;
+    if ((AX_MOE_FAM_IS(m->arch->flags2, AX_MOE_NORM_KEYS) || AX_MOE_FAM_IS(m->arch->flags2, AX_HY_V3)) && hp->n_expert > 0) {
+        hp->moe_norm_w = hp_int(ld, "expert_weights_norm", 0) != 0;
+        hp->expert_weights_scale = (float)hp_num(ld, "expert_weights_scale", 0);
+    }
     // <<<
     // >>> GPT-2 style, vision-language text towers and the rest
     // <<<
@@ -785,7 +811,8 @@ static void read_hparams(struct loader *ld) {
     if (hp->n_expert > 0) {
         int g = hp_int(ld, "expert_gating_func", 0);
         bool dsk = (af & AF_DEEPSEEK_MOE) != 0;
-        if (g != 0 && g != hp->gating && !(dsk && g == GATING_SIGMOID)) { ld_fail(ld, FRINK_ERR_UNSUPPORTED, "expert_gating_func %d is not implemented for '%s'", g, ld->arch); return; }
+        bool sig_ok = dsk || AX_MOE_FAM_IS(m->arch->flags2, AX_SMALLTHINKER) || AX_MOE_FAM_IS(m->arch->flags2, AX_HY_V3); // may route by sigmoid
+        if (g != 0 && g != hp->gating && !(sig_ok && g == GATING_SIGMOID)) { ld_fail(ld, FRINK_ERR_UNSUPPORTED, "expert_gating_func %d is not implemented for '%s'", g, ld->arch); return; }
         if (g) hp->gating = g;
         int groups = hp_int(ld, "expert_group_count", 0);
         if (groups > 1 && !dsk) { ld_fail(ld, FRINK_ERR_UNSUPPORTED, "grouped expert routing (expert_group_count %d) is not implemented for '%s'", groups, ld->arch); return; }
@@ -1003,6 +1030,7 @@ static frink_status bind_layer_mixer(struct loader *ld, struct layer *L, int il,
     // >>> dense families
     // <<<
     // >>> MoE families
+    moe_bind_extras(ld, L, il); // binds beside the mixer, then falls through
     // <<<
     // >>> GPT-2 style, vision-language text towers and the rest
     // <<<
@@ -1055,7 +1083,8 @@ static frink_status bind_layer(struct loader *ld, struct layer *L, int il, const
     }
     // The pre-FFN norm: `ffn_norm`, or `post_attention_norm` in the hybrid family
     // and gpt-oss; none in falcon (the FFN reads attn_norm's output).
-    if (!(af & (AF_NO_PRE_NORM | AF_PARALLEL))) {
+    // (unless a group's binder took it under another name already)
+    if (!(af & (AF_NO_PRE_NORM | AF_PARALLEL)) && !L->ffn_norm) {
         snprintf(b, sizeof b, (af & AF_FFN_NORM_PA) ? "blk.%d.post_attention_norm" : "blk.%d.ffn_norm", il);
         L->ffn_norm = norm_take(ld, b, D, true, &L->ffn_norm_b);
     }

@@ -40,7 +40,7 @@ struct weight {
 
 // Layer and model features (LF_*, MF_*) and their set type: features.h, the one list.
 
-enum ffn_act { ACT_SILU = 0, ACT_GELU, ACT_SWIGLU_OAI };
+enum ffn_act { ACT_SILU = 0, ACT_GELU, ACT_SWIGLU_OAI, ACT_RELU };
 enum norm_kind { NORM_RMS = 0, NORM_LAYER };
 enum gating_func { GATING_SOFTMAX = 1, GATING_SIGMOID = 2, GATING_SOFTMAX_WEIGHT = 3 };
 
@@ -115,6 +115,10 @@ struct layer {
     // >>> dense families
     // <<<
     // >>> MoE families
+    const float *ffn_norm_exps; // [D] arctic: RMSNorm of the block input the routed experts read
+    int n_ff_dense;             // arctic, grok: width of the dense FFN beside the experts
+    bool moe_nope;              // exaone-moe, smallthinker: this (full-attention) layer has no RoPE
+    struct weight gate_chexps, up_chexps, down_chexps; // grovemoe: chunk experts [D -> Fc] x E/G, [Fc -> D]
     // <<<
     // >>> GPT-2 style, vision-language text towers and the rest
     // <<<
@@ -156,6 +160,9 @@ struct hparams {
     // >>> dense families
     // <<<
     // >>> MoE families
+    bool rms_norm_bias;        // RMSNorm weights have an optional `.bias` added after them (phimoe)
+    float grove_group_scale;   // grovemoe: expert_group_scale, the chunk experts' output factor
+    int grove_per_group;       // grovemoe: experts_per_group (G): chunk expert c serves experts c*G ..
     // <<<
     // >>> GPT-2 style, vision-language text towers and the rest
     // <<<
@@ -212,6 +219,8 @@ struct model {
         /* >>> dense families (each line ", &(L)->name") */ \
         /* <<< */ \
         /* >>> MoE families (each line ", &(L)->name") */ \
+        /* (grovemoe's chunk experts: stacks, never packed; weight bytes count them whole) */ \
+        , &(L)->gate_chexps, &(L)->up_chexps, &(L)->down_chexps \
         /* <<< */ \
         /* >>> GPT-2 style, vision-language text towers and the rest (each line ", &(L)->name") */ \
         /* <<< */ \
