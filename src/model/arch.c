@@ -89,10 +89,13 @@ static const struct arch_info table[] = {
     {"qwen4exp", "Qwen4 hyper-connections and sparse attention are not implemented", ROPE_NONE, 0, 0},
     // <<<
     // >>> chat-format and sliding-window families
-    {"glm4", "GLM-4 post-norms are not verified", ROPE_NONE, 0, 0},
-    {"glm4moe", "GLM-4.5 MoE routing is not verified", ROPE_NONE, 0, 0},
-    {"minimax-m2", "MiniMax-M2 attention and routing are not verified", ROPE_NONE, 0, 0},
-    {"seed_oss", "Seed-OSS is not verified", ROPE_NONE, 0, 0},
+    // glm4: sandwich post-norms, fused [gate | up]; NORM RoPE, or M-RoPE (NEOX pairs) when the file
+    // has rope sections (chatfam.c).
+    {"glm4", NULL, ROPE_NORM, AF_TIED_OK | AF_POST_NORMS, 0, .flags2 = AX_MROPE_TEXT},
+    // glm4moe: the pre-FFN norm is post_attention_norm; MTP (nextn) blocks are skipped by name.
+    {"glm4moe", NULL, ROPE_NEOX, AF_TIED_OK | AF_FFN_NORM_PA, 0, .flags2 = AX_MROPE_TEXT | AX_GLM_MOE},
+    {"minimax-m2", NULL, ROPE_NEOX, AF_QK_NORM_FULL | AF_MOE_NORM_W, 0, .flags2 = AX_GATING_KEY},
+    {"seed_oss", NULL, ROPE_NEOX, AF_TIED_OK | AF_FFN_NORM_PA, 0},
     {"cohere2", "sliding-window interleave of Command R7B is not implemented", ROPE_NONE, 0, 0},
     {"cohere2moe", "Cohere 2 MoE is not implemented", ROPE_NONE, 0, 0},
     {"command-r", "parallel blocks with LayerNorm and logit scale are not verified", ROPE_NONE, 0, 0},

@@ -72,6 +72,10 @@
 // >>> MLA and sparse attention (bits 18-25)
 // <<<
 // >>> chat-format and sliding-window families (bits 26-35)
+#define AX_MROPE_TEXT   AX(26) // rope.dimension_sections with s0, s1 > 0: M-RoPE (NEOX pairs) on text positions (glm4)
+#define AX_GATING_KEY   AX(27) // expert_gating_func may select sigmoid routing (minimax-m2, glm4moe)
+#define AX_GLM_MOE      AX(28) // glm4moe: sigmoid by default, leading dense blocks, expert_weights_norm/scale
+                               // from metadata, optional per-head q/k norms
 // <<<
 // >>> dense families (bits 36-45)
 // <<<
@@ -91,7 +95,8 @@ struct arch_info {
     float swa_rope_base;  // AF_SWA: rope.freq_base_swa when absent (0: rope.freq_base)
     float final_softcap;  // AF_FINAL_SOFTCAP: final_logit_softcapping when absent (0: none)
     int q_scale_n_layer;  // AF_EMB_SQRT: the block count whose query scale is 1/sqrt(D/H) instead of
-                          // 1/sqrt(head_dim) (the 27B models); 0: none    uint64_t flags2;      // AX_* flags (the groups' second word)
+                          // 1/sqrt(head_dim) (the 27B models); 0: none
+    uint64_t flags2;      // AX_* flags (the groups' second word)
 };
 
 // Row for `name`, or NULL when the name is not in the table at all.

@@ -17,6 +17,7 @@
 #include "quant/quant.h"
 #include "model/path.h"
 #include "model/loader.h"
+#include "model/chatfam.h"
 #include "model/shape.h"
 #include "quant/types.h"
 
@@ -648,6 +649,7 @@ static void layer_features(const struct model *m, struct layer *L) {
     // >>> MLA and sparse-attention families
     // <<<
     // >>> chat-format and sliding-window families
+    chatfam_layer_features(m, L);
     // <<<
     // >>> dense families
     // <<<
@@ -722,6 +724,7 @@ static void read_hparams_features(struct loader *ld) {
     // >>> MLA and sparse-attention families
     // <<<
     // >>> chat-format and sliding-window families
+    chatfam_read_hparams(ld);
     // <<<
     // >>> dense families
     // <<<
@@ -785,7 +788,8 @@ static void read_hparams(struct loader *ld) {
     if (hp->n_expert > 0) {
         int g = hp_int(ld, "expert_gating_func", 0);
         bool dsk = (af & AF_DEEPSEEK_MOE) != 0;
-        if (g != 0 && g != hp->gating && !(dsk && g == GATING_SIGMOID)) { ld_fail(ld, FRINK_ERR_UNSUPPORTED, "expert_gating_func %d is not implemented for '%s'", g, ld->arch); return; }
+        bool sig_ok = dsk || (m->arch->flags2 & (AX_GATING_KEY | AX_GLM_MOE)); // rows that may route by sigmoid
+        if (g != 0 && g != hp->gating && !(sig_ok && g == GATING_SIGMOID)) { ld_fail(ld, FRINK_ERR_UNSUPPORTED, "expert_gating_func %d is not implemented for '%s'", g, ld->arch); return; }
         if (g) hp->gating = g;
         int groups = hp_int(ld, "expert_group_count", 0);
         if (groups > 1 && !dsk) { ld_fail(ld, FRINK_ERR_UNSUPPORTED, "grouped expert routing (expert_group_count %d) is not implemented for '%s'", groups, ld->arch); return; }
@@ -930,6 +934,7 @@ static frink_status read_layer_plan(struct loader *ld, struct layer_plan *lp) {
         lp->n_dense_lead = hp_int(ld, "leading_dense_block_count", 0);
         if (hp->n_expert > 0) hp_int(ld, "expert_shared_count", NAN);
     }
+    if (m->arch->flags2 & AX_GLM_MOE) lp->n_dense_lead = hp_int(ld, "leading_dense_block_count", 0);
     if (af & AF_MLA) {
         lp->q_lora = hp_int(ld, "attention.q_lora_rank", 0);
         lp->kv_lora = hp_int(ld, "attention.kv_lora_rank", NAN);
@@ -999,6 +1004,7 @@ static frink_status bind_layer_mixer(struct loader *ld, struct layer *L, int il,
     // >>> MLA and sparse-attention families
     // <<<
     // >>> chat-format and sliding-window families
+    chatfam_bind_attention_extra(ld, L, il); // (then the generic attention below)
     // <<<
     // >>> dense families
     // <<<

@@ -1,0 +1,81 @@
+// chatfam.c — loader hooks of the chat-format and sliding-window families.
+//
+// These families recombine features the host path already computes (post-norms, fused
+// gate/up, q/k norms, sigmoid routing with a selection bias, shared experts, sliding
+// windows); what differs is where their files keep the switches, which is read here:
+//
+//   glm4, glm4moe  rope.dimension_sections with s0, s1 > 0 turn the reference's RoPE into
+//                  M-RoPE; on text the t/h/w positions all equal the token's position and the
+//                  fourth is 0, so M-RoPE is NEOX-paired RoPE as long as every rotary pair
+//                  falls in the t/h/w sections (a pair in the fourth would rotate by 0).
+//   glm4moe       sigmoid routing unless expert_gating_func says otherwise, weight norm and
+//                  scale from metadata, optional per-head q/k norms (GLM-4.5 355B has them).
+//   minimax-m2    the routing function from expert_gating_func (sigmoid in its files).
+#include "model/chatfam.h"
+
+#include <math.h>
+#include <stdio.h>
+
+// Which rope mode the file's sections give (AX_MROPE_TEXT); refuses sections that leave a
+// rotary pair on the fourth (extra) position stream.
+static void read_mrope_sections(struct loader *ld) {
+    struct hparams *hp = &ld->m->hp;
+    const struct gguf_kv *sec = kv_take(ld, "rope.dimension_sections");
+    if (!sec) return;
+    if (sec->type != GGUF_VT_ARRAY || sec->v.arr.type == GGUF_VT_STRING || sec->v.arr.n > 4) {
+        ld_fail(ld, FRINK_ERR_FORMAT, "'%s.rope.dimension_sections' must be a numeric array of at most 4", ld->arch);
+        return;
+    }
+    int64_t s[4] = {0, 0, 0, 0};
+    for (uint64_t i = 0; i < sec->v.arr.n; i++) s[i] = gguf_arr_i64(sec, i);
+    if (!(s[0] > 0 && s[1] > 0)) return; // the reference's use_mrope(): plain RoPE of the row's mode
+    int64_t sum = s[0] + s[1] + s[2] + s[3];
+    for (int j = 0; j < hp->n_rot / 2; j++)
+        if (j % sum >= s[0] + s[1] + s[2]) {
+            ld_fail(ld, FRINK_ERR_UNSUPPORTED,
+                    "rope.dimension_sections put rotary pair %d on M-RoPE's fourth position stream: not plain text RoPE", j);
+            return;
+        }
+    hp->rope_mode = ROPE_NEOX; // M-RoPE rotates NEOX pairs
+}
+
+// The routing keys of the rows that read them (the generic loader read expert_gating_func
+// and let AX_GATING_KEY rows choose sigmoid).
+static void read_routing(struct loader *ld) {
+    struct model *m = ld->m;
+    struct hparams *hp = &m->hp;
+    if (hp->n_expert == 0) return;
+    const struct gguf_kv *g = kv_take(ld, "expert_gating_func");
+    bool unset = !g || (kv_is_num(g) && kv_num(g) == 0);
+    if (m->arch->flags2 & AX_GLM_MOE) {
+        if (unset) hp->gating = GATING_SIGMOID; // the reference's default for glm4moe
+        hp_int(ld, "expert_shared_count", NAN);
+        hp->moe_norm_w = hp_int(ld, "expert_weights_norm", 0) != 0;
+        hp->expert_weights_scale = (float)hp_num(ld, "expert_weights_scale", 0);
+    } else if (unset) {
+        // minimax-m2: the reference has no default routing function (it aborts).
+        ld_fail(ld, FRINK_ERR_FORMAT, "required metadata '%s.expert_gating_func' is missing", ld->arch);
+    }
+}
+
+void chatfam_read_hparams(struct loader *ld) {
+    uint64_t ax = ld->m->arch->flags2;
+    if (ax & AX_MROPE_TEXT) read_mrope_sections(ld);
+    if (ax & (AX_GATING_KEY | AX_GLM_MOE)) read_routing(ld);
+}
+
+void chatfam_bind_attention_extra(struct loader *ld, struct layer *L, int il) {
+    if (!(ld->m->arch->flags2 & AX_GLM_MOE)) return;
+    // Both norms or neither: a lone one stays unread, and so refuses the file by name.
+    char qn[64], kn[64];
+    snprintf(qn, sizeof qn, "blk.%d.attn_q_norm.weight", il);
+    snprintf(kn, sizeof kn, "blk.%d.attn_k_norm.weight", il);
+    if (gguf_tensor_index(ld->f, qn) < 0 || gguf_tensor_index(ld->f, kn) < 0) return;
+    L->q_norm = vec_take(ld, qn, L->head_dim, true);
+    L->k_norm = vec_take(ld, kn, L->head_dim, true);
+    feat_set(&L->feat, LF_QK_NORM);
+}
+
+void chatfam_layer_features(const struct model *m, struct layer *L) {
+    if ((m->arch->flags2 & AX_GLM_MOE) && feat_has(L->feat, LF_FFN_MOE) && m->hp.moe_norm_w) feat_set(&L->feat, LF_MOE_NORM_W);
+}
