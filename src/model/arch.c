@@ -96,9 +96,13 @@ static const struct arch_info table[] = {
     {"glm4moe", NULL, ROPE_NEOX, AF_TIED_OK | AF_FFN_NORM_PA, 0, .flags2 = AX_MROPE_TEXT | AX_GLM_MOE},
     {"minimax-m2", NULL, ROPE_NEOX, AF_QK_NORM_FULL | AF_MOE_NORM_W, 0, .flags2 = AX_GATING_KEY},
     {"seed_oss", NULL, ROPE_NEOX, AF_TIED_OK | AF_FFN_NORM_PA, 0},
-    {"cohere2", "sliding-window interleave of Command R7B is not implemented", ROPE_NONE, 0, 0},
+    // cohere2 (Command R7B): parallel LayerNorm block, SWA layers with RoPE, full layers without.
+    {"cohere2", NULL, ROPE_NORM, AF_ALWAYS_TIED | AF_LAYERNORM | AF_PARALLEL | AF_FFN_SCALES | AF_SWA, 4,
+     .flags2 = AX_LOGIT_MUL | AX_SWA_ROPE_ONLY},
     {"cohere2moe", "Cohere 2 MoE is not implemented", ROPE_NONE, 0, 0},
-    {"command-r", "parallel blocks with LayerNorm and logit scale are not verified", ROPE_NONE, 0, 0},
+    // command-r: the per-head LayerNorms on q/k of the 64-block models (weights [head_dim][n_head])
+    // are not implemented: those files refuse them by name (unread tensors).
+    {"command-r", NULL, ROPE_NORM, AF_ALWAYS_TIED | AF_LAYERNORM | AF_PARALLEL, 0, .flags2 = AX_LOGIT_MUL},
     {"exaone4", "EXAONE 4 sliding-window interleave is not verified", ROPE_NONE, 0, 0},
     {"granite_swa", "Granite sliding-window interleave is not verified", ROPE_NONE, 0, 0},
     {"mimo2", "MiMo-2 sliding-window MoE is not verified", ROPE_NONE, 0, 0},

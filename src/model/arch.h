@@ -76,6 +76,8 @@
 #define AX_GATING_KEY   AX(27) // expert_gating_func may select sigmoid routing (minimax-m2, glm4moe)
 #define AX_GLM_MOE      AX(28) // glm4moe: sigmoid by default, leading dense blocks, expert_weights_norm/scale
                                // from metadata, optional per-head q/k norms
+#define AX_LOGIT_MUL    AX(29) // logits multiplied by logit_scale (command-r, cohere2; granite's divides)
+#define AX_SWA_ROPE_ONLY AX(30) // only the sliding layers rotate, with rope.freq_base; full layers: no RoPE (cohere2)
 // <<<
 // >>> dense families (bits 36-45)
 // <<<

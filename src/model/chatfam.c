@@ -11,6 +11,10 @@
 //   glm4moe       sigmoid routing unless expert_gating_func says otherwise, weight norm and
 //                  scale from metadata, optional per-head q/k norms (GLM-4.5 355B has them).
 //   minimax-m2    the routing function from expert_gating_func (sigmoid in its files).
+//   command-r,    logits *times* logit_scale (the host divides by hp.f_logit_scale: it gets
+//   cohere2       a reciprocal that divides back to the file's value exactly, or a refusal);
+//                 cohere2's sliding layers rotate with rope.freq_base (its freq_base_swa is
+//                 read and not used, as in the reference), its full layers not at all.
 #include "model/chatfam.h"
 
 #include <math.h>
@@ -58,14 +62,32 @@ static void read_routing(struct loader *ld) {
     }
 }
 
+// logit_scale as the reciprocal the host divides by (AX_LOGIT_MUL): of 1/s and its two float
+// neighbours, one whose 1.0f / f is s exactly, so that the product is the reference's x * s.
+static void read_logit_mul(struct loader *ld) {
+    struct hparams *hp = &ld->m->hp;
+    float s = (float)hp_num(ld, "logit_scale", 0);
+    if (s == 0 || s == 1) return; // (the reference skips 0; times 1 changes nothing)
+    float f = 1.0f / s, c[3] = {f, nextafterf(f, 0), nextafterf(f, INFINITY)};
+    for (int i = 0; i < 3; i++)
+        if (1.0f / c[i] == s) {
+            hp->f_logit_scale = c[i];
+            return;
+        }
+    ld_fail(ld, FRINK_ERR_UNSUPPORTED, "metadata '%s.logit_scale' = %g: no float divides the logits to the same products", ld->arch, s);
+}
+
 void chatfam_read_hparams(struct loader *ld) {
     uint64_t ax = ld->m->arch->flags2;
     if (ax & AX_MROPE_TEXT) read_mrope_sections(ld);
     if (ax & (AX_GATING_KEY | AX_GLM_MOE)) read_routing(ld);
+    if (ax & AX_LOGIT_MUL) read_logit_mul(ld);
 }
 
 void chatfam_bind_attention_extra(struct loader *ld, struct layer *L, int il) {
-    if (!(ld->m->arch->flags2 & AX_GLM_MOE)) return;
+    uint64_t ax = ld->m->arch->flags2;
+    if ((ax & AX_SWA_ROPE_ONLY) && feat_has(L->feat, LF_SWA)) L->rope_base = ld->m->hp.rope_base;
+    if (!(ax & AX_GLM_MOE)) return;
     // Both norms or neither: a lone one stays unread, and so refuses the file by name.
     char qn[64], kn[64];
     snprintf(qn, sizeof qn, "blk.%d.attn_q_norm.weight", il);
@@ -77,5 +99,10 @@ void chatfam_bind_attention_extra(struct loader *ld, struct layer *L, int il) {
 }
 
 void chatfam_layer_features(const struct model *m, struct layer *L) {
+    if ((m->arch->flags2 & AX_SWA_ROPE_ONLY) && feat_has(L->feat, LF_ATTN) && !feat_has(L->feat, LF_SWA)) {
+        static const int rope_feats[] = {LF_ROPE_NEOX, LF_ROPE_YARN, LF_ROPE_FREQS, LF_ROPE_SCALED, LF_ROPE_PARTIAL};
+        for (size_t i = 0; i < sizeof rope_feats / sizeof rope_feats[0]; i++) feat_clear(&L->feat, rope_feats[i]);
+        feat_set(&L->feat, LF_NO_ROPE);
+    }
     if ((m->arch->flags2 & AX_GLM_MOE) && feat_has(L->feat, LF_FFN_MOE) && m->hp.moe_norm_w) feat_set(&L->feat, LF_MOE_NORM_W);
 }
