@@ -93,13 +93,15 @@ static const struct arch_info table[] = {
     // has rope sections (chatfam.c).
     {"glm4", NULL, ROPE_NORM, AF_TIED_OK | AF_POST_NORMS, 0, .flags2 = AX_MROPE_TEXT},
     // glm4moe: the pre-FFN norm is post_attention_norm; MTP (nextn) blocks are skipped by name.
-    {"glm4moe", NULL, ROPE_NEOX, AF_TIED_OK | AF_FFN_NORM_PA, 0, .flags2 = AX_MROPE_TEXT | AX_GLM_MOE},
+    {"glm4moe", NULL, ROPE_NEOX, AF_TIED_OK | AF_FFN_NORM_PA, 0, .flags2 = AX_MROPE_TEXT | AX_MOE_KEYS | AX_QK_NORM_OPT},
     {"minimax-m2", NULL, ROPE_NEOX, AF_QK_NORM_FULL | AF_MOE_NORM_W, 0, .flags2 = AX_GATING_KEY},
     {"seed_oss", NULL, ROPE_NEOX, AF_TIED_OK | AF_FFN_NORM_PA, 0},
     // cohere2 (Command R7B): parallel LayerNorm block, SWA layers with RoPE, full layers without.
     {"cohere2", NULL, ROPE_NORM, AF_ALWAYS_TIED | AF_LAYERNORM | AF_PARALLEL | AF_FFN_SCALES | AF_SWA, 4,
      .flags2 = AX_LOGIT_MUL | AX_SWA_ROPE_ONLY},
-    {"cohere2moe", "Cohere 2 MoE is not implemented", ROPE_NONE, 0, 0},
+    {"cohere2moe", NULL, ROPE_NORM,
+     AF_TIED_OK | AF_LAYERNORM | AF_PARALLEL | AF_FFN_SCALES | AF_EXP_SCALES | AF_SHEXP_SCALES | AF_SWA, 4,
+     .flags2 = AX_MOE_KEYS | AX_LOGIT_MUL | AX_SWA_ROPE_ONLY | AX_NORM_BY_EPS | AX_SWA_DENSE_1ST | AX_SHEXP_HALF},
     // command-r: the per-head LayerNorms on q/k of the 64-block models (weights [head_dim][n_head])
     // are not implemented: those files refuse them by name (unread tensors).
     {"command-r", NULL, ROPE_NORM, AF_ALWAYS_TIED | AF_LAYERNORM | AF_PARALLEL, 0, .flags2 = AX_LOGIT_MUL},

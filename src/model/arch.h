@@ -72,12 +72,17 @@
 // >>> MLA and sparse attention (bits 18-25)
 // <<<
 // >>> chat-format and sliding-window families (bits 26-35)
-#define AX_MROPE_TEXT   AX(26) // rope.dimension_sections with s0, s1 > 0: M-RoPE (NEOX pairs) on text positions (glm4)
-#define AX_GATING_KEY   AX(27) // expert_gating_func may select sigmoid routing (minimax-m2, glm4moe)
-#define AX_GLM_MOE      AX(28) // glm4moe: sigmoid by default, leading dense blocks, expert_weights_norm/scale
-                               // from metadata, optional per-head q/k norms
-#define AX_LOGIT_MUL    AX(29) // logits multiplied by logit_scale (command-r, cohere2; granite's divides)
-#define AX_SWA_ROPE_ONLY AX(30) // only the sliding layers rotate, with rope.freq_base; full layers: no RoPE (cohere2)
+#define AX_MROPE_TEXT    AX(26) // rope.dimension_sections with s0, s1 > 0: M-RoPE (NEOX pairs) on text positions (glm4)
+#define AX_GATING_KEY    AX(27) // expert_gating_func may select sigmoid routing (minimax-m2)
+#define AX_MOE_KEYS      AX(28) // sigmoid routing unless expert_gating_func says otherwise, leading_dense_block_count,
+                                // expert_weights_norm / expert_weights_scale from metadata (glm4moe, cohere2moe)
+#define AX_LOGIT_MUL     AX(29) // logits multiplied by logit_scale (command-r, cohere2; granite's divides)
+#define AX_SWA_ROPE_ONLY AX(30) // only the sliding layers (and leading dense blocks) rotate, with rope.freq_base;
+                                // the other full layers have no RoPE (cohere2, cohere2moe)
+#define AX_QK_NORM_OPT   AX(31) // per-head q/k RMSNorms when the file has both (glm4moe)
+#define AX_NORM_BY_EPS   AX(32) // RMSNorm when attention.layer_norm_rms_epsilon is set and non-zero, else LayerNorm
+#define AX_SWA_DENSE_1ST AX(33) // a period P of sliding_window_pattern: layer L slides iff L % P != 0 (cohere2moe)
+#define AX_SHEXP_HALF    AX(34) // (routed + shared expert) * 0.5 (cohere2moe)
 // <<<
 // >>> dense families (bits 36-45)
 // <<<

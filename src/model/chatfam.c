@@ -11,6 +11,9 @@
 //   glm4moe       sigmoid routing unless expert_gating_func says otherwise, weight norm and
 //                  scale from metadata, optional per-head q/k norms (GLM-4.5 355B has them).
 //   minimax-m2    the routing function from expert_gating_func (sigmoid in its files).
+//   cohere2moe    as cohere2, plus: RMSNorm or LayerNorm by which epsilon the file sets, a
+//                 dense-first sliding pattern, RoPE also on the leading dense blocks, and the
+//                 routed + shared expert sum halved.
 //   command-r,    logits *times* logit_scale (the host divides by hp.f_logit_scale: it gets
 //   cohere2       a reciprocal that divides back to the file's value exactly, or a refusal);
 //                 cohere2's sliding layers rotate with rope.freq_base (its freq_base_swa is
@@ -51,9 +54,11 @@ static void read_routing(struct loader *ld) {
     if (hp->n_expert == 0) return;
     const struct gguf_kv *g = kv_take(ld, "expert_gating_func");
     bool unset = !g || (kv_is_num(g) && kv_num(g) == 0);
-    if (m->arch->flags2 & AX_GLM_MOE) {
-        if (unset) hp->gating = GATING_SIGMOID; // the reference's default for glm4moe
-        hp_int(ld, "expert_shared_count", NAN);
+    if (m->arch->flags2 & AX_MOE_KEYS) {
+        if (unset) hp->gating = GATING_SIGMOID; // the reference's default for these rows
+        // (the shared expert is the tensors': these sizes only restate them)
+        hp_int(ld, "expert_shared_count", 0);
+        hp_int(ld, "expert_shared_feed_forward_length", 0);
         hp->moe_norm_w = hp_int(ld, "expert_weights_norm", 0) != 0;
         hp->expert_weights_scale = (float)hp_num(ld, "expert_weights_scale", 0);
     } else if (unset) {
@@ -77,17 +82,52 @@ static void read_logit_mul(struct loader *ld) {
     ld_fail(ld, FRINK_ERR_UNSUPPORTED, "metadata '%s.logit_scale' = %g: no float divides the logits to the same products", ld->arch, s);
 }
 
+// RMSNorm when the file sets attention.layer_norm_rms_epsilon (non-zero), else the row's
+// LayerNorm with attention.layer_norm_epsilon (AX_NORM_BY_EPS; the row has AF_LAYERNORM, so
+// the generic reader required and read that one).
+static void read_norm_kind(struct loader *ld) {
+    struct hparams *hp = &ld->m->hp;
+    float rms = (float)hp_num(ld, "attention.layer_norm_rms_epsilon", 0);
+    if (rms == 0) return;
+    hp->norm_kind = NORM_RMS;
+    hp->norm_eps = rms;
+}
+
 void chatfam_read_hparams(struct loader *ld) {
     uint64_t ax = ld->m->arch->flags2;
     if (ax & AX_MROPE_TEXT) read_mrope_sections(ld);
-    if (ax & (AX_GATING_KEY | AX_GLM_MOE)) read_routing(ld);
+    if (ax & (AX_GATING_KEY | AX_MOE_KEYS)) read_routing(ld);
     if (ax & AX_LOGIT_MUL) read_logit_mul(ld);
+    if (ax & AX_NORM_BY_EPS) read_norm_kind(ld);
 }
 
-void chatfam_bind_attention_extra(struct loader *ld, struct layer *L, int il) {
-    uint64_t ax = ld->m->arch->flags2;
-    if ((ax & AX_SWA_ROPE_ONLY) && feat_has(L->feat, LF_SWA)) L->rope_base = ld->m->hp.rope_base;
-    if (!(ax & AX_GLM_MOE)) return;
+// Whether layer il slides under a dense-first pattern (AX_SWA_DENSE_1ST): the per-layer
+// array when the file has one, else the period P (default 4): L % P != 0.
+static bool swa_dense_first(struct loader *ld, int il) {
+    const struct gguf_kv *kv = kv_take(ld, "attention.sliding_window_pattern");
+    // (the generic binder checked the array's length; a failed load may not have)
+    if (kv && kv->type == GGUF_VT_ARRAY) return (uint64_t)il < kv->v.arr.n && layer_is_swa(ld, il, (int)kv->v.arr.n);
+    int P = kv && kv_is_num(kv) ? (int)kv_num(kv) : 4;
+    return P == 0 || il % P != 0;
+}
+
+void chatfam_bind_layer(struct loader *ld, struct layer *L, int il, int n_swa, int n_dense_lead) {
+    const struct model *m = ld->m;
+    uint64_t ax = m->arch->flags2;
+    if ((ax & AX_SWA_DENSE_1ST) && n_swa > 0) {
+        // (the generic binder applied the other convention: redo the layer's choice)
+        feat_clear(&L->feat, LF_SWA);
+        L->swa_window = 0;
+        if (swa_dense_first(ld, il)) {
+            feat_set(&L->feat, LF_SWA);
+            L->swa_window = n_swa;
+        }
+    }
+    if (ax & AX_SWA_ROPE_ONLY) {
+        L->rope_base = m->hp.rope_base;
+        L->chat_no_rope = !feat_has(L->feat, LF_SWA) && il >= n_dense_lead;
+    }
+    if (!(ax & AX_QK_NORM_OPT)) return;
     // Both norms or neither: a lone one stays unread, and so refuses the file by name.
     char qn[64], kn[64];
     snprintf(qn, sizeof qn, "blk.%d.attn_q_norm.weight", il);
@@ -99,10 +139,13 @@ void chatfam_bind_attention_extra(struct loader *ld, struct layer *L, int il) {
 }
 
 void chatfam_layer_features(const struct model *m, struct layer *L) {
-    if ((m->arch->flags2 & AX_SWA_ROPE_ONLY) && feat_has(L->feat, LF_ATTN) && !feat_has(L->feat, LF_SWA)) {
+    uint64_t ax = m->arch->flags2;
+    if (L->chat_no_rope && feat_has(L->feat, LF_ATTN)) {
         static const int rope_feats[] = {LF_ROPE_NEOX, LF_ROPE_YARN, LF_ROPE_FREQS, LF_ROPE_SCALED, LF_ROPE_PARTIAL};
         for (size_t i = 0; i < sizeof rope_feats / sizeof rope_feats[0]; i++) feat_clear(&L->feat, rope_feats[i]);
         feat_set(&L->feat, LF_NO_ROPE);
     }
-    if ((m->arch->flags2 & AX_GLM_MOE) && feat_has(L->feat, LF_FFN_MOE) && m->hp.moe_norm_w) feat_set(&L->feat, LF_MOE_NORM_W);
+    if (!feat_has(L->feat, LF_FFN_MOE)) return;
+    if ((ax & AX_MOE_KEYS) && m->hp.moe_norm_w) feat_set(&L->feat, LF_MOE_NORM_W);
+    if ((ax & AX_SHEXP_HALF) && feat_has(L->feat, LF_FFN_SHEXP)) feat_set(&L->feat, LF_SHEXP_HALF);
 }

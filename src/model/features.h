@@ -96,6 +96,7 @@
     /* >>> MLA and sparse-attention families */                                                                                  \
     /* <<< */                                                                                                 \
     /* >>> chat-format and sliding-window families */                                                                                  \
+    X(SHEXP_HALF,        "shexp_half",        HOST, "(routed experts + shared expert) * 0.5 (cohere2moe)")        \
     /* <<< */                                                                                                 \
     /* >>> dense families */                                                                                  \
     /* <<< */                                                                                                 \

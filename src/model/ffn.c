@@ -260,6 +260,9 @@ void ffn_moe(struct exec *ex, const struct layer *L, const float *xn, int T, flo
                 gate = exec_sigmoid(d);
             }
             for (int c = 0; c < D; c++) y[(size_t)t * D + c] += gate * ex->yg[(size_t)t * D + c];
+            // cohere2moe halves the sum (gate is 1: the sum above is the reference's exactly)
+            if (feat_has(L->feat, LF_SHEXP_HALF))
+                for (int c = 0; c < D; c++) y[(size_t)t * D + c] *= 0.5f;
         }
     }
 }

@@ -788,7 +788,7 @@ static void read_hparams(struct loader *ld) {
     if (hp->n_expert > 0) {
         int g = hp_int(ld, "expert_gating_func", 0);
         bool dsk = (af & AF_DEEPSEEK_MOE) != 0;
-        bool sig_ok = dsk || (m->arch->flags2 & (AX_GATING_KEY | AX_GLM_MOE)); // rows that may route by sigmoid
+        bool sig_ok = dsk || (m->arch->flags2 & (AX_GATING_KEY | AX_MOE_KEYS)); // rows that may route by sigmoid
         if (g != 0 && g != hp->gating && !(sig_ok && g == GATING_SIGMOID)) { ld_fail(ld, FRINK_ERR_UNSUPPORTED, "expert_gating_func %d is not implemented for '%s'", g, ld->arch); return; }
         if (g) hp->gating = g;
         int groups = hp_int(ld, "expert_group_count", 0);
@@ -934,7 +934,7 @@ static frink_status read_layer_plan(struct loader *ld, struct layer_plan *lp) {
         lp->n_dense_lead = hp_int(ld, "leading_dense_block_count", 0);
         if (hp->n_expert > 0) hp_int(ld, "expert_shared_count", NAN);
     }
-    if (m->arch->flags2 & AX_GLM_MOE) lp->n_dense_lead = hp_int(ld, "leading_dense_block_count", 0);
+    if (m->arch->flags2 & AX_MOE_KEYS) lp->n_dense_lead = hp_int(ld, "leading_dense_block_count", 0);
     if (af & AF_MLA) {
         lp->q_lora = hp_int(ld, "attention.q_lora_rank", 0);
         lp->kv_lora = hp_int(ld, "attention.kv_lora_rank", NAN);
@@ -1004,7 +1004,7 @@ static frink_status bind_layer_mixer(struct loader *ld, struct layer *L, int il,
     // >>> MLA and sparse-attention families
     // <<<
     // >>> chat-format and sliding-window families
-    chatfam_bind_attention_extra(ld, L, il); // (then the generic attention below)
+    chatfam_bind_layer(ld, L, il, lp->n_swa, lp->n_dense_lead); // (then the generic attention below)
     // <<<
     // >>> dense families
     // <<<

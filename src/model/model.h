@@ -111,6 +111,7 @@ struct layer {
     // >>> MLA and sparse-attention families
     // <<<
     // >>> chat-format and sliding-window families
+    bool chat_no_rope;      // AX_SWA_ROPE_ONLY: a full layer past the leading dense blocks (no RoPE)
     // <<<
     // >>> dense families
     // <<<
