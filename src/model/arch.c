@@ -101,12 +101,15 @@ static const struct arch_info table[] = {
      .flags2 = AX_LOGIT_MUL | AX_SWA_ROPE_ONLY},
     {"cohere2moe", NULL, ROPE_NORM,
      AF_TIED_OK | AF_LAYERNORM | AF_PARALLEL | AF_FFN_SCALES | AF_EXP_SCALES | AF_SHEXP_SCALES | AF_SWA, 4,
-     .flags2 = AX_MOE_KEYS | AX_LOGIT_MUL | AX_SWA_ROPE_ONLY | AX_NORM_BY_EPS | AX_SWA_DENSE_1ST | AX_SHEXP_HALF},
+     .flags2 = AX_MOE_KEYS | AX_LOGIT_MUL | AX_SWA_ROPE_ONLY | AX_COHERE2MOE},
     // command-r: the per-head LayerNorms on q/k of the 64-block models (weights [head_dim][n_head])
     // are not implemented: those files refuse them by name (unread tensors).
     {"command-r", NULL, ROPE_NORM, AF_ALWAYS_TIED | AF_LAYERNORM | AF_PARALLEL, 0, .flags2 = AX_LOGIT_MUL},
-    {"exaone4", "EXAONE 4 sliding-window interleave is not verified", ROPE_NONE, 0, 0},
-    {"granite_swa", "Granite sliding-window interleave is not verified", ROPE_NONE, 0, 0},
+    // exaone4: post-norms only (olmo2's block) with per-head q/k norms; the 64-block model slides.
+    {"exaone4", NULL, ROPE_NEOX, AF_TIED_OK | AF_NO_PRE_NORM | AF_POST_NORMS | AF_QK_NORM | AF_SWA, 4, .swa_window = 4096,
+     .flags2 = AX_SWA_ROPE_ONLY | AX_EXAONE4_SWA},
+    // granite_swa: granite's scales, attention sinks, a per-layer sliding pattern (array) and RoPE pattern.
+    {"granite_swa", NULL, ROPE_NORM, AF_TIED_OK | AF_GRANITE | AF_SINKS | AF_SWA, 0, .flags2 = AX_GRANITE_SWA},
     {"mimo2", "MiMo-2 sliding-window MoE is not verified", ROPE_NONE, 0, 0},
     {"maple", "Maple is not verified", ROPE_NONE, 0, 0},
     {"spark2_5", "Spark 2.5 is not verified", ROPE_NONE, 0, 0},

@@ -78,11 +78,13 @@
                                 // expert_weights_norm / expert_weights_scale from metadata (glm4moe, cohere2moe)
 #define AX_LOGIT_MUL     AX(29) // logits multiplied by logit_scale (command-r, cohere2; granite's divides)
 #define AX_SWA_ROPE_ONLY AX(30) // only the sliding layers (and leading dense blocks) rotate, with rope.freq_base;
-                                // the other full layers have no RoPE (cohere2, cohere2moe)
+                                // the other full layers have no RoPE (cohere2, cohere2moe, exaone4)
 #define AX_QK_NORM_OPT   AX(31) // per-head q/k RMSNorms when the file has both (glm4moe)
-#define AX_NORM_BY_EPS   AX(32) // RMSNorm when attention.layer_norm_rms_epsilon is set and non-zero, else LayerNorm
-#define AX_SWA_DENSE_1ST AX(33) // a period P of sliding_window_pattern: layer L slides iff L % P != 0 (cohere2moe)
-#define AX_SHEXP_HALF    AX(34) // (routed + shared expert) * 0.5 (cohere2moe)
+#define AX_COHERE2MOE    AX(32) // RMSNorm when attention.layer_norm_rms_epsilon is set (else LayerNorm), a period P of
+                                // sliding_window_pattern slides layer L iff L % P != 0, (routed + shared) * 0.5
+#define AX_EXAONE4_SWA   AX(33) // sliding layers only in the 64-block model (the reference's rule); else none
+#define AX_GRANITE_SWA   AX(34) // per-layer RoPE from attention.rope_pattern, sliding layers rotate with
+                                // rope.freq_base, deepstack inputs and routed experts refused
 // <<<
 // >>> dense families (bits 36-45)
 // <<<

@@ -83,7 +83,7 @@ static void read_logit_mul(struct loader *ld) {
 }
 
 // RMSNorm when the file sets attention.layer_norm_rms_epsilon (non-zero), else the row's
-// LayerNorm with attention.layer_norm_epsilon (AX_NORM_BY_EPS; the row has AF_LAYERNORM, so
+// LayerNorm with attention.layer_norm_epsilon (AX_COHERE2MOE; the row has AF_LAYERNORM, so
 // the generic reader required and read that one).
 static void read_norm_kind(struct loader *ld) {
     struct hparams *hp = &ld->m->hp;
@@ -93,15 +93,30 @@ static void read_norm_kind(struct loader *ld) {
     hp->norm_eps = rms;
 }
 
+// granite_swa's refusals: the Granite Vision deepstack inputs (a layer il > 0 adding an input
+// stream) and the routed experts (with their fused shared expert).
+static void read_granite_swa(struct loader *ld) {
+    const struct gguf_kv *ds = kv_take(ld, "deepstack_mapping");
+    if (ds && ds->type == GGUF_VT_ARRAY && ds->v.arr.type != GGUF_VT_STRING)
+        for (uint64_t il = 1; il < ds->v.arr.n && il < (uint64_t)ld->m->hp.n_layer; il++)
+            if (gguf_arr_i64(ds, il) >= 0) {
+                ld_fail(ld, FRINK_ERR_UNSUPPORTED, "'%s.deepstack_mapping' adds an input stream at layer %d: deepstack inputs are not implemented", ld->arch, (int)il);
+                return;
+            }
+    if (ld->m->hp.n_expert > 0)
+        ld_fail(ld, FRINK_ERR_UNSUPPORTED, "'%s' with routed experts (and its fused shared expert) is not implemented", ld->arch);
+}
+
 void chatfam_read_hparams(struct loader *ld) {
     uint64_t ax = ld->m->arch->flags2;
     if (ax & AX_MROPE_TEXT) read_mrope_sections(ld);
     if (ax & (AX_GATING_KEY | AX_MOE_KEYS)) read_routing(ld);
     if (ax & AX_LOGIT_MUL) read_logit_mul(ld);
-    if (ax & AX_NORM_BY_EPS) read_norm_kind(ld);
+    if (ax & AX_COHERE2MOE) read_norm_kind(ld);
+    if (ax & AX_GRANITE_SWA) read_granite_swa(ld);
 }
 
-// Whether layer il slides under a dense-first pattern (AX_SWA_DENSE_1ST): the per-layer
+// Whether layer il slides under a dense-first pattern (AX_COHERE2MOE): the per-layer
 // array when the file has one, else the period P (default 4): L % P != 0.
 static bool swa_dense_first(struct loader *ld, int il) {
     const struct gguf_kv *kv = kv_take(ld, "attention.sliding_window_pattern");
@@ -111,10 +126,12 @@ static bool swa_dense_first(struct loader *ld, int il) {
     return P == 0 || il % P != 0;
 }
 
-void chatfam_bind_layer(struct loader *ld, struct layer *L, int il, int n_swa, int n_dense_lead) {
+// The sliding pattern and RoPE of layer il for the rows that differ from the generic rule.
+static void bind_swa_rope(struct loader *ld, struct layer *L, int il, int n_swa, int n_dense_lead) {
     const struct model *m = ld->m;
     uint64_t ax = m->arch->flags2;
-    if ((ax & AX_SWA_DENSE_1ST) && n_swa > 0) {
+    bool swa_model = n_swa > 0;
+    if ((ax & AX_COHERE2MOE) && n_swa > 0) {
         // (the generic binder applied the other convention: redo the layer's choice)
         feat_clear(&L->feat, LF_SWA);
         L->swa_window = 0;
@@ -123,10 +140,24 @@ void chatfam_bind_layer(struct loader *ld, struct layer *L, int il, int n_swa, i
             L->swa_window = n_swa;
         }
     }
-    if (ax & AX_SWA_ROPE_ONLY) {
-        L->rope_base = m->hp.rope_base;
-        L->chat_no_rope = !feat_has(L->feat, LF_SWA) && il >= n_dense_lead;
+    if ((ax & AX_EXAONE4_SWA) && m->hp.n_layer != 64) {
+        feat_clear(&L->feat, LF_SWA);
+        L->swa_window = 0;
+        swa_model = false;
     }
+    if (ax & (AX_SWA_ROPE_ONLY | AX_GRANITE_SWA)) L->rope_base = m->hp.rope_base;
+    if (ax & AX_SWA_ROPE_ONLY) L->chat_no_rope = swa_model && !feat_has(L->feat, LF_SWA) && il >= n_dense_lead;
+    if (ax & AX_GRANITE_SWA) {
+        const struct gguf_kv *rp = kv_take(ld, "attention.rope_pattern");
+        // (a scalar is not read by the reference: every layer rotates)
+        if (rp && rp->type == GGUF_VT_ARRAY && rp->v.arr.type != GGUF_VT_STRING && (uint64_t)il < rp->v.arr.n)
+            L->chat_no_rope = gguf_arr_i64(rp, (uint64_t)il) == 0;
+    }
+}
+
+void chatfam_bind_layer(struct loader *ld, struct layer *L, int il, int n_swa, int n_dense_lead) {
+    uint64_t ax = ld->m->arch->flags2;
+    bind_swa_rope(ld, L, il, n_swa, n_dense_lead);
     if (!(ax & AX_QK_NORM_OPT)) return;
     // Both norms or neither: a lone one stays unread, and so refuses the file by name.
     char qn[64], kn[64];
@@ -147,5 +178,5 @@ void chatfam_layer_features(const struct model *m, struct layer *L) {
     }
     if (!feat_has(L->feat, LF_FFN_MOE)) return;
     if ((ax & AX_MOE_KEYS) && m->hp.moe_norm_w) feat_set(&L->feat, LF_MOE_NORM_W);
-    if ((ax & AX_SHEXP_HALF) && feat_has(L->feat, LF_FFN_SHEXP)) feat_set(&L->feat, LF_SHEXP_HALF);
+    if ((ax & AX_COHERE2MOE) && feat_has(L->feat, LF_FFN_SHEXP)) feat_set(&L->feat, LF_SHEXP_HALF);
 }
