@@ -110,7 +110,8 @@ static const struct arch_info table[] = {
      .flags2 = AX_SWA_ROPE_ONLY | AX_EXAONE4_SWA},
     // granite_swa: granite's scales, attention sinks, a per-layer sliding pattern (array) and RoPE pattern.
     {"granite_swa", NULL, ROPE_NORM, AF_TIED_OK | AF_GRANITE | AF_SINKS | AF_SWA, 0, .flags2 = AX_GRANITE_SWA},
-    {"mimo2", "MiMo-2 sliding-window MoE is not verified", ROPE_NONE, 0, 0},
+    // mimo2: the sliding layers rotate unscaled with rope.freq_base_swa (10000 when absent).
+    {"mimo2", NULL, ROPE_NEOX, AF_MOE_NORM_W | AF_SWA | AF_SWA_ROPE_UNSCALED, 0, .swa_rope_base = 10000, .flags2 = AX_MIMO2},
     {"maple", "Maple is not verified", ROPE_NONE, 0, 0},
     {"spark2_5", "Spark 2.5 is not verified", ROPE_NONE, 0, 0},
     {"muse-glimmer", "Muse Glimmer is not verified", ROPE_NONE, 0, 0},

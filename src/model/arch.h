@@ -85,6 +85,8 @@
 #define AX_EXAONE4_SWA   AX(33) // sliding layers only in the 64-block model (the reference's rule); else none
 #define AX_GRANITE_SWA   AX(34) // per-layer RoPE from attention.rope_pattern, sliding layers rotate with
                                 // rope.freq_base, deepstack inputs and routed experts refused
+#define AX_MIMO2         AX(35) // q/k/v without bias or scale, optional sinks, attention.value_scale, sigmoid routing
+                                // whatever the file says, a layer's FFN routed iff it has a router
 // <<<
 // >>> dense families (bits 36-45)
 // <<<

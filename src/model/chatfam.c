@@ -107,6 +107,16 @@ static void read_granite_swa(struct loader *ld) {
         ld_fail(ld, FRINK_ERR_UNSUPPORTED, "'%s' with routed experts (and its fused shared expert) is not implemented", ld->arch);
 }
 
+// mimo2: routing is sigmoid whatever expert_gating_func says (the reference hard-codes it and
+// reads no such key); attention.value_scale scales the attention output when not 1.
+static void read_mimo2(struct loader *ld) {
+    struct hparams *hp = &ld->m->hp;
+    kv_take(ld, "expert_gating_func");
+    if (hp->n_expert > 0) hp->gating = GATING_SIGMOID;
+    float vs = (float)hp_num(ld, "attention.value_scale", 0);
+    hp->chat_attn_out_scale = vs != 0 && vs != 1 ? vs : 0;
+}
+
 void chatfam_read_hparams(struct loader *ld) {
     uint64_t ax = ld->m->arch->flags2;
     if (ax & AX_MROPE_TEXT) read_mrope_sections(ld);
@@ -114,6 +124,7 @@ void chatfam_read_hparams(struct loader *ld) {
     if (ax & AX_LOGIT_MUL) read_logit_mul(ld);
     if (ax & AX_COHERE2MOE) read_norm_kind(ld);
     if (ax & AX_GRANITE_SWA) read_granite_swa(ld);
+    if (ax & AX_MIMO2) read_mimo2(ld);
 }
 
 // Whether layer il slides under a dense-first pattern (AX_COHERE2MOE): the per-layer
@@ -155,18 +166,65 @@ static void bind_swa_rope(struct loader *ld, struct layer *L, int il, int n_swa,
     }
 }
 
-void chatfam_bind_layer(struct loader *ld, struct layer *L, int il, int n_swa, int n_dense_lead) {
+// mimo2's attention, as its reference graph reads it: q, k, v products without their biases
+// or scales (the reference loads and ignores them; here they stay unread and refuse the file),
+// wo with its scale and no bias, sinks when the layer has them. Its FFN is routed iff the
+// layer has a router (layers may be dense, e.g. the first).
+static void bind_mimo2(struct loader *ld, struct layer *L, int il) {
+    struct model *m = ld->m;
+    int D = m->hp.n_embd, H = L->n_head, Hkv = L->n_head_kv, d = L->head_dim, dv = L->head_dim_v;
+    char b[64];
+    if (H <= 0 || Hkv <= 0 || H % Hkv || d <= 0 || d > 1024 || dv <= 0 || dv > 1024 || L->n_rot > d || L->n_rot % 2) {
+        ld_fail(ld, FRINK_ERR_FORMAT, "layer %d: attention dims are inconsistent (heads %d, kv heads %d, head dim %d/%d, rot %d)", il, H, Hkv, d, dv, L->n_rot);
+        return;
+    }
+    feat_set(&L->feat, LF_ATTN);
+    snprintf(b, sizeof b, "blk.%d.attn_qkv.weight", il);
+    if (gguf_tensor_index(ld->f, b) >= 0) {
+        snprintf(b, sizeof b, "blk.%d.attn_qkv", il);
+        L->wqkv = mat_take_b(ld, b, D, (int64_t)(H + Hkv) * d + (int64_t)Hkv * dv, 0, true, false, false);
+        feat_set(&L->feat, LF_FUSED_QKV);
+    } else {
+        snprintf(b, sizeof b, "blk.%d.attn_q", il);
+        L->wq = mat_take_b(ld, b, D, (int64_t)H * d, 0, true, false, false);
+        snprintf(b, sizeof b, "blk.%d.attn_k", il);
+        L->wk = mat_take_b(ld, b, D, (int64_t)Hkv * d, 0, true, false, false);
+        snprintf(b, sizeof b, "blk.%d.attn_v", il);
+        L->wv = mat_take_b(ld, b, D, (int64_t)Hkv * dv, 0, true, false, false);
+    }
+    snprintf(b, sizeof b, "blk.%d.attn_output", il);
+    L->wo = mat_take_b(ld, b, (int64_t)H * dv, D, 0, true, true, false);
+    snprintf(b, sizeof b, "blk.%d.attn_sinks.weight", il);
+    if (gguf_tensor_index(ld->f, b) >= 0) {
+        L->attn_sinks = vec_take(ld, b, H, true);
+        feat_set(&L->feat, LF_ATTN_SINKS);
+    }
+    if (m->hp.chat_attn_out_scale != 0) feat_set(&L->feat, LF_ATTN_OUT_SCALE);
+    m->n_attn_layers++;
+    snprintf(b, sizeof b, "blk.%d.ffn_gate_inp.weight", il);
+    if (L->n_expert > 0 && gguf_tensor_index(ld->f, b) < 0) {
+        L->n_expert = L->n_expert_used = 0;
+        L->n_ff = hp_layer_int(ld, "feed_forward_length", 0, il, hp_int(ld, "block_count", 0));
+    }
+}
+
+bool chatfam_bind_layer(struct loader *ld, struct layer *L, int il, int n_swa, int n_dense_lead) {
     uint64_t ax = ld->m->arch->flags2;
     bind_swa_rope(ld, L, il, n_swa, n_dense_lead);
-    if (!(ax & AX_QK_NORM_OPT)) return;
+    if (ax & AX_MIMO2) {
+        bind_mimo2(ld, L, il);
+        return true;
+    }
+    if (!(ax & AX_QK_NORM_OPT)) return false;
     // Both norms or neither: a lone one stays unread, and so refuses the file by name.
     char qn[64], kn[64];
     snprintf(qn, sizeof qn, "blk.%d.attn_q_norm.weight", il);
     snprintf(kn, sizeof kn, "blk.%d.attn_k_norm.weight", il);
-    if (gguf_tensor_index(ld->f, qn) < 0 || gguf_tensor_index(ld->f, kn) < 0) return;
+    if (gguf_tensor_index(ld->f, qn) < 0 || gguf_tensor_index(ld->f, kn) < 0) return false;
     L->q_norm = vec_take(ld, qn, L->head_dim, true);
     L->k_norm = vec_take(ld, kn, L->head_dim, true);
     feat_set(&L->feat, LF_QK_NORM);
+    return false;
 }
 
 void chatfam_layer_features(const struct model *m, struct layer *L) {

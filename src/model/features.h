@@ -97,6 +97,7 @@
     /* <<< */                                                                                                 \
     /* >>> chat-format and sliding-window families */                                                                                  \
     X(SHEXP_HALF,        "shexp_half",        HOST, "(routed experts + shared expert) * 0.5 (cohere2moe)")        \
+    X(ATTN_OUT_SCALE,    "attn_out_scale",    HOST, "attention output (after wo) times hp.chat_attn_out_scale (mimo2)") \
     /* <<< */                                                                                                 \
     /* >>> dense families */                                                                                  \
     /* <<< */                                                                                                 \

@@ -98,6 +98,12 @@ static void host_mixer(struct exec *ex, int il, const float *xa, int T, float *y
     // >>> MLA and sparse-attention families
     // <<<
     // >>> chat-format and sliding-window families
+    if (feat_has(L->feat, LF_ATTN_OUT_SCALE)) {
+        attn_layer(ex, il, xa, T, y);
+        float s = ex->m->hp.chat_attn_out_scale;
+        for (size_t i = 0; i < (size_t)T * ex->m->hp.n_embd; i++) y[i] *= s;
+        return;
+    }
     // <<<
     // >>> dense families
     // <<<

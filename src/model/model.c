@@ -788,7 +788,7 @@ static void read_hparams(struct loader *ld) {
     if (hp->n_expert > 0) {
         int g = hp_int(ld, "expert_gating_func", 0);
         bool dsk = (af & AF_DEEPSEEK_MOE) != 0;
-        bool sig_ok = dsk || (m->arch->flags2 & (AX_GATING_KEY | AX_MOE_KEYS)); // rows that may route by sigmoid
+        bool sig_ok = dsk || (m->arch->flags2 & (AX_GATING_KEY | AX_MOE_KEYS | AX_MIMO2)); // rows that may route by sigmoid
         if (g != 0 && g != hp->gating && !(sig_ok && g == GATING_SIGMOID)) { ld_fail(ld, FRINK_ERR_UNSUPPORTED, "expert_gating_func %d is not implemented for '%s'", g, ld->arch); return; }
         if (g) hp->gating = g;
         int groups = hp_int(ld, "expert_group_count", 0);
@@ -1004,7 +1004,7 @@ static frink_status bind_layer_mixer(struct loader *ld, struct layer *L, int il,
     // >>> MLA and sparse-attention families
     // <<<
     // >>> chat-format and sliding-window families
-    chatfam_bind_layer(ld, L, il, lp->n_swa, lp->n_dense_lead); // (then the generic attention below)
+    if (chatfam_bind_layer(ld, L, il, lp->n_swa, lp->n_dense_lead)) return ld->st; // else the generic attention below
     // <<<
     // >>> dense families
     // <<<

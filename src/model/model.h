@@ -153,6 +153,7 @@ struct hparams {
     // >>> MLA and sparse-attention families
     // <<<
     // >>> chat-format and sliding-window families
+    float chat_attn_out_scale; // mimo2: attention.value_scale (0: none), applied after wo
     // <<<
     // >>> dense families
     // <<<
