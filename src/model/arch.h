@@ -80,13 +80,18 @@
 #define AX_SWA_ROPE_ONLY AX(30) // only the sliding layers (and leading dense blocks) rotate, with rope.freq_base;
                                 // the other full layers have no RoPE (cohere2, cohere2moe, exaone4)
 #define AX_QK_NORM_OPT   AX(31) // per-head q/k RMSNorms when the file has both (glm4moe)
-#define AX_COHERE2MOE    AX(32) // RMSNorm when attention.layer_norm_rms_epsilon is set (else LayerNorm), a period P of
-                                // sliding_window_pattern slides layer L iff L % P != 0, (routed + shared) * 0.5
-#define AX_EXAONE4_SWA   AX(33) // sliding layers only in the 64-block model (the reference's rule); else none
-#define AX_GRANITE_SWA   AX(34) // per-layer RoPE from attention.rope_pattern, sliding layers rotate with
-                                // rope.freq_base, deepstack inputs and routed experts refused
-#define AX_MIMO2         AX(35) // q/k/v without bias or scale, optional sinks, attention.value_scale, sigmoid routing
-                                // whatever the file says, a layer's FFN routed iff it has a router
+// Bits 32-35 are a number, not flags: which one family's own quirks chatfam.c applies.
+#define AX_FAM_MASK      (AX(32) | AX(33) | AX(34) | AX(35))
+#define AX_FAM(n)        ((uint64_t)(n) << 32)
+#define AX_FAM_IS(f2, fam) (((f2) & AX_FAM_MASK) == (fam))
+#define AX_COHERE2MOE    AX_FAM(1) // RMSNorm when attention.layer_norm_rms_epsilon is set (else LayerNorm), a period P
+                                   // of sliding_window_pattern slides layer L iff L % P != 0, (routed + shared) * 0.5
+#define AX_EXAONE4_SWA   AX_FAM(2) // sliding layers only in the 64-block model (the reference's rule); else none
+#define AX_GRANITE_SWA   AX_FAM(3) // per-layer RoPE from attention.rope_pattern, sliding layers rotate with
+                                   // rope.freq_base, deepstack inputs and routed experts refused
+#define AX_MIMO2         AX_FAM(4) // q/k/v without bias or scale, optional sinks, attention.value_scale, sigmoid
+                                   // routing whatever the file says, a layer's FFN routed iff it has a router
+#define AX_AFMOE         AX_FAM(5) // a separate sigmoid output gate (attn_gate), no RoPE on every 4th layer
 // <<<
 // >>> dense families (bits 36-45)
 // <<<

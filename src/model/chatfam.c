@@ -122,9 +122,9 @@ void chatfam_read_hparams(struct loader *ld) {
     if (ax & AX_MROPE_TEXT) read_mrope_sections(ld);
     if (ax & (AX_GATING_KEY | AX_MOE_KEYS)) read_routing(ld);
     if (ax & AX_LOGIT_MUL) read_logit_mul(ld);
-    if (ax & AX_COHERE2MOE) read_norm_kind(ld);
-    if (ax & AX_GRANITE_SWA) read_granite_swa(ld);
-    if (ax & AX_MIMO2) read_mimo2(ld);
+    if (AX_FAM_IS(ax, AX_COHERE2MOE)) read_norm_kind(ld);
+    if (AX_FAM_IS(ax, AX_GRANITE_SWA)) read_granite_swa(ld);
+    if (AX_FAM_IS(ax, AX_MIMO2)) read_mimo2(ld);
 }
 
 // Whether layer il slides under a dense-first pattern (AX_COHERE2MOE): the per-layer
@@ -142,7 +142,7 @@ static void bind_swa_rope(struct loader *ld, struct layer *L, int il, int n_swa,
     const struct model *m = ld->m;
     uint64_t ax = m->arch->flags2;
     bool swa_model = n_swa > 0;
-    if ((ax & AX_COHERE2MOE) && n_swa > 0) {
+    if (AX_FAM_IS(ax, AX_COHERE2MOE) && n_swa > 0) {
         // (the generic binder applied the other convention: redo the layer's choice)
         feat_clear(&L->feat, LF_SWA);
         L->swa_window = 0;
@@ -151,14 +151,14 @@ static void bind_swa_rope(struct loader *ld, struct layer *L, int il, int n_swa,
             L->swa_window = n_swa;
         }
     }
-    if ((ax & AX_EXAONE4_SWA) && m->hp.n_layer != 64) {
+    if (AX_FAM_IS(ax, AX_EXAONE4_SWA) && m->hp.n_layer != 64) {
         feat_clear(&L->feat, LF_SWA);
         L->swa_window = 0;
         swa_model = false;
     }
-    if (ax & (AX_SWA_ROPE_ONLY | AX_GRANITE_SWA)) L->rope_base = m->hp.rope_base;
+    if ((ax & AX_SWA_ROPE_ONLY) || AX_FAM_IS(ax, AX_GRANITE_SWA)) L->rope_base = m->hp.rope_base;
     if (ax & AX_SWA_ROPE_ONLY) L->chat_no_rope = swa_model && !feat_has(L->feat, LF_SWA) && il >= n_dense_lead;
-    if (ax & AX_GRANITE_SWA) {
+    if (AX_FAM_IS(ax, AX_GRANITE_SWA)) {
         const struct gguf_kv *rp = kv_take(ld, "attention.rope_pattern");
         // (a scalar is not read by the reference: every layer rotates)
         if (rp && rp->type == GGUF_VT_ARRAY && rp->v.arr.type != GGUF_VT_STRING && (uint64_t)il < rp->v.arr.n)
@@ -211,7 +211,7 @@ static void bind_mimo2(struct loader *ld, struct layer *L, int il) {
 bool chatfam_bind_layer(struct loader *ld, struct layer *L, int il, int n_swa, int n_dense_lead) {
     uint64_t ax = ld->m->arch->flags2;
     bind_swa_rope(ld, L, il, n_swa, n_dense_lead);
-    if (ax & AX_MIMO2) {
+    if (AX_FAM_IS(ax, AX_MIMO2)) {
         bind_mimo2(ld, L, il);
         return true;
     }
@@ -236,5 +236,5 @@ void chatfam_layer_features(const struct model *m, struct layer *L) {
     }
     if (!feat_has(L->feat, LF_FFN_MOE)) return;
     if ((ax & AX_MOE_KEYS) && m->hp.moe_norm_w) feat_set(&L->feat, LF_MOE_NORM_W);
-    if ((ax & AX_COHERE2MOE) && feat_has(L->feat, LF_FFN_SHEXP)) feat_set(&L->feat, LF_SHEXP_HALF);
+    if (AX_FAM_IS(ax, AX_COHERE2MOE) && feat_has(L->feat, LF_FFN_SHEXP)) feat_set(&L->feat, LF_SHEXP_HALF);
 }

@@ -788,7 +788,7 @@ static void read_hparams(struct loader *ld) {
     if (hp->n_expert > 0) {
         int g = hp_int(ld, "expert_gating_func", 0);
         bool dsk = (af & AF_DEEPSEEK_MOE) != 0;
-        bool sig_ok = dsk || (m->arch->flags2 & (AX_GATING_KEY | AX_MOE_KEYS | AX_MIMO2)); // rows that may route by sigmoid
+        bool sig_ok = dsk || (m->arch->flags2 & (AX_GATING_KEY | AX_MOE_KEYS)) || AX_FAM_IS(m->arch->flags2, AX_MIMO2); // may route by sigmoid
         if (g != 0 && g != hp->gating && !(sig_ok && g == GATING_SIGMOID)) { ld_fail(ld, FRINK_ERR_UNSUPPORTED, "expert_gating_func %d is not implemented for '%s'", g, ld->arch); return; }
         if (g) hp->gating = g;
         int groups = hp_int(ld, "expert_group_count", 0);
