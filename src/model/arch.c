@@ -115,7 +115,7 @@ static const struct arch_info table[] = {
     {"maple", "Maple is not verified", ROPE_NONE, 0, 0},
     {"spark2_5", "Spark 2.5 is not verified", ROPE_NONE, 0, 0},
     {"muse-glimmer", "Muse Glimmer is not verified", ROPE_NONE, 0, 0},
-    {"afmoe", "AFMoE gated attention and routing are not verified", ROPE_NONE, 0, 0},
+    {"afmoe", NULL, ROPE_NEOX, AF_TIED_OK | AF_EMB_SQRT | AF_POST_NORMS | AF_SWA, 4, .flags2 = AX_MOE_KEYS | AX_AFMOE},
     {"minimax-m3", "MiniMax-M3 attention with an indexer is not implemented", ROPE_NONE, 0, 0},
     {"laguna", "Laguna is not verified", ROPE_NONE, 0, 0},
     // <<<

@@ -352,6 +352,7 @@ void attn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
     const struct layer *L = &m->layers[il];
     int D = m->hp.n_embd, H = L->n_head, Hkv = L->n_head_kv, d = L->head_dim, dv = L->head_dim_v;
     bool gated = feat_has(L->feat, LF_ATTN_GATE);
+    bool gate_sep = feat_has(L->feat, LF_ATTN_GATE_SEP); // the gate from its own matrix, into ob
     int qw = gated ? 2 * H * d : H * d;
     float *qg = ex->hb;   // [T][ldh]: q (or q|gate per head)
     float *kb = ex->hb2;  // [T][ldh]
@@ -372,6 +373,7 @@ void attn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
         float *y3[3] = {qg, kb, vb};
         exec_mm_multi(ex, 3, w3, xn, D, T, y3, ld);
     }
+    if (gate_sep) exec_mm(ex, &L->chat_wgate, 0, xn, D, T, ob, ld); // (ob is free once q/k/v are split)
     struct rope_p rp = rope_params(m, L);
     float eps = m->hp.norm_eps;
     for (int t = 0; t < T; t++) {
@@ -415,9 +417,9 @@ void attn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
         seq_kv_store_row(s, il, KV_K, pos, k);
         seq_kv_store_row(s, il, KV_V, pos, vb + (size_t)t * ld);
     }
-    float *att = gated ? kb : ob; // [T][H*dv]: kb is free once K is cached; ob once q/k/v are split
+    float *att = gated || gate_sep ? kb : ob; // [T][H*dv]: kb is free once K is cached; ob once q/k/v are split
     attn_run(ex, L, qg, ld, il, T, att);
-    if (gated) {
+    if (gated || gate_sep) {
         for (int t = 0; t < T; t++) {
             float *o = att + (size_t)t * H * dv;
             const float *gate = ob + (size_t)t * ld;

@@ -14,6 +14,10 @@
 //   cohere2moe    as cohere2, plus: RMSNorm or LayerNorm by which epsilon the file sets, a
 //                 dense-first sliding pattern, RoPE also on the leading dense blocks, and the
 //                 routed + shared expert sum halved.
+//   afmoe         a separate sigmoid gate on the attention output before wo, no RoPE on every
+//                 fourth layer, the embedding times sqrt(D), sandwich norms, sigmoid routing.
+//   mimo2         q/k/v products without the biases and scales its files carry, optional
+//                 sinks, attention.value_scale on the attention output.
 //   command-r,    logits *times* logit_scale (the host divides by hp.f_logit_scale: it gets
 //   cohere2       a reciprocal that divides back to the file's value exactly, or a refusal);
 //                 cohere2's sliding layers rotate with rope.freq_base (its freq_base_swa is
@@ -166,41 +170,69 @@ static void bind_swa_rope(struct loader *ld, struct layer *L, int il, int n_swa,
     }
 }
 
-// mimo2's attention, as its reference graph reads it: q, k, v products without their biases
-// or scales (the reference loads and ignores them; here they stay unread and refuse the file),
-// wo with its scale and no bias, sinks when the layer has them. Its FFN is routed iff the
-// layer has a router (layers may be dense, e.g. the first).
-static void bind_mimo2(struct loader *ld, struct layer *L, int il) {
+// How a family's own attention binder takes its tensors (bind_own_attention).
+struct own_attn {
+    bool qkv_extras; // q/k/v biases and scales applied (else left unread, as mimo2's reference ignores them)
+    bool qk_norm;    // per-head q/k RMSNorms (required)
+    bool gate;       // a separate output gate attn_gate [D -> H*d] (afmoe), its .scale not applied
+    bool sinks_opt;  // attention sinks when the layer has them (mimo2)
+};
+
+// The attention of layer il for the rows whose reference reads it differently from the
+// generic binder: q, k, v (or the fused qkv), wo with its scale and no bias, and o's options.
+static void bind_own_attention(struct loader *ld, struct layer *L, int il, struct own_attn o) {
     struct model *m = ld->m;
     int D = m->hp.n_embd, H = L->n_head, Hkv = L->n_head_kv, d = L->head_dim, dv = L->head_dim_v;
     char b[64];
-    if (H <= 0 || Hkv <= 0 || H % Hkv || d <= 0 || d > 1024 || dv <= 0 || dv > 1024 || L->n_rot > d || L->n_rot % 2) {
+    if (H <= 0 || Hkv <= 0 || H % Hkv || d <= 0 || d > 1024 || dv <= 0 || dv > 1024 || L->n_rot > d || L->n_rot % 2 ||
+        (o.gate && dv != d)) {
         ld_fail(ld, FRINK_ERR_FORMAT, "layer %d: attention dims are inconsistent (heads %d, kv heads %d, head dim %d/%d, rot %d)", il, H, Hkv, d, dv, L->n_rot);
         return;
     }
     feat_set(&L->feat, LF_ATTN);
+    bool x = o.qkv_extras;
     snprintf(b, sizeof b, "blk.%d.attn_qkv.weight", il);
     if (gguf_tensor_index(ld->f, b) >= 0) {
         snprintf(b, sizeof b, "blk.%d.attn_qkv", il);
-        L->wqkv = mat_take_b(ld, b, D, (int64_t)(H + Hkv) * d + (int64_t)Hkv * dv, 0, true, false, false);
+        L->wqkv = mat_take_b(ld, b, D, (int64_t)(H + Hkv) * d + (int64_t)Hkv * dv, 0, true, x, x);
         feat_set(&L->feat, LF_FUSED_QKV);
     } else {
         snprintf(b, sizeof b, "blk.%d.attn_q", il);
-        L->wq = mat_take_b(ld, b, D, (int64_t)H * d, 0, true, false, false);
+        L->wq = mat_take_b(ld, b, D, (int64_t)H * d, 0, true, x, x);
         snprintf(b, sizeof b, "blk.%d.attn_k", il);
-        L->wk = mat_take_b(ld, b, D, (int64_t)Hkv * d, 0, true, false, false);
+        L->wk = mat_take_b(ld, b, D, (int64_t)Hkv * d, 0, true, x, x);
         snprintf(b, sizeof b, "blk.%d.attn_v", il);
-        L->wv = mat_take_b(ld, b, D, (int64_t)Hkv * dv, 0, true, false, false);
+        L->wv = mat_take_b(ld, b, D, (int64_t)Hkv * dv, 0, true, x, x);
     }
     snprintf(b, sizeof b, "blk.%d.attn_output", il);
     L->wo = mat_take_b(ld, b, (int64_t)H * dv, D, 0, true, true, false);
+    if (o.qk_norm) {
+        snprintf(b, sizeof b, "blk.%d.attn_q_norm.weight", il);
+        L->q_norm = vec_take(ld, b, d, true);
+        snprintf(b, sizeof b, "blk.%d.attn_k_norm.weight", il);
+        L->k_norm = vec_take(ld, b, d, true);
+        feat_set(&L->feat, LF_QK_NORM);
+    }
+    if (o.gate) {
+        snprintf(b, sizeof b, "blk.%d.attn_gate", il);
+        L->chat_wgate = mat_take_b(ld, b, D, (int64_t)H * d, 0, true, false, false);
+        feat_set(&L->feat, LF_ATTN_GATE_SEP);
+    }
     snprintf(b, sizeof b, "blk.%d.attn_sinks.weight", il);
-    if (gguf_tensor_index(ld->f, b) >= 0) {
+    if (o.sinks_opt && gguf_tensor_index(ld->f, b) >= 0) {
         L->attn_sinks = vec_take(ld, b, H, true);
         feat_set(&L->feat, LF_ATTN_SINKS);
     }
     if (m->hp.chat_attn_out_scale != 0) feat_set(&L->feat, LF_ATTN_OUT_SCALE);
     m->n_attn_layers++;
+}
+
+// mimo2's layer: its attention (q/k/v products without their biases or scales, which its
+// reference loads and ignores: here they stay unread and refuse the file), and its FFN routed
+// iff the layer has a router (layers may be dense, e.g. the first).
+static void bind_mimo2(struct loader *ld, struct layer *L, int il) {
+    bind_own_attention(ld, L, il, (struct own_attn){.sinks_opt = true});
+    char b[64];
     snprintf(b, sizeof b, "blk.%d.ffn_gate_inp.weight", il);
     if (L->n_expert > 0 && gguf_tensor_index(ld->f, b) < 0) {
         L->n_expert = L->n_expert_used = 0;
@@ -213,6 +245,12 @@ bool chatfam_bind_layer(struct loader *ld, struct layer *L, int il, int n_swa, i
     bind_swa_rope(ld, L, il, n_swa, n_dense_lead);
     if (AX_FAM_IS(ax, AX_MIMO2)) {
         bind_mimo2(ld, L, il);
+        return true;
+    }
+    if (AX_FAM_IS(ax, AX_AFMOE)) {
+        // (the reference's n_no_rope_layer_step: 4, which afmoe's files do not set)
+        L->chat_no_rope = (il + 1) % 4 == 0;
+        bind_own_attention(ld, L, il, (struct own_attn){.qkv_extras = true, .qk_norm = true, .gate = true});
         return true;
     }
     if (!(ax & AX_QK_NORM_OPT)) return false;

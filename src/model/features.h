@@ -98,6 +98,7 @@
     /* >>> chat-format and sliding-window families */                                                                                  \
     X(SHEXP_HALF,        "shexp_half",        HOST, "(routed experts + shared expert) * 0.5 (cohere2moe)")        \
     X(ATTN_OUT_SCALE,    "attn_out_scale",    HOST, "attention output (after wo) times hp.chat_attn_out_scale (mimo2)") \
+    X(ATTN_GATE_SEP,     "attn_gate_sep",     HOST, "o *= sigmoid(W_gate xn) before wo, the gate its own matrix (afmoe)") \
     /* <<< */                                                                                                 \
     /* >>> dense families */                                                                                  \
     /* <<< */                                                                                                 \

@@ -111,7 +111,8 @@ struct layer {
     // >>> MLA and sparse-attention families
     // <<<
     // >>> chat-format and sliding-window families
-    bool chat_no_rope;      // AX_SWA_ROPE_ONLY: a full layer past the leading dense blocks (no RoPE)
+    bool chat_no_rope;      // a layer without RoPE (cohere2's full layers, afmoe's every 4th, ...)
+    struct weight chat_wgate; // afmoe: [D -> H*d] the attention output gate (LF_ATTN_GATE_SEP)
     // <<<
     // >>> dense families
     // <<<
@@ -210,6 +211,7 @@ struct model {
         /* >>> MLA and sparse-attention families (each line ", &(L)->name") */ \
         /* <<< */ \
         /* >>> chat-format and sliding-window families (each line ", &(L)->name") */ \
+        , &(L)->chat_wgate \
         /* <<< */ \
         /* >>> dense families (each line ", &(L)->name") */ \
         /* <<< */ \
