@@ -112,8 +112,8 @@ static const struct arch_info table[] = {
     {"granite_swa", NULL, ROPE_NORM, AF_TIED_OK | AF_GRANITE | AF_SINKS | AF_SWA, 0, .flags2 = AX_GRANITE_SWA},
     // mimo2: the sliding layers rotate unscaled with rope.freq_base_swa (10000 when absent).
     {"mimo2", NULL, ROPE_NEOX, AF_MOE_NORM_W | AF_SWA | AF_SWA_ROPE_UNSCALED, 0, .swa_rope_base = 10000, .flags2 = AX_MIMO2},
-    {"maple", "Maple is not verified", ROPE_NONE, 0, 0},
-    {"spark2_5", "Spark 2.5 is not verified", ROPE_NONE, 0, 0},
+    {"maple", NULL, ROPE_NEOX, AF_QK_NORM | AF_MOE_NORM_W | AF_SWA, 0, .flags2 = AX_MAPLE},
+    {"spark2_5", NULL, ROPE_NEOX, AF_TIED_OK | AF_GELU | AF_SWA, 0, .flags2 = AX_SPARK2_5},
     {"muse-glimmer", "Muse Glimmer is not verified", ROPE_NONE, 0, 0},
     {"afmoe", NULL, ROPE_NEOX, AF_TIED_OK | AF_EMB_SQRT | AF_POST_NORMS | AF_SWA, 4, .flags2 = AX_MOE_KEYS | AX_AFMOE},
     {"minimax-m3", "MiniMax-M3 attention with an indexer is not implemented", ROPE_NONE, 0, 0},

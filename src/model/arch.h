@@ -92,6 +92,9 @@
 #define AX_MIMO2         AX_FAM(4) // q/k/v without bias or scale, optional sinks, attention.value_scale, sigmoid
                                    // routing whatever the file says, a layer's FFN routed iff it has a router
 #define AX_AFMOE         AX_FAM(5) // a separate sigmoid output gate (attn_gate), no RoPE on every 4th layer
+#define AX_MAPLE         AX_FAM(6) // only the sliding layers rotate (rope.freq_base_swa), clamped expert SwiGLU
+                                   // from swiglu_clamp_exp
+#define AX_SPARK2_5      AX_FAM(7) // a sigmoid output gate per head (attn_gate [D -> H])
 // <<<
 // >>> dense families (bits 36-45)
 // <<<

@@ -423,7 +423,10 @@ void attn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
         for (int t = 0; t < T; t++) {
             float *o = att + (size_t)t * H * dv;
             const float *gate = ob + (size_t)t * ld;
-            for (int i = 0; i < H * dv; i++) o[i] *= exec_sigmoid(gate[i]);
+            if (feat_has(L->feat, LF_ATTN_GATE_HEAD)) // one gate per head (spark2_5)
+                for (int i = 0; i < H * dv; i++) o[i] *= exec_sigmoid(gate[i / dv]);
+            else
+                for (int i = 0; i < H * dv; i++) o[i] *= exec_sigmoid(gate[i]);
         }
     }
     exec_act_invalidate(ex);

@@ -121,8 +121,25 @@ static void read_mimo2(struct loader *ld) {
     hp->chat_attn_out_scale = vs != 0 && vs != 1 ? vs : 0;
 }
 
+// The sliding layers' head and rotary sizes, when the file gives them, must be the full
+// layers': per-layer head sizes are not implemented.
+static void check_swa_dims(struct loader *ld) {
+    const struct hparams *hp = &ld->m->hp;
+    static const char *keys[] = {"attention.key_length_swa", "attention.value_length_swa", "rope.dimension_count_swa"};
+    const int full[] = {hp->head_dim, hp->head_dim_v, hp->n_rot};
+    for (int i = 0; i < 3; i++) {
+        int v = hp_int(ld, keys[i], full[i]);
+        if (v != full[i]) {
+            ld_fail(ld, FRINK_ERR_UNSUPPORTED, "metadata '%s.%s' = %d differs from the full layers' %d: per-layer head sizes are not implemented",
+                    ld->arch, keys[i], v, full[i]);
+            return;
+        }
+    }
+}
+
 void chatfam_read_hparams(struct loader *ld) {
     uint64_t ax = ld->m->arch->flags2;
+    if (ld->m->arch->flags & AF_SWA) check_swa_dims(ld);
     if (ax & AX_MROPE_TEXT) read_mrope_sections(ld);
     if (ax & (AX_GATING_KEY | AX_MOE_KEYS)) read_routing(ld);
     if (ax & AX_LOGIT_MUL) read_logit_mul(ld);
@@ -175,6 +192,7 @@ struct own_attn {
     bool qkv_extras; // q/k/v biases and scales applied (else left unread, as mimo2's reference ignores them)
     bool qk_norm;    // per-head q/k RMSNorms (required)
     bool gate;       // a separate output gate attn_gate [D -> H*d] (afmoe), its .scale not applied
+    bool gate_head;  // ... with one gate per head, [D -> H] (spark2_5)
     bool sinks_opt;  // attention sinks when the layer has them (mimo2)
 };
 
@@ -215,8 +233,9 @@ static void bind_own_attention(struct loader *ld, struct layer *L, int il, struc
     }
     if (o.gate) {
         snprintf(b, sizeof b, "blk.%d.attn_gate", il);
-        L->chat_wgate = mat_take_b(ld, b, D, (int64_t)H * d, 0, true, false, false);
+        L->chat_wgate = mat_take_b(ld, b, D, o.gate_head ? H : (int64_t)H * d, 0, true, false, false);
         feat_set(&L->feat, LF_ATTN_GATE_SEP);
+        if (o.gate_head) feat_set(&L->feat, LF_ATTN_GATE_HEAD);
     }
     snprintf(b, sizeof b, "blk.%d.attn_sinks.weight", il);
     if (o.sinks_opt && gguf_tensor_index(ld->f, b) >= 0) {
@@ -240,6 +259,18 @@ static void bind_mimo2(struct loader *ld, struct layer *L, int il) {
     }
 }
 
+// maple: swiglu_clamp_exp for layer il (a scalar or one per block), 0 when absent.
+static float swiglu_limit(struct loader *ld, int il) {
+    const struct gguf_kv *kv = kv_take(ld, "swiglu_clamp_exp");
+    if (!kv) return 0;
+    if (kv_is_num(kv)) return (float)kv_num(kv);
+    if (kv->type != GGUF_VT_ARRAY || kv->v.arr.type == GGUF_VT_STRING || (uint64_t)il >= kv->v.arr.n) {
+        ld_fail(ld, FRINK_ERR_FORMAT, "metadata '%s.swiglu_clamp_exp' must be a number or one per block", ld->arch);
+        return 0;
+    }
+    return (float)gguf_arr_f64(kv, (uint64_t)il);
+}
+
 bool chatfam_bind_layer(struct loader *ld, struct layer *L, int il, int n_swa, int n_dense_lead) {
     uint64_t ax = ld->m->arch->flags2;
     bind_swa_rope(ld, L, il, n_swa, n_dense_lead);
@@ -252,6 +283,15 @@ bool chatfam_bind_layer(struct loader *ld, struct layer *L, int il, int n_swa, i
         L->chat_no_rope = (il + 1) % 4 == 0;
         bind_own_attention(ld, L, il, (struct own_attn){.qkv_extras = true, .qk_norm = true, .gate = true});
         return true;
+    }
+    if (AX_FAM_IS(ax, AX_SPARK2_5)) {
+        bind_own_attention(ld, L, il, (struct own_attn){.qkv_extras = true, .gate = true, .gate_head = true});
+        return true;
+    }
+    if (AX_FAM_IS(ax, AX_MAPLE)) {
+        L->chat_no_rope = !feat_has(L->feat, LF_SWA);
+        L->chat_swiglu_limit = swiglu_limit(ld, il);
+        return false;
     }
     if (!(ax & AX_QK_NORM_OPT)) return false;
     // Both norms or neither: a lone one stays unread, and so refuses the file by name.
@@ -274,5 +314,6 @@ void chatfam_layer_features(const struct model *m, struct layer *L) {
     }
     if (!feat_has(L->feat, LF_FFN_MOE)) return;
     if ((ax & AX_MOE_KEYS) && m->hp.moe_norm_w) feat_set(&L->feat, LF_MOE_NORM_W);
+    if (L->chat_swiglu_limit > 1e-6f) feat_set(&L->feat, LF_SWIGLU_CLAMP); // (the reference's threshold)
     if (AX_FAM_IS(ax, AX_COHERE2MOE) && feat_has(L->feat, LF_FFN_SHEXP)) feat_set(&L->feat, LF_SHEXP_HALF);
 }

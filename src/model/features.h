@@ -99,6 +99,8 @@
     X(SHEXP_HALF,        "shexp_half",        HOST, "(routed experts + shared expert) * 0.5 (cohere2moe)")        \
     X(ATTN_OUT_SCALE,    "attn_out_scale",    HOST, "attention output (after wo) times hp.chat_attn_out_scale (mimo2)") \
     X(ATTN_GATE_SEP,     "attn_gate_sep",     HOST, "o *= sigmoid(W_gate xn) before wo, the gate its own matrix (afmoe)") \
+    X(ATTN_GATE_HEAD,    "attn_gate_head",    HOST, "attn_gate_sep with one gate per head, W_gate [D -> H] (spark2_5)") \
+    X(SWIGLU_CLAMP,      "swiglu_clamp",      HOST, "routed experts: silu(min(g, c)) * clamp(u, -c, c), c = chat_swiglu_limit (maple)") \
     /* <<< */                                                                                                 \
     /* >>> dense families */                                                                                  \
     /* <<< */                                                                                                 \

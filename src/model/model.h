@@ -112,7 +112,8 @@ struct layer {
     // <<<
     // >>> chat-format and sliding-window families
     bool chat_no_rope;      // a layer without RoPE (cohere2's full layers, afmoe's every 4th, ...)
-    struct weight chat_wgate; // afmoe: [D -> H*d] the attention output gate (LF_ATTN_GATE_SEP)
+    struct weight chat_wgate; // [D -> H*d] the attention output gate (LF_ATTN_GATE_SEP; [D -> H]: _HEAD)
+    float chat_swiglu_limit;  // maple: the experts' SwiGLU clamp c (LF_SWIGLU_CLAMP)
     // <<<
     // >>> dense families
     // <<<
