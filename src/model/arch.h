@@ -95,6 +95,8 @@
 #define AX_MAPLE         AX_FAM(6) // only the sliding layers rotate (rope.freq_base_swa), clamped expert SwiGLU
                                    // from swiglu_clamp_exp
 #define AX_SPARK2_5      AX_FAM(7) // a sigmoid output gate per head (attn_gate [D -> H])
+#define AX_MUSE_GLIMMER  AX_FAM(8) // afmoe's output gate, RoPE on the sliding layers only, post-norms with eps 1e-8,
+                                   // a weightless RMSNorm after the embedding
 // <<<
 // >>> dense families (bits 36-45)
 // <<<

@@ -146,6 +146,17 @@ void chatfam_read_hparams(struct loader *ld) {
     if (AX_FAM_IS(ax, AX_COHERE2MOE)) read_norm_kind(ld);
     if (AX_FAM_IS(ax, AX_GRANITE_SWA)) read_granite_swa(ld);
     if (AX_FAM_IS(ax, AX_MIMO2)) read_mimo2(ld);
+    if (AX_FAM_IS(ax, AX_MUSE_GLIMMER)) {
+        // The embedding's RMSNorm has no weight: the token norm with weights 1 (x * 1 is x).
+        struct model *m = ld->m;
+        float *ones = owned_alloc(m, (size_t)m->hp.n_embd * sizeof(float));
+        if (!ones) {
+            ld_fail(ld, FRINK_ERR_NOMEM, "out of memory");
+            return;
+        }
+        for (int i = 0; i < m->hp.n_embd; i++) ones[i] = 1.0f;
+        m->tok_norm = ones;
+    }
 }
 
 // Whether layer il slides under a dense-first pattern (AX_COHERE2MOE): the per-layer
@@ -288,6 +299,12 @@ bool chatfam_bind_layer(struct loader *ld, struct layer *L, int il, int n_swa, i
         bind_own_attention(ld, L, il, (struct own_attn){.qkv_extras = true, .gate = true, .gate_head = true});
         return true;
     }
+    if (AX_FAM_IS(ax, AX_MUSE_GLIMMER)) {
+        L->chat_no_rope = !feat_has(L->feat, LF_SWA);
+        L->chat_post_norm_eps = 1e-8f; // (hard-coded in the reference's graph)
+        bind_own_attention(ld, L, il, (struct own_attn){.qkv_extras = true, .qk_norm = true, .gate = true});
+        return true;
+    }
     if (AX_FAM_IS(ax, AX_MAPLE)) {
         L->chat_no_rope = !feat_has(L->feat, LF_SWA);
         L->chat_swiglu_limit = swiglu_limit(ld, il);
@@ -312,6 +329,7 @@ void chatfam_layer_features(const struct model *m, struct layer *L) {
         for (size_t i = 0; i < sizeof rope_feats / sizeof rope_feats[0]; i++) feat_clear(&L->feat, rope_feats[i]);
         feat_set(&L->feat, LF_NO_ROPE);
     }
+    if (L->chat_post_norm_eps != 0) feat_set(&L->feat, LF_POST_NORM_EPS);
     if (!feat_has(L->feat, LF_FFN_MOE)) return;
     if ((ax & AX_MOE_KEYS) && m->hp.moe_norm_w) feat_set(&L->feat, LF_MOE_NORM_W);
     if (L->chat_swiglu_limit > 1e-6f) feat_set(&L->feat, LF_SWIGLU_CLAMP); // (the reference's threshold)

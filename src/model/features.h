@@ -101,6 +101,7 @@
     X(ATTN_GATE_SEP,     "attn_gate_sep",     HOST, "o *= sigmoid(W_gate xn) before wo, the gate its own matrix (afmoe)") \
     X(ATTN_GATE_HEAD,    "attn_gate_head",    HOST, "attn_gate_sep with one gate per head, W_gate [D -> H] (spark2_5)") \
     X(SWIGLU_CLAMP,      "swiglu_clamp",      HOST, "routed experts: silu(min(g, c)) * clamp(u, -c, c), c = chat_swiglu_limit (maple)") \
+    X(POST_NORM_EPS,     "post_norm_eps",     HOST, "the post-norms use the layer's chat_post_norm_eps, not the model's (muse-glimmer)") \
     /* <<< */                                                                                                 \
     /* >>> dense families */                                                                                  \
     /* <<< */                                                                                                 \

@@ -114,6 +114,7 @@ struct layer {
     bool chat_no_rope;      // a layer without RoPE (cohere2's full layers, afmoe's every 4th, ...)
     struct weight chat_wgate; // [D -> H*d] the attention output gate (LF_ATTN_GATE_SEP; [D -> H]: _HEAD)
     float chat_swiglu_limit;  // maple: the experts' SwiGLU clamp c (LF_SWIGLU_CLAMP)
+    float chat_post_norm_eps; // muse-glimmer: the post-norms' epsilon (LF_POST_NORM_EPS)
     // <<<
     // >>> dense families
     // <<<
