@@ -118,7 +118,7 @@ static const struct arch_info table[] = {
      .flags2 = AX_LOGIT_MUL | AX_MUSE_GLIMMER},
     {"afmoe", NULL, ROPE_NEOX, AF_TIED_OK | AF_EMB_SQRT | AF_POST_NORMS | AF_SWA, 4, .flags2 = AX_MOE_KEYS | AX_AFMOE},
     {"minimax-m3", "MiniMax-M3 attention with an indexer is not implemented", ROPE_NONE, 0, 0},
-    {"laguna", "Laguna is not verified", ROPE_NONE, 0, 0},
+    {"laguna", NULL, ROPE_NEOX, AF_TIED_OK | AF_SWA | AF_SWA_ROPE_UNSCALED, 4, .flags2 = AX_MOE_KEYS | AX_LAGUNA},
     // <<<
     // >>> dense families
     {"llama4", "'llama4' is not verified against the reference", ROPE_NONE, 0, 0},

@@ -97,6 +97,8 @@
 #define AX_SPARK2_5      AX_FAM(7) // a sigmoid output gate per head (attn_gate [D -> H])
 #define AX_MUSE_GLIMMER  AX_FAM(8) // afmoe's output gate, RoPE on the sliding layers only, post-norms with eps 1e-8,
                                    // a weightless RMSNorm after the embedding
+#define AX_LAGUNA        AX_FAM(9) // a softplus output gate (per head or per element), a dense-first sliding
+                                   // pattern whose layers rotate plainly (no YaRN) over rope.dimension_count_swa
 // <<<
 // >>> dense families (bits 36-45)
 // <<<

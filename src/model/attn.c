@@ -26,6 +26,10 @@ struct rope_p {
 static struct rope_p rope_params(const struct model *m, const struct layer *L) {
     const struct hparams *hp = &m->hp;
     struct rope_p r = {L->n_rot, hp->rope_mode, L->rope_base, L->rope_scale, hp->rope_attn_factor, hp->rope_ext_factor, {0, 0}, m->rope_freqs};
+    if (feat_has(L->feat, LF_ROPE_PLAIN)) { // (laguna's sliding layers: no YaRN, no attention factor)
+        r.attn_factor = 1.0f;
+        r.ext_factor = 0.0f;
+    }
     if (feat_has(L->feat, LF_ROPE_YARN)) {
         // ggml_rope_yarn_corr_dims with beta_fast 32, beta_slow 1.
         float n_ctx_orig = (float)hp->rope_n_ctx_orig;
@@ -423,7 +427,13 @@ void attn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
         for (int t = 0; t < T; t++) {
             float *o = att + (size_t)t * H * dv;
             const float *gate = ob + (size_t)t * ld;
-            if (feat_has(L->feat, LF_ATTN_GATE_HEAD)) // one gate per head (spark2_5)
+            bool per_head = feat_has(L->feat, LF_ATTN_GATE_HEAD); // one gate per head (spark2_5, laguna)
+            if (feat_has(L->feat, LF_ATTN_GATE_SOFTPLUS)) // laguna: the reference's op_softplus
+                for (int i = 0; i < H * dv; i++) {
+                    float g = gate[per_head ? i / dv : i];
+                    o[i] *= g > 20.0f ? g : logf(1.0f + expf(g));
+                }
+            else if (per_head)
                 for (int i = 0; i < H * dv; i++) o[i] *= exec_sigmoid(gate[i / dv]);
             else
                 for (int i = 0; i < H * dv; i++) o[i] *= exec_sigmoid(gate[i]);

@@ -127,7 +127,9 @@ static void check_swa_dims(struct loader *ld) {
     const struct hparams *hp = &ld->m->hp;
     static const char *keys[] = {"attention.key_length_swa", "attention.value_length_swa", "rope.dimension_count_swa"};
     const int full[] = {hp->head_dim, hp->head_dim_v, hp->n_rot};
-    for (int i = 0; i < 3; i++) {
+    // (laguna's sliding layers rotate over their own dimension count, bound per layer)
+    int n = AX_FAM_IS(ld->m->arch->flags2, AX_LAGUNA) ? 2 : 3;
+    for (int i = 0; i < n; i++) {
         int v = hp_int(ld, keys[i], full[i]);
         if (v != full[i]) {
             ld_fail(ld, FRINK_ERR_UNSUPPORTED, "metadata '%s.%s' = %d differs from the full layers' %d: per-layer head sizes are not implemented",
@@ -174,7 +176,7 @@ static void bind_swa_rope(struct loader *ld, struct layer *L, int il, int n_swa,
     const struct model *m = ld->m;
     uint64_t ax = m->arch->flags2;
     bool swa_model = n_swa > 0;
-    if (AX_FAM_IS(ax, AX_COHERE2MOE) && n_swa > 0) {
+    if ((AX_FAM_IS(ax, AX_COHERE2MOE) || AX_FAM_IS(ax, AX_LAGUNA)) && n_swa > 0) {
         // (the generic binder applied the other convention: redo the layer's choice)
         feat_clear(&L->feat, LF_SWA);
         L->swa_window = 0;
@@ -204,6 +206,7 @@ struct own_attn {
     bool qk_norm;    // per-head q/k RMSNorms (required)
     bool gate;       // a separate output gate attn_gate [D -> H*d] (afmoe), its .scale not applied
     bool gate_head;  // ... with one gate per head, [D -> H] (spark2_5)
+    bool gate_auto;  // ... per head or per element by the tensor's width, softplus (laguna)
     bool sinks_opt;  // attention sinks when the layer has them (mimo2)
 };
 
@@ -243,10 +246,14 @@ static void bind_own_attention(struct loader *ld, struct layer *L, int il, struc
         feat_set(&L->feat, LF_QK_NORM);
     }
     if (o.gate) {
+        snprintf(b, sizeof b, "blk.%d.attn_gate.weight", il);
+        const struct gguf_tensor *gt = gguf_find_tensor(ld->f, b);
+        bool per_head = o.gate_head || (o.gate_auto && gt && gt->ne[1] == H);
         snprintf(b, sizeof b, "blk.%d.attn_gate", il);
-        L->chat_wgate = mat_take_b(ld, b, D, o.gate_head ? H : (int64_t)H * d, 0, true, false, false);
+        L->chat_wgate = mat_take_b(ld, b, D, per_head ? H : (int64_t)H * d, 0, true, false, false);
         feat_set(&L->feat, LF_ATTN_GATE_SEP);
-        if (o.gate_head) feat_set(&L->feat, LF_ATTN_GATE_HEAD);
+        if (per_head) feat_set(&L->feat, LF_ATTN_GATE_HEAD);
+        if (o.gate_auto) feat_set(&L->feat, LF_ATTN_GATE_SOFTPLUS);
     }
     snprintf(b, sizeof b, "blk.%d.attn_sinks.weight", il);
     if (o.sinks_opt && gguf_tensor_index(ld->f, b) >= 0) {
@@ -305,6 +312,14 @@ bool chatfam_bind_layer(struct loader *ld, struct layer *L, int il, int n_swa, i
         bind_own_attention(ld, L, il, (struct own_attn){.qkv_extras = true, .qk_norm = true, .gate = true});
         return true;
     }
+    if (AX_FAM_IS(ax, AX_LAGUNA)) {
+        if (feat_has(L->feat, LF_SWA)) {
+            L->chat_rope_plain = true;
+            L->n_rot = hp_int(ld, "rope.dimension_count_swa", L->n_rot);
+        }
+        bind_own_attention(ld, L, il, (struct own_attn){.qkv_extras = true, .qk_norm = true, .gate = true, .gate_auto = true});
+        return true;
+    }
     if (AX_FAM_IS(ax, AX_MAPLE)) {
         L->chat_no_rope = !feat_has(L->feat, LF_SWA);
         L->chat_swiglu_limit = swiglu_limit(ld, il);
@@ -330,6 +345,11 @@ void chatfam_layer_features(const struct model *m, struct layer *L) {
         feat_set(&L->feat, LF_NO_ROPE);
     }
     if (L->chat_post_norm_eps != 0) feat_set(&L->feat, LF_POST_NORM_EPS);
+    if (L->chat_rope_plain && feat_has(L->feat, LF_ATTN)) {
+        feat_set(&L->feat, LF_ROPE_PLAIN);
+        feat_clear(&L->feat, LF_ROPE_YARN);
+        if (L->rope_scale == 1.0f) feat_clear(&L->feat, LF_ROPE_SCALED);
+    }
     if (!feat_has(L->feat, LF_FFN_MOE)) return;
     if ((ax & AX_MOE_KEYS) && m->hp.moe_norm_w) feat_set(&L->feat, LF_MOE_NORM_W);
     if (L->chat_swiglu_limit > 1e-6f) feat_set(&L->feat, LF_SWIGLU_CLAMP); // (the reference's threshold)

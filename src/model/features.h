@@ -102,6 +102,8 @@
     X(ATTN_GATE_HEAD,    "attn_gate_head",    HOST, "attn_gate_sep with one gate per head, W_gate [D -> H] (spark2_5)") \
     X(SWIGLU_CLAMP,      "swiglu_clamp",      HOST, "routed experts: silu(min(g, c)) * clamp(u, -c, c), c = chat_swiglu_limit (maple)") \
     X(POST_NORM_EPS,     "post_norm_eps",     HOST, "the post-norms use the layer's chat_post_norm_eps, not the model's (muse-glimmer)") \
+    X(ATTN_GATE_SOFTPLUS, "attn_gate_softplus", HOST, "attn_gate_sep with softplus(g) instead of sigmoid(g) (laguna)") \
+    X(ROPE_PLAIN,        "rope_plain",        HOST, "this layer's RoPE without the model's YaRN and attention factor (laguna's sliding layers)") \
     /* <<< */                                                                                                 \
     /* >>> dense families */                                                                                  \
     /* <<< */                                                                                                 \

@@ -115,6 +115,7 @@ struct layer {
     struct weight chat_wgate; // [D -> H*d] the attention output gate (LF_ATTN_GATE_SEP; [D -> H]: _HEAD)
     float chat_swiglu_limit;  // maple: the experts' SwiGLU clamp c (LF_SWIGLU_CLAMP)
     float chat_post_norm_eps; // muse-glimmer: the post-norms' epsilon (LF_POST_NORM_EPS)
+    bool chat_rope_plain;     // laguna's sliding layers: RoPE without YaRN (LF_ROPE_PLAIN)
     // <<<
     // >>> dense families
     // <<<
