@@ -117,7 +117,7 @@ static const struct arch_info table[] = {
     {"muse-glimmer", NULL, ROPE_NORM, AF_POST_NORMS | AF_SWA | AF_SWA_ROPE_UNSCALED | AF_FINAL_SOFTCAP, 4,
      .flags2 = AX_LOGIT_MUL | AX_MUSE_GLIMMER},
     {"afmoe", NULL, ROPE_NEOX, AF_TIED_OK | AF_EMB_SQRT | AF_POST_NORMS | AF_SWA, 4, .flags2 = AX_MOE_KEYS | AX_AFMOE},
-    {"minimax-m3", "MiniMax-M3 attention with an indexer is not implemented", ROPE_NONE, 0, 0},
+    {"minimax-m3", "MiniMax sparse attention (the indexer's per-query top-k selection of key blocks, with its own key cache) is not implemented", ROPE_NONE, 0, 0},
     {"laguna", NULL, ROPE_NEOX, AF_TIED_OK | AF_SWA | AF_SWA_ROPE_UNSCALED, 4, .flags2 = AX_MOE_KEYS | AX_LAGUNA},
     // <<<
     // >>> dense families
