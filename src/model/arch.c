@@ -102,9 +102,8 @@ static const struct arch_info table[] = {
     {"cohere2moe", NULL, ROPE_NORM,
      AF_TIED_OK | AF_LAYERNORM | AF_PARALLEL | AF_FFN_SCALES | AF_EXP_SCALES | AF_SHEXP_SCALES | AF_SWA, 4,
      .flags2 = AX_MOE_KEYS | AX_LOGIT_MUL | AX_SWA_ROPE_ONLY | AX_COHERE2MOE},
-    // command-r: the per-head LayerNorms on q/k of the 64-block models (weights [head_dim][n_head])
-    // are not implemented: those files refuse them by name (unread tensors).
-    {"command-r", NULL, ROPE_NORM, AF_ALWAYS_TIED | AF_LAYERNORM | AF_PARALLEL, 0, .flags2 = AX_LOGIT_MUL},
+    // command-r: per-head q/k LayerNorms in the models of 64 blocks or more (as the reference reads them).
+    {"command-r", NULL, ROPE_NORM, AF_ALWAYS_TIED | AF_LAYERNORM | AF_PARALLEL, 0, .flags2 = AX_LOGIT_MUL | AX_COMMAND_R},
     // exaone4: post-norms only (olmo2's block) with per-head q/k norms; the 64-block model slides.
     {"exaone4", NULL, ROPE_NEOX, AF_TIED_OK | AF_NO_PRE_NORM | AF_POST_NORMS | AF_QK_NORM | AF_SWA, 4, .swa_window = 4096,
      .flags2 = AX_SWA_ROPE_ONLY | AX_EXAONE4_SWA},
@@ -117,7 +116,8 @@ static const struct arch_info table[] = {
     {"muse-glimmer", NULL, ROPE_NORM, AF_POST_NORMS | AF_SWA | AF_SWA_ROPE_UNSCALED | AF_FINAL_SOFTCAP, 4,
      .flags2 = AX_LOGIT_MUL | AX_MUSE_GLIMMER},
     {"afmoe", NULL, ROPE_NEOX, AF_TIED_OK | AF_EMB_SQRT | AF_POST_NORMS | AF_SWA, 4, .flags2 = AX_MOE_KEYS | AX_AFMOE},
-    {"minimax-m3", "MiniMax sparse attention (the indexer's per-query top-k selection of key blocks, with its own key cache) is not implemented", ROPE_NONE, 0, 0},
+    {"minimax-m3", "MiniMax sparse attention (the indexer's per-query top-k selection of key blocks, with its own key cache) is not implemented",
+     ROPE_NONE, 0, 0},
     {"laguna", NULL, ROPE_NEOX, AF_TIED_OK | AF_SWA | AF_SWA_ROPE_UNSCALED, 4, .flags2 = AX_MOE_KEYS | AX_LAGUNA},
     // <<<
     // >>> dense families

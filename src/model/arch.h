@@ -99,6 +99,7 @@
                                    // a weightless RMSNorm after the embedding
 #define AX_LAGUNA        AX_FAM(9) // a softplus output gate (per head or per element), a dense-first sliding
                                    // pattern whose layers rotate plainly (no YaRN) over rope.dimension_count_swa
+#define AX_COMMAND_R     AX_FAM(10) // per-head q/k LayerNorms, a weight row per head, in models of 64 blocks or more
 // <<<
 // >>> dense families (bits 36-45)
 // <<<

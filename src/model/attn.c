@@ -407,15 +407,18 @@ void attn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
             for (int h = 1; h < H; h++) memmove(q + (size_t)h * d, q + (size_t)h * 2 * d, (size_t)d * sizeof(float));
         }
         bool head_norm = feat_has(L->feat, LF_QK_NORM), rope = !feat_has(L->feat, LF_NO_ROPE);
+        bool head_ln = feat_has(L->feat, LF_QK_LN_HEAD); // command-r: LayerNorm, a weight row per head
         for (int h = 0; h < H; h++) {
             float *qh = q + (size_t)h * d;
             if (head_norm) exec_rms_norm(qh, qh, L->q_norm, d, eps);
+            if (head_ln) exec_layer_norm(qh, qh, L->q_norm + (size_t)h * d, NULL, d, eps);
             if (rope) rope_head(qh, &rp, pos);
             if (feat_has(L->feat, LF_Q_PRESCALE))
                 for (int i = 0; i < d; i++) qh[i] *= L->kq_scale;
         }
         for (int h = 0; h < Hkv; h++) {
             if (head_norm) exec_rms_norm(k + (size_t)h * d, k + (size_t)h * d, L->k_norm, d, eps);
+            if (head_ln) exec_layer_norm(k + (size_t)h * d, k + (size_t)h * d, L->k_norm + (size_t)h * d, NULL, d, eps);
             if (rope) rope_head(k + (size_t)h * d, &rp, pos);
         }
         seq_kv_store_row(s, il, KV_K, pos, k);

@@ -320,6 +320,16 @@ bool chatfam_bind_layer(struct loader *ld, struct layer *L, int il, int n_swa, i
         bind_own_attention(ld, L, il, (struct own_attn){.qkv_extras = true, .qk_norm = true, .gate = true, .gate_auto = true});
         return true;
     }
+    if (AX_FAM_IS(ax, AX_COMMAND_R) && ld->m->hp.n_layer >= 64) {
+        // (the reference reads them only there; elsewhere they stay unread and refuse the file)
+        char b[64];
+        snprintf(b, sizeof b, "blk.%d.attn_q_norm.weight", il);
+        L->q_norm = vec_take(ld, b, (int64_t)L->head_dim * L->n_head, true);
+        snprintf(b, sizeof b, "blk.%d.attn_k_norm.weight", il);
+        L->k_norm = vec_take(ld, b, (int64_t)L->head_dim * L->n_head_kv, true);
+        feat_set(&L->feat, LF_QK_LN_HEAD);
+        return false;
+    }
     if (AX_FAM_IS(ax, AX_MAPLE)) {
         L->chat_no_rope = !feat_has(L->feat, LF_SWA);
         L->chat_swiglu_limit = swiglu_limit(ld, il);

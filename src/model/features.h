@@ -104,6 +104,7 @@
     X(POST_NORM_EPS,     "post_norm_eps",     HOST, "the post-norms use the layer's chat_post_norm_eps, not the model's (muse-glimmer)") \
     X(ATTN_GATE_SOFTPLUS, "attn_gate_softplus", HOST, "attn_gate_sep with softplus(g) instead of sigmoid(g) (laguna)") \
     X(ROPE_PLAIN,        "rope_plain",        HOST, "this layer's RoPE without the model's YaRN and attention factor (laguna's sliding layers)") \
+    X(QK_LN_HEAD,        "qk_ln_head",        HOST, "per-head LayerNorm (no bias) on q and k before RoPE, a weight row per head (command-r)") \
     /* <<< */                                                                                                 \
     /* >>> dense families */                                                                                  \
     /* <<< */                                                                                                 \
