@@ -1,27 +1,36 @@
 // chatfam.c — loader hooks of the chat-format and sliding-window families.
 //
-// These families recombine features the host path already computes (post-norms, fused
-// gate/up, q/k norms, sigmoid routing with a selection bias, shared experts, sliding
-// windows); what differs is where their files keep the switches, which is read here:
+// These families mostly recombine what the host path computes (post-norms, fused gate/up,
+// q/k norms, sigmoid routing with a selection bias, shared experts, sliding windows, sinks);
+// what differs is where their files keep the switches and which of their tensors the
+// reference's graph really uses. Read here, per row flag (arch.h's AX_*; bits 32-35 name one
+// family's own quirks):
 //
-//   glm4, glm4moe  rope.dimension_sections with s0, s1 > 0 turn the reference's RoPE into
-//                  M-RoPE; on text the t/h/w positions all equal the token's position and the
-//                  fourth is 0, so M-RoPE is NEOX-paired RoPE as long as every rotary pair
-//                  falls in the t/h/w sections (a pair in the fourth would rotate by 0).
-//   glm4moe       sigmoid routing unless expert_gating_func says otherwise, weight norm and
-//                  scale from metadata, optional per-head q/k norms (GLM-4.5 355B has them).
+//   glm4, glm4moe  rope.dimension_sections with s0, s1 > 0 make the reference's RoPE M-RoPE;
+//                  on text the t/h/w positions all equal the token's and the fourth is 0, so
+//                  it is NEOX-paired RoPE as long as every rotary pair falls in t/h/w.
+//   glm4moe,       sigmoid routing unless expert_gating_func says otherwise, leading dense
+//   cohere2moe,    blocks, weight norm and scale from metadata (AX_MOE_KEYS); glm4moe's
+//   afmoe, laguna  optional per-head q/k norms (GLM-4.5 355B has them).
 //   minimax-m2    the routing function from expert_gating_func (sigmoid in its files).
-//   cohere2moe    as cohere2, plus: RMSNorm or LayerNorm by which epsilon the file sets, a
-//                 dense-first sliding pattern, RoPE also on the leading dense blocks, and the
-//                 routed + shared expert sum halved.
-//   afmoe         a separate sigmoid gate on the attention output before wo, no RoPE on every
-//                 fourth layer, the embedding times sqrt(D), sandwich norms, sigmoid routing.
+//   command-r,    logits *times* logit_scale (the host divides by hp.f_logit_scale: it gets a
+//   cohere2,      reciprocal that divides back to the file's value exactly, or a refusal);
+//   muse-glimmer  command-r's per-head q/k LayerNorms in its 64-block models.
+//   cohere2,      only the sliding layers rotate, with rope.freq_base (freq_base_swa is read
+//   cohere2moe,   and not used, as in the reference), the full layers not at all; exaone4
+//   exaone4       slides only in its 64-block model; cohere2moe: RMSNorm or LayerNorm by the
+//                 epsilon the file sets, a dense-first pattern, RoPE on the leading dense
+//                 blocks too, (routed + shared expert) * 0.5.
+//   granite_swa   per-layer RoPE from attention.rope_pattern; deepstack inputs and experts refused.
 //   mimo2         q/k/v products without the biases and scales its files carry, optional
-//                 sinks, attention.value_scale on the attention output.
-//   command-r,    logits *times* logit_scale (the host divides by hp.f_logit_scale: it gets
-//   cohere2       a reciprocal that divides back to the file's value exactly, or a refusal);
-//                 cohere2's sliding layers rotate with rope.freq_base (its freq_base_swa is
-//                 read and not used, as in the reference), its full layers not at all.
+//                 sinks, attention.value_scale on the attention output, a layer routed iff it
+//                 has a router.
+//   afmoe,        a separate output gate before wo: sigmoid per element (afmoe, muse-glimmer),
+//   spark2_5,     sigmoid per head (spark2_5), softplus per head or element (laguna); afmoe
+//   muse-glimmer, skips RoPE on every fourth layer, muse-glimmer rotates only its sliding
+//   laguna        layers and post-norms with eps 1e-8, laguna's sliding layers rotate without
+//                 YaRN over their own dimension count.
+//   maple         only the sliding layers rotate; the experts' SwiGLU clamped (swiglu_clamp_exp).
 #include "model/chatfam.h"
 
 #include <math.h>
