@@ -89,22 +89,36 @@ static const struct arch_info table[] = {
     {"qwen4exp", "Qwen4 hyper-connections and sparse attention are not implemented", ROPE_NONE, 0, 0},
     // <<<
     // >>> chat-format and sliding-window families
-    {"glm4", "GLM-4 post-norms are not verified", ROPE_NONE, 0, 0},
-    {"glm4moe", "GLM-4.5 MoE routing is not verified", ROPE_NONE, 0, 0},
-    {"minimax-m2", "MiniMax-M2 attention and routing are not verified", ROPE_NONE, 0, 0},
-    {"seed_oss", "Seed-OSS is not verified", ROPE_NONE, 0, 0},
-    {"cohere2", "sliding-window interleave of Command R7B is not implemented", ROPE_NONE, 0, 0},
-    {"cohere2moe", "Cohere 2 MoE is not implemented", ROPE_NONE, 0, 0},
-    {"command-r", "parallel blocks with LayerNorm and logit scale are not verified", ROPE_NONE, 0, 0},
-    {"exaone4", "EXAONE 4 sliding-window interleave is not verified", ROPE_NONE, 0, 0},
-    {"granite_swa", "Granite sliding-window interleave is not verified", ROPE_NONE, 0, 0},
-    {"mimo2", "MiMo-2 sliding-window MoE is not verified", ROPE_NONE, 0, 0},
-    {"maple", "Maple is not verified", ROPE_NONE, 0, 0},
-    {"spark2_5", "Spark 2.5 is not verified", ROPE_NONE, 0, 0},
-    {"muse-glimmer", "Muse Glimmer is not verified", ROPE_NONE, 0, 0},
-    {"afmoe", "AFMoE gated attention and routing are not verified", ROPE_NONE, 0, 0},
-    {"minimax-m3", "MiniMax-M3 attention with an indexer is not implemented", ROPE_NONE, 0, 0},
-    {"laguna", "Laguna is not verified", ROPE_NONE, 0, 0},
+    // glm4: sandwich post-norms, fused [gate | up]; NORM RoPE, or M-RoPE (NEOX pairs) when the file
+    // has rope sections (chatfam.c).
+    {"glm4", NULL, ROPE_NORM, AF_TIED_OK | AF_POST_NORMS, 0, .flags2 = AX_MROPE_TEXT},
+    // glm4moe: the pre-FFN norm is post_attention_norm; MTP (nextn) blocks are skipped by name.
+    {"glm4moe", NULL, ROPE_NEOX, AF_TIED_OK | AF_FFN_NORM_PA, 0, .flags2 = AX_MROPE_TEXT | AX_MOE_KEYS | AX_QK_NORM_OPT},
+    {"minimax-m2", NULL, ROPE_NEOX, AF_QK_NORM_FULL | AF_MOE_NORM_W, 0, .flags2 = AX_GATING_KEY},
+    {"seed_oss", NULL, ROPE_NEOX, AF_TIED_OK | AF_FFN_NORM_PA, 0},
+    // cohere2 (Command R7B): parallel LayerNorm block, SWA layers with RoPE, full layers without.
+    {"cohere2", NULL, ROPE_NORM, AF_ALWAYS_TIED | AF_LAYERNORM | AF_PARALLEL | AF_FFN_SCALES | AF_SWA, 4,
+     .flags2 = AX_LOGIT_MUL | AX_SWA_ROPE_ONLY},
+    {"cohere2moe", NULL, ROPE_NORM,
+     AF_TIED_OK | AF_LAYERNORM | AF_PARALLEL | AF_FFN_SCALES | AF_EXP_SCALES | AF_SHEXP_SCALES | AF_SWA, 4,
+     .flags2 = AX_MOE_KEYS | AX_LOGIT_MUL | AX_SWA_ROPE_ONLY | AX_COHERE2MOE},
+    // command-r: per-head q/k LayerNorms in the models of 64 blocks or more (as the reference reads them).
+    {"command-r", NULL, ROPE_NORM, AF_ALWAYS_TIED | AF_LAYERNORM | AF_PARALLEL, 0, .flags2 = AX_LOGIT_MUL | AX_COMMAND_R},
+    // exaone4: post-norms only (olmo2's block) with per-head q/k norms; the 64-block model slides.
+    {"exaone4", NULL, ROPE_NEOX, AF_TIED_OK | AF_NO_PRE_NORM | AF_POST_NORMS | AF_QK_NORM | AF_SWA, 4, .swa_window = 4096,
+     .flags2 = AX_SWA_ROPE_ONLY | AX_EXAONE4_SWA},
+    // granite_swa: granite's scales, attention sinks, a per-layer sliding pattern (array) and RoPE pattern.
+    {"granite_swa", NULL, ROPE_NORM, AF_TIED_OK | AF_GRANITE | AF_SINKS | AF_SWA, 0, .flags2 = AX_GRANITE_SWA},
+    // mimo2: the sliding layers rotate unscaled with rope.freq_base_swa (10000 when absent).
+    {"mimo2", NULL, ROPE_NEOX, AF_MOE_NORM_W | AF_SWA | AF_SWA_ROPE_UNSCALED, 0, .swa_rope_base = 10000, .flags2 = AX_MIMO2},
+    {"maple", NULL, ROPE_NEOX, AF_QK_NORM | AF_MOE_NORM_W | AF_SWA, 0, .flags2 = AX_MAPLE},
+    {"spark2_5", NULL, ROPE_NEOX, AF_TIED_OK | AF_GELU | AF_SWA, 0, .flags2 = AX_SPARK2_5},
+    {"muse-glimmer", NULL, ROPE_NORM, AF_POST_NORMS | AF_SWA | AF_SWA_ROPE_UNSCALED | AF_FINAL_SOFTCAP, 4,
+     .flags2 = AX_LOGIT_MUL | AX_MUSE_GLIMMER},
+    {"afmoe", NULL, ROPE_NEOX, AF_TIED_OK | AF_EMB_SQRT | AF_POST_NORMS | AF_SWA, 4, .flags2 = AX_MOE_KEYS | AX_AFMOE},
+    {"minimax-m3", "MiniMax sparse attention (the indexer's per-query top-k selection of key blocks, with its own key cache) is not implemented",
+     ROPE_NONE, 0, 0},
+    {"laguna", NULL, ROPE_NEOX, AF_TIED_OK | AF_SWA | AF_SWA_ROPE_UNSCALED, 4, .flags2 = AX_MOE_KEYS | AX_LAGUNA},
     // <<<
     // >>> dense families
     {"llama4", "'llama4' is not verified against the reference", ROPE_NONE, 0, 0},

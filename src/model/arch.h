@@ -72,6 +72,34 @@
 // >>> MLA and sparse attention (bits 18-25)
 // <<<
 // >>> chat-format and sliding-window families (bits 26-35)
+#define AX_MROPE_TEXT    AX(26) // rope.dimension_sections with s0, s1 > 0: M-RoPE (NEOX pairs) on text positions (glm4)
+#define AX_GATING_KEY    AX(27) // expert_gating_func may select sigmoid routing (minimax-m2)
+#define AX_MOE_KEYS      AX(28) // sigmoid routing unless expert_gating_func says otherwise, leading_dense_block_count,
+                                // expert_weights_norm / expert_weights_scale from metadata (glm4moe, cohere2moe)
+#define AX_LOGIT_MUL     AX(29) // logits multiplied by logit_scale (command-r, cohere2; granite's divides)
+#define AX_SWA_ROPE_ONLY AX(30) // only the sliding layers (and leading dense blocks) rotate, with rope.freq_base;
+                                // the other full layers have no RoPE (cohere2, cohere2moe, exaone4)
+#define AX_QK_NORM_OPT   AX(31) // per-head q/k RMSNorms when the file has both (glm4moe)
+// Bits 32-35 are a number, not flags: which one family's own quirks chatfam.c applies.
+#define AX_FAM_MASK      (AX(32) | AX(33) | AX(34) | AX(35))
+#define AX_FAM(n)        ((uint64_t)(n) << 32)
+#define AX_FAM_IS(f2, fam) (((f2) & AX_FAM_MASK) == (fam))
+#define AX_COHERE2MOE    AX_FAM(1) // RMSNorm when attention.layer_norm_rms_epsilon is set (else LayerNorm), a period P
+                                   // of sliding_window_pattern slides layer L iff L % P != 0, (routed + shared) * 0.5
+#define AX_EXAONE4_SWA   AX_FAM(2) // sliding layers only in the 64-block model (the reference's rule); else none
+#define AX_GRANITE_SWA   AX_FAM(3) // per-layer RoPE from attention.rope_pattern, sliding layers rotate with
+                                   // rope.freq_base, deepstack inputs and routed experts refused
+#define AX_MIMO2         AX_FAM(4) // q/k/v without bias or scale, optional sinks, attention.value_scale, sigmoid
+                                   // routing whatever the file says, a layer's FFN routed iff it has a router
+#define AX_AFMOE         AX_FAM(5) // a separate sigmoid output gate (attn_gate), no RoPE on every 4th layer
+#define AX_MAPLE         AX_FAM(6) // only the sliding layers rotate (rope.freq_base_swa), clamped expert SwiGLU
+                                   // from swiglu_clamp_exp
+#define AX_SPARK2_5      AX_FAM(7) // a sigmoid output gate per head (attn_gate [D -> H])
+#define AX_MUSE_GLIMMER  AX_FAM(8) // afmoe's output gate, RoPE on the sliding layers only, post-norms with eps 1e-8,
+                                   // a weightless RMSNorm after the embedding
+#define AX_LAGUNA        AX_FAM(9) // a softplus output gate (per head or per element), a dense-first sliding
+                                   // pattern whose layers rotate plainly (no YaRN) over rope.dimension_count_swa
+#define AX_COMMAND_R     AX_FAM(10) // per-head q/k LayerNorms, a weight row per head, in models of 64 blocks or more
 // <<<
 // >>> dense families (bits 36-45)
 // <<<

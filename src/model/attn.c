@@ -26,6 +26,10 @@ struct rope_p {
 static struct rope_p rope_params(const struct model *m, const struct layer *L) {
     const struct hparams *hp = &m->hp;
     struct rope_p r = {L->n_rot, hp->rope_mode, L->rope_base, L->rope_scale, hp->rope_attn_factor, hp->rope_ext_factor, {0, 0}, m->rope_freqs};
+    if (feat_has(L->feat, LF_ROPE_PLAIN)) { // (laguna's sliding layers: no YaRN, no attention factor)
+        r.attn_factor = 1.0f;
+        r.ext_factor = 0.0f;
+    }
     if (feat_has(L->feat, LF_ROPE_YARN)) {
         // ggml_rope_yarn_corr_dims with beta_fast 32, beta_slow 1.
         float n_ctx_orig = (float)hp->rope_n_ctx_orig;
@@ -352,6 +356,7 @@ void attn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
     const struct layer *L = &m->layers[il];
     int D = m->hp.n_embd, H = L->n_head, Hkv = L->n_head_kv, d = L->head_dim, dv = L->head_dim_v;
     bool gated = feat_has(L->feat, LF_ATTN_GATE);
+    bool gate_sep = feat_has(L->feat, LF_ATTN_GATE_SEP); // the gate from its own matrix, into ob
     int qw = gated ? 2 * H * d : H * d;
     float *qg = ex->hb;   // [T][ldh]: q (or q|gate per head)
     float *kb = ex->hb2;  // [T][ldh]
@@ -372,6 +377,7 @@ void attn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
         float *y3[3] = {qg, kb, vb};
         exec_mm_multi(ex, 3, w3, xn, D, T, y3, ld);
     }
+    if (gate_sep) exec_mm(ex, &L->chat_wgate, 0, xn, D, T, ob, ld); // (ob is free once q/k/v are split)
     struct rope_p rp = rope_params(m, L);
     float eps = m->hp.norm_eps;
     for (int t = 0; t < T; t++) {
@@ -402,9 +408,11 @@ void attn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
         }
         bool post = feat_has(L->feat, LF_QK_NORM_POST_ROPE);
         bool head_norm = feat_has(L->feat, LF_QK_NORM) && !post, rope = !feat_has(L->feat, LF_NO_ROPE);
+        bool head_ln = feat_has(L->feat, LF_QK_LN_HEAD); // command-r: LayerNorm, a weight row per head
         for (int h = 0; h < H; h++) {
             float *qh = q + (size_t)h * d;
             if (head_norm) exec_rms_norm(qh, qh, L->q_norm, d, eps);
+            if (head_ln) exec_layer_norm(qh, qh, L->q_norm + (size_t)h * d, NULL, d, eps);
             if (rope) rope_head(qh, &rp, pos);
             if (post) exec_rms_norm(qh, qh, L->q_norm, d, eps);
             if (feat_has(L->feat, LF_Q_PRESCALE))
@@ -412,19 +420,29 @@ void attn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
         }
         for (int h = 0; h < Hkv; h++) {
             if (head_norm) exec_rms_norm(k + (size_t)h * d, k + (size_t)h * d, L->k_norm, d, eps);
+            if (head_ln) exec_layer_norm(k + (size_t)h * d, k + (size_t)h * d, L->k_norm + (size_t)h * d, NULL, d, eps);
             if (rope) rope_head(k + (size_t)h * d, &rp, pos);
             if (post) exec_rms_norm(k + (size_t)h * d, k + (size_t)h * d, L->k_norm, d, eps);
         }
         seq_kv_store_row(s, il, KV_K, pos, k);
         seq_kv_store_row(s, il, KV_V, pos, vb + (size_t)t * ld);
     }
-    float *att = gated ? kb : ob; // [T][H*dv]: kb is free once K is cached; ob once q/k/v are split
+    float *att = gated || gate_sep ? kb : ob; // [T][H*dv]: kb is free once K is cached; ob once q/k/v are split
     attn_run(ex, L, qg, ld, il, T, att);
-    if (gated) {
+    if (gated || gate_sep) {
         for (int t = 0; t < T; t++) {
             float *o = att + (size_t)t * H * dv;
             const float *gate = ob + (size_t)t * ld;
-            for (int i = 0; i < H * dv; i++) o[i] *= exec_sigmoid(gate[i]);
+            bool per_head = feat_has(L->feat, LF_ATTN_GATE_HEAD); // one gate per head (spark2_5, laguna)
+            if (feat_has(L->feat, LF_ATTN_GATE_SOFTPLUS)) // laguna: the reference's op_softplus
+                for (int i = 0; i < H * dv; i++) {
+                    float g = gate[per_head ? i / dv : i];
+                    o[i] *= g > 20.0f ? g : logf(1.0f + expf(g));
+                }
+            else if (per_head)
+                for (int i = 0; i < H * dv; i++) o[i] *= exec_sigmoid(gate[i / dv]);
+            else
+                for (int i = 0; i < H * dv; i++) o[i] *= exec_sigmoid(gate[i]);
         }
     }
     exec_act_invalidate(ex);

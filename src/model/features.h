@@ -96,6 +96,15 @@
     /* >>> MLA and sparse-attention families */                                                                                  \
     /* <<< */                                                                                                 \
     /* >>> chat-format and sliding-window families */                                                                                  \
+    X(SHEXP_HALF,        "shexp_half",        HOST, "(routed experts + shared expert) * 0.5 (cohere2moe)")        \
+    X(ATTN_OUT_SCALE,    "attn_out_scale",    HOST, "attention output (after wo) times hp.chat_attn_out_scale (mimo2)") \
+    X(ATTN_GATE_SEP,     "attn_gate_sep",     HOST, "o *= sigmoid(W_gate xn) before wo, the gate its own matrix (afmoe)") \
+    X(ATTN_GATE_HEAD,    "attn_gate_head",    HOST, "attn_gate_sep with one gate per head, W_gate [D -> H] (spark2_5)") \
+    X(SWIGLU_CLAMP,      "swiglu_clamp",      HOST, "routed experts: silu(min(g, c)) * clamp(u, -c, c), c = chat_swiglu_limit (maple)") \
+    X(POST_NORM_EPS,     "post_norm_eps",     HOST, "the post-norms use the layer's chat_post_norm_eps, not the model's (muse-glimmer)") \
+    X(ATTN_GATE_SOFTPLUS, "attn_gate_softplus", HOST, "attn_gate_sep with softplus(g) instead of sigmoid(g) (laguna)") \
+    X(ROPE_PLAIN,        "rope_plain",        HOST, "this layer's RoPE without the model's YaRN and attention factor (laguna's sliding layers)") \
+    X(QK_LN_HEAD,        "qk_ln_head",        HOST, "per-head LayerNorm (no bias) on q and k before RoPE, a weight row per head (command-r)") \
     /* <<< */                                                                                                 \
     /* >>> dense families */                                                                                  \
     /* <<< */                                                                                                 \

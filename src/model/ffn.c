@@ -202,6 +202,20 @@ static void route(const struct model *m, const struct layer *L, float *probs, fl
         for (int k = 0; k < K; k++) wt[k] *= hp->expert_weights_scale;
 }
 
+// An expert's gated activation, g[i] = act(g[i]) * u[i] for n values: the layer's activation,
+// or maple's clamped SwiGLU (gate at most c, up within [-c, c], in the reference's scalar form).
+static void expert_glu(enum quant_isa_id isa, const struct layer *L, int act, float *g, const float *u, int n) {
+    if (!feat_has(L->feat, LF_SWIGLU_CLAMP)) {
+        glu(isa, act, g, u, n);
+        return;
+    }
+    const float c = L->chat_swiglu_limit;
+    for (int i = 0; i < n; i++) {
+        float x = g[i] < c ? g[i] : c, y = u[i] < -c ? -c : u[i] > c ? c : u[i];
+        g[i] = x / (1.f + expf(-x)) * y;
+    }
+}
+
 // Routed experts (+ shared expert). Only the selected experts are computed:
 // tokens are grouped by expert, each expert's matrices are read once per batch.
 void ffn_moe(struct exec *ex, const struct layer *L, const float *xn, int T, float *y) {
@@ -232,13 +246,13 @@ void ffn_moe(struct exec *ex, const struct layer *L, const float *xn, int T, flo
             exec_mm(ex, &L->gate_up_exps, e, ex->xg, D, n, ex->hb, ex->ldh);
             for (int i = 0; i < n; i++) {
                 float *g = ex->hb + (size_t)i * ex->ldh;
-                glu(ex->isa, act, g, g + F, F);
+                expert_glu(ex->isa, L, act, g, g + F, F);
             }
         } else {
             exec_mm(ex, &L->gate_exps, e, ex->xg, D, n, ex->hb, ex->ldh);
             exec_mm(ex, &L->up_exps, e, ex->xg, D, n, ex->hb2, ex->ldh);
             for (int i = 0; i < n; i++)
-                glu(ex->isa, act, ex->hb + (size_t)i * ex->ldh, ex->hb2 + (size_t)i * ex->ldh, F);
+                expert_glu(ex->isa, L, act, ex->hb + (size_t)i * ex->ldh, ex->hb2 + (size_t)i * ex->ldh, F);
         }
         exec_mm(ex, &L->down_exps, e, ex->hb, ex->ldh, n, ex->yg, D);
         for (int i = 0; i < n; i++) {
@@ -265,6 +279,9 @@ void ffn_moe(struct exec *ex, const struct layer *L, const float *xn, int T, flo
                 gate = exec_sigmoid(d);
             }
             for (int c = 0; c < D; c++) y[(size_t)t * D + c] += gate * ex->yg[(size_t)t * D + c];
+            // cohere2moe halves the sum (gate is 1: the sum above is the reference's exactly)
+            if (feat_has(L->feat, LF_SHEXP_HALF))
+                for (int c = 0; c < D; c++) y[(size_t)t * D + c] *= 0.5f;
         }
     }
 }

@@ -44,6 +44,17 @@ static void norm_rows(const struct model *m, float *y, const float *x, const flo
     }
 }
 
+// A post-norm of layer L (RMSNorm) on T rows of y in place: the model's epsilon, or the layer's
+// own when LF_POST_NORM_EPS (muse-glimmer's 1e-8).
+static void post_norm_rows(const struct model *m, const struct layer *L, float *y, const float *w, int T) {
+    if (!feat_has(L->feat, LF_POST_NORM_EPS)) {
+        norm_rows(m, y, y, w, NULL, T);
+        return;
+    }
+    int D = m->hp.n_embd;
+    for (int t = 0; t < T; t++) exec_rms_norm(y + (size_t)t * D, y + (size_t)t * D, w, D, L->chat_post_norm_eps);
+}
+
 // ---- embeddings and output -------------------------------------------------------
 
 // x = embed(tokens) (+ learned position) (* scale) (-> LayerNorm, bloom).
@@ -103,6 +114,12 @@ static void host_mixer(struct exec *ex, int il, const float *xa, int T, float *y
     // >>> MLA and sparse-attention families
     // <<<
     // >>> chat-format and sliding-window families
+    if (feat_has(L->feat, LF_ATTN_OUT_SCALE)) {
+        attn_layer(ex, il, xa, T, y);
+        float s = ex->m->hp.chat_attn_out_scale;
+        for (size_t i = 0; i < (size_t)T * ex->m->hp.n_embd; i++) y[i] *= s;
+        return;
+    }
     // <<<
     // >>> dense families
     // <<<
@@ -160,7 +177,7 @@ void exec_host_block(struct exec *ex, int il, float *x, int T) {
     // <<<
     exec_act_invalidate(ex);
     host_mixer(ex, il, xa, T, y);
-    if (feat_has(L->feat, LF_POST_ATTN_NORM)) norm_rows(m, y, y, L->post_attn_norm, NULL, T);
+    if (feat_has(L->feat, LF_POST_ATTN_NORM)) post_norm_rows(m, L, y, L->post_attn_norm, T);
     if (feat_has(L->feat, LF_PARALLEL)) {
         // falcon's FFN reads attn_norm's output; neox's its own ffn_norm.
         if (!feat_has(L->feat, LF_NO_FFN_NORM)) norm_rows(m, xn, x, L->ffn_norm, L->ffn_norm_b, T);
@@ -177,7 +194,7 @@ void exec_host_block(struct exec *ex, int il, float *x, int T) {
     else memcpy(xn, x, n * sizeof(float));
     exec_act_invalidate(ex);
     host_ffn(ex, L, xn, T, y);
-    if (feat_has(L->feat, LF_POST_FFN_NORM)) norm_rows(m, y, y, L->post_ffn_norm, NULL, T);
+    if (feat_has(L->feat, LF_POST_FFN_NORM)) post_norm_rows(m, L, y, L->post_ffn_norm, T);
     if (feat_has(L->feat, LF_RESIDUAL_SCALE))
         for (size_t i = 0; i < n; i++) y[i] *= rs;
     for (size_t i = 0; i < n; i++) x[i] += y[i];

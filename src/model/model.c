@@ -18,6 +18,7 @@
 #include "model/path.h"
 #include "model/loader.h"
 #include "model/moe.h"
+#include "model/chatfam.h"
 #include "model/shape.h"
 #include "quant/types.h"
 
@@ -650,6 +651,7 @@ static void layer_features(const struct model *m, struct layer *L) {
     // >>> MLA and sparse-attention families
     // <<<
     // >>> chat-format and sliding-window families
+    chatfam_layer_features(m, L);
     // <<<
     // >>> dense families
     // <<<
@@ -736,6 +738,7 @@ static void read_hparams_features(struct loader *ld) {
     // >>> MLA and sparse-attention families
     // <<<
     // >>> chat-format and sliding-window families
+    chatfam_read_hparams(ld);
     // <<<
     // >>> dense families
     // <<<
@@ -811,7 +814,8 @@ static void read_hparams(struct loader *ld) {
     if (hp->n_expert > 0) {
         int g = hp_int(ld, "expert_gating_func", 0);
         bool dsk = (af & AF_DEEPSEEK_MOE) != 0;
-        bool sig_ok = dsk || AX_MOE_FAM_IS(m->arch->flags2, AX_SMALLTHINKER) || AX_MOE_FAM_IS(m->arch->flags2, AX_HY_V3); // may route by sigmoid
+        bool sig_ok = dsk || AX_MOE_FAM_IS(m->arch->flags2, AX_SMALLTHINKER) || AX_MOE_FAM_IS(m->arch->flags2, AX_HY_V3) ||
+                      (m->arch->flags2 & (AX_GATING_KEY | AX_MOE_KEYS)) || AX_FAM_IS(m->arch->flags2, AX_MIMO2); // may route by sigmoid
         if (g != 0 && g != hp->gating && !(sig_ok && g == GATING_SIGMOID)) { ld_fail(ld, FRINK_ERR_UNSUPPORTED, "expert_gating_func %d is not implemented for '%s'", g, ld->arch); return; }
         if (g) hp->gating = g;
         int groups = hp_int(ld, "expert_group_count", 0);
@@ -957,6 +961,7 @@ static frink_status read_layer_plan(struct loader *ld, struct layer_plan *lp) {
         lp->n_dense_lead = hp_int(ld, "leading_dense_block_count", 0);
         if (hp->n_expert > 0) hp_int(ld, "expert_shared_count", NAN);
     }
+    if (m->arch->flags2 & AX_MOE_KEYS) lp->n_dense_lead = hp_int(ld, "leading_dense_block_count", 0);
     if (af & AF_MLA) {
         lp->q_lora = hp_int(ld, "attention.q_lora_rank", 0);
         lp->kv_lora = hp_int(ld, "attention.kv_lora_rank", NAN);
@@ -1026,6 +1031,7 @@ static frink_status bind_layer_mixer(struct loader *ld, struct layer *L, int il,
     // >>> MLA and sparse-attention families
     // <<<
     // >>> chat-format and sliding-window families
+    if (chatfam_bind_layer(ld, L, il, lp->n_swa, lp->n_dense_lead)) return ld->st; // else the generic attention below
     // <<<
     // >>> dense families
     // <<<

@@ -111,6 +111,11 @@ struct layer {
     // >>> MLA and sparse-attention families
     // <<<
     // >>> chat-format and sliding-window families
+    bool chat_no_rope;      // a layer without RoPE (cohere2's full layers, afmoe's every 4th, ...)
+    struct weight chat_wgate; // [D -> H*d] the attention output gate (LF_ATTN_GATE_SEP; [D -> H]: _HEAD)
+    float chat_swiglu_limit;  // maple: the experts' SwiGLU clamp c (LF_SWIGLU_CLAMP)
+    float chat_post_norm_eps; // muse-glimmer: the post-norms' epsilon (LF_POST_NORM_EPS)
+    bool chat_rope_plain;     // laguna's sliding layers: RoPE without YaRN (LF_ROPE_PLAIN)
     // <<<
     // >>> dense families
     // <<<
@@ -156,6 +161,7 @@ struct hparams {
     // >>> MLA and sparse-attention families
     // <<<
     // >>> chat-format and sliding-window families
+    float chat_attn_out_scale; // mimo2: attention.value_scale (0: none), applied after wo
     // <<<
     // >>> dense families
     // <<<
@@ -215,6 +221,7 @@ struct model {
         /* >>> MLA and sparse-attention families (each line ", &(L)->name") */ \
         /* <<< */ \
         /* >>> chat-format and sliding-window families (each line ", &(L)->name") */ \
+        , &(L)->chat_wgate \
         /* <<< */ \
         /* >>> dense families (each line ", &(L)->name") */ \
         /* <<< */ \
