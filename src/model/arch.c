@@ -65,7 +65,7 @@ static const struct arch_info table[] = {
     {"falcon-h1", "parallel Mamba-2 and attention mixers (Falcon-H1) are not implemented", ROPE_NONE, 0, 0},
     // <<<
     // >>> conv and linear attention: short convolutions, KDA, lightning attention
-    {"mamba", "selective state-space (Mamba) layers are not implemented", ROPE_NONE, 0, 0},
+    {"mamba", NULL, ROPE_NONE, AF_TIED_OK, 0, .flags2 = AX_MAMBA},
     {"jamba", "Mamba layers interleaved with attention (Jamba) are not implemented", ROPE_NONE, 0, 0},
     {"plamo2", "PLaMo-2 Mamba layers are not implemented", ROPE_NONE, 0, 0},
     {"lfm2", "LFM2 short-convolution layers are not implemented", ROPE_NONE, 0, 0},

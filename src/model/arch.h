@@ -68,6 +68,11 @@
 // >>> ssm (bits 0-9)
 // <<<
 // >>> conv and linear attention (bits 10-17)
+#define AX_MAMBA               AX(10)  // every layer is a Mamba-1 mixer with no FFN (mamba.c)
+#define AX_JAMBA               AX(11)  // layers with head_count_kv 0 are Mamba-1 (+ FFN), the rest attention;
+                                       // a layer is MoE iff it has ffn_gate_inp
+#define AX_SHORTCONV           AX(12)  // recurrent_layers are LFM2 gated short convolutions (shortconv.c)
+#define AX_OUT_NORM_TOK        AX(13)  // the output norm is the tensor named token_embd_norm (lfm2)
 // <<<
 // >>> MLA and sparse attention (bits 18-25)
 // <<<

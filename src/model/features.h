@@ -92,6 +92,10 @@
     /* >>> ssm: Mamba / Mamba-2 mixers and the hybrids built on them */                                                                                  \
     /* <<< */                                                                                                 \
     /* >>> conv and linear attention: short convolutions, KDA, lightning attention */                                                                                  \
+    X(NO_FFN,            "no_ffn",            HOST, "the block has no FFN: x += mixer(norm(x)) only (mamba)")    \
+    X(MAMBA,             "mamba",             HOST, "Mamba-1 mixer: conv1d, selective scan with A [d_inner][d_state], D skip, SiLU gate") \
+    X(MAMBA_DBC_NORM,    "mamba_dbc_norm",    HOST, "Mamba-1: RMSNorm of dt, B and C before the scan (jamba)")   \
+    X(SHORTCONV,         "shortconv",         HOST, "LFM2 gated short convolution mixer: (c * conv(b * x)) out-projected") \
     /* <<< */                                                                                                 \
     /* >>> MLA and sparse-attention families */                                                                                  \
     /* <<< */                                                                                                 \

@@ -110,6 +110,14 @@ static void host_mixer(struct exec *ex, int il, const float *xa, int T, float *y
     // >>> ssm: Mamba / Mamba-2 mixers and the hybrids built on them
     // <<<
     // >>> conv and linear attention: short convolutions, KDA, lightning attention
+    if (feat_has(L->feat, LF_MAMBA)) {
+        mamba_layer(ex, il, xa, T, y);
+        return;
+    }
+    if (feat_has(L->feat, LF_SHORTCONV)) {
+        shortconv_layer(ex, il, xa, T, y);
+        return;
+    }
     // <<<
     // >>> MLA and sparse-attention families
     // <<<
@@ -155,6 +163,7 @@ static void host_ffn(struct exec *ex, const struct layer *L, const float *xn, in
 //   a   = mixer(n or norm(x; attn_norm_2))       attention, MLA or Gated DeltaNet
 //   a   = norm(a; post_attention_norm)           (sandwich: gemma2/3, olmo2)
 //   sequential: h = x + rs*a;  f = ffn(norm(h; ffn_norm)); x = h + rs*norm(f; post_ffw_norm)
+//               (no_ffn, mamba: x = h)
 //   parallel:   x = x + a + ffn(falcon: n; neox: norm(x; ffn_norm))
 void exec_host_block(struct exec *ex, int il, float *x, int T) {
     const struct model *m = ex->m;
@@ -190,6 +199,7 @@ void exec_host_block(struct exec *ex, int il, float *x, int T) {
     if (feat_has(L->feat, LF_RESIDUAL_SCALE))
         for (size_t i = 0; i < n; i++) y[i] *= rs;
     for (size_t i = 0; i < n; i++) x[i] += y[i];
+    if (feat_has(L->feat, LF_NO_FFN)) return;
     if (!feat_has(L->feat, LF_NO_FFN_NORM)) norm_rows(m, xn, x, L->ffn_norm, L->ffn_norm_b, T);
     else memcpy(xn, x, n * sizeof(float));
     exec_act_invalidate(ex);

@@ -121,6 +121,8 @@ void attn_mla_layer(struct exec *ex, int il, const float *xn, int T, float *y);
 // >>> ssm: Mamba / Mamba-2 mixers and the hybrids built on them
 // <<<
 // >>> conv and linear attention: short convolutions, KDA, lightning attention
+void mamba_layer(struct exec *ex, int il, const float *xn, int T, float *y);     // mamba.c
+void shortconv_layer(struct exec *ex, int il, const float *xn, int T, float *y); // shortconv.c
 // <<<
 // >>> MLA and sparse-attention families
 // <<<

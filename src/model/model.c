@@ -19,6 +19,7 @@
 #include "model/loader.h"
 #include "model/moe.h"
 #include "model/chatfam.h"
+#include "model/convmix.h"
 #include "model/shape.h"
 #include "quant/types.h"
 
@@ -647,6 +648,7 @@ static void layer_features(const struct model *m, struct layer *L) {
     // >>> ssm: Mamba / Mamba-2 mixers and the hybrids built on them
     // <<<
     // >>> conv and linear attention: short convolutions, KDA, lightning attention
+    if (feat_has(L->feat, LF_NO_FFN)) feat_clear(&L->feat, LF_NO_FFN_NORM); // (no FFN to read x)
     // <<<
     // >>> MLA and sparse-attention families
     // <<<
@@ -918,7 +920,7 @@ static frink_status bind_globals(struct loader *ld) {
     if (af & AF_TOK_NORM) m->tok_norm = norm_take(ld, "token_embd_norm", D, true, &m->tok_norm_b);
     if ((af & AF_POS_EMBD) && gguf_tensor_index(ld->f, "position_embd.weight") >= 0)
         m->pos_embd = mat_take_b(ld, "position_embd", D, 0, 0, true, false, false);
-    m->output_norm = norm_take(ld, "output_norm", D, true, &m->output_norm_b);
+    m->output_norm = norm_take(ld, (m->arch->flags2 & AX_OUT_NORM_TOK) ? "token_embd_norm" : "output_norm", D, true, &m->output_norm_b);
     if (gguf_tensor_index(ld->f, "output.weight") >= 0 && !(af & AF_ALWAYS_TIED)) {
         m->output = mat_take_b(ld, "output", D, hp->n_vocab, 0, true, false, (af & AF_OUTPUT_BIAS) != 0);
         m->output_bias = m->output.bias;
@@ -1027,6 +1029,16 @@ static frink_status bind_layer_mixer(struct loader *ld, struct layer *L, int il,
     // >>> ssm: Mamba / Mamba-2 mixers and the hybrids built on them
     // <<<
     // >>> conv and linear attention: short convolutions, KDA, lightning attention
+    uint64_t ax = m->arch->flags2;
+    if ((ax & AX_MAMBA) || ((ax & AX_JAMBA) && L->n_head_kv == 0)) {
+        bind_mamba(ld, L, il);
+        if (ax & AX_MAMBA) feat_set(&L->feat, LF_NO_FFN);
+        return ld->st;
+    }
+    if ((ax & AX_SHORTCONV) && layer_is_recurrent(ld, il, lp->n_total)) {
+        bind_shortconv(ld, L, il);
+        return ld->st;
+    }
     // <<<
     // >>> MLA and sparse-attention families
     // <<<
@@ -1079,6 +1091,10 @@ static frink_status bind_layer(struct loader *ld, struct layer *L, int il, const
     }
     frink_status st = bind_layer_mixer(ld, L, il, lp);
     if (st) return st;
+    if (feat_has(L->feat, LF_NO_FFN)) { // (the mixer's binder decided: mamba)
+        layer_features(m, L);
+        return FRINK_OK;
+    }
     if (af & AF_POST_NORMS) {
         snprintf(b, sizeof b, "blk.%d.post_attention_norm.weight", il);
         L->post_attn_norm = vec_take(ld, b, D, true);

@@ -107,6 +107,22 @@ struct layer {
     // >>> ssm: Mamba / Mamba-2 mixers and the hybrids built on them
     // <<<
     // >>> conv and linear attention: short convolutions, KDA, lightning attention
+    // Mamba-1 (LF_MAMBA, mamba.c): di = mb_inner channels, ds = mb_state, r = mb_dt_rank.
+    struct weight mb_in;        // [D -> 2*di]: x | z
+    struct weight mb_x;         // [di -> r + 2*ds]: dt | B | C
+    struct weight mb_dt;        // [r -> di], with its bias (ssm_dt.bias)
+    struct weight mb_out;       // [di -> D]
+    const float *mb_conv;       // [di][Kc] conv1d weight
+    const float *mb_conv_b;     // [di]
+    const float *mb_a;          // [di][ds] (already -exp(A_log))
+    const float *mb_d;          // [di] skip
+    const float *mb_dt_norm, *mb_b_norm, *mb_c_norm; // [r], [ds], [ds] (LF_MAMBA_DBC_NORM; NULL: unweighted)
+    int mb_inner, mb_state, mb_dt_rank, mb_kc;
+    // LFM2 short convolution (LF_SHORTCONV, shortconv.c): D channels, kernel sc_l.
+    struct weight sc_in;        // [D -> 3*D]: b | c | x
+    struct weight sc_out;       // [D -> D]
+    const float *sc_conv;       // [D][sc_l]
+    int sc_l;
     // <<<
     // >>> MLA and sparse-attention families
     // <<<
@@ -217,6 +233,8 @@ struct model {
         /* >>> ssm: Mamba / Mamba-2 mixers and the hybrids built on them (each line ", &(L)->name") */ \
         /* <<< */ \
         /* >>> conv and linear attention: short convolutions, KDA, lightning attention (each line ", &(L)->name") */ \
+        , &(L)->mb_in, &(L)->mb_x, &(L)->mb_dt, &(L)->mb_out \
+        , &(L)->sc_in, &(L)->sc_out \
         /* <<< */ \
         /* >>> MLA and sparse-attention families (each line ", &(L)->name") */ \
         /* <<< */ \
