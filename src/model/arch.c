@@ -66,7 +66,7 @@ static const struct arch_info table[] = {
     // <<<
     // >>> conv and linear attention: short convolutions, KDA, lightning attention
     {"mamba", NULL, ROPE_NONE, AF_TIED_OK, 0, .flags2 = AX_MAMBA},
-    {"jamba", "Mamba layers interleaved with attention (Jamba) are not implemented", ROPE_NONE, 0, 0},
+    {"jamba", NULL, ROPE_NONE, AF_TIED_OK, 0, .flags2 = AX_JAMBA},
     {"plamo2", "PLaMo-2 Mamba layers are not implemented", ROPE_NONE, 0, 0},
     {"lfm2", "LFM2 short-convolution layers are not implemented", ROPE_NONE, 0, 0},
     {"lfm2moe", "LFM2 short-convolution layers are not implemented", ROPE_NONE, 0, 0},

@@ -1030,6 +1030,15 @@ static frink_status bind_layer_mixer(struct loader *ld, struct layer *L, int il,
     // <<<
     // >>> conv and linear attention: short convolutions, KDA, lightning attention
     uint64_t ax = m->arch->flags2;
+    if (ax & AX_JAMBA) {
+        // jamba: a layer is MoE iff it has a router (the others a dense FFN of feed_forward_length)
+        char gi[80];
+        snprintf(gi, sizeof gi, "blk.%d.ffn_gate_inp.weight", il);
+        if (L->n_expert > 0 && gguf_tensor_index(ld->f, gi) < 0) {
+            L->n_expert = L->n_expert_used = 0;
+            L->n_ff = hp_layer_int(ld, "feed_forward_length", 0, il, lp->n_total);
+        }
+    }
     if ((ax & AX_MAMBA) || ((ax & AX_JAMBA) && L->n_head_kv == 0)) {
         bind_mamba(ld, L, il);
         if (ax & AX_MAMBA) feat_set(&L->feat, LF_NO_FFN);
