@@ -73,6 +73,8 @@
                                        // a layer is MoE iff it has ffn_gate_inp
 #define AX_SHORTCONV           AX(12)  // recurrent_layers are LFM2 gated short convolutions (shortconv.c)
 #define AX_OUT_NORM_TOK        AX(13)  // the output norm is the tensor named token_embd_norm (lfm2)
+#define AX_SWA_ALL_ATTN        AX(14)  // attention.sliding_window > 0 makes every attention layer sliding,
+                                       // RoPE base unchanged (lfm2)
 // <<<
 // >>> MLA and sparse attention (bits 18-25)
 // <<<

@@ -1044,9 +1044,16 @@ static frink_status bind_layer_mixer(struct loader *ld, struct layer *L, int il,
         if (ax & AX_MAMBA) feat_set(&L->feat, LF_NO_FFN);
         return ld->st;
     }
-    if ((ax & AX_SHORTCONV) && layer_is_recurrent(ld, il, lp->n_total)) {
+    if ((ax & AX_SHORTCONV) && L->n_head_kv == 0) { // (the reference's rule; recurrent_layers is not read)
         bind_shortconv(ld, L, il);
         return ld->st;
+    }
+    if ((ax & AX_SWA_ALL_ATTN) && L->n_head_kv > 0) {
+        int w = hp_int(ld, "attention.sliding_window", 0);
+        if (w > 0) {
+            feat_set(&L->feat, LF_SWA);
+            L->swa_window = w;
+        }
     }
     // <<<
     // >>> MLA and sparse-attention families
