@@ -67,7 +67,7 @@ static const struct arch_info table[] = {
     // >>> conv and linear attention: short convolutions, KDA, lightning attention
     {"mamba", NULL, ROPE_NONE, AF_TIED_OK, 0, .flags2 = AX_MAMBA},
     {"jamba", NULL, ROPE_NONE, AF_TIED_OK, 0, .flags2 = AX_JAMBA},
-    {"plamo2", "PLaMo-2 Mamba layers are not implemented", ROPE_NONE, 0, 0},
+    {"plamo2", NULL, ROPE_NEOX, AF_TIED_OK, 0, .flags2 = AX_PLAMO2},
     // lfm2, lfm2moe: the output norm is the tensor named token_embd_norm (the reference's name
     // fix); lfm2moe routes by sigmoid, always renormalized, with leading dense blocks.
     {"lfm2", NULL, ROPE_NEOX, AF_TIED_OK | AF_QK_NORM, 0, .flags2 = AX_SHORTCONV | AX_OUT_NORM_TOK | AX_SWA_ALL_ATTN},

@@ -75,6 +75,7 @@
 #define AX_OUT_NORM_TOK        AX(13)  // the output norm is the tensor named token_embd_norm (lfm2)
 #define AX_SWA_ALL_ATTN        AX(14)  // attention.sliding_window > 0 makes every attention layer sliding,
                                        // RoPE base unchanged (lfm2)
+#define AX_PLAMO2              AX(15)  // PLaMo-2: its Mamba (head_count_kv 0) or attention, post-norms (plamo2.c)
 // <<<
 // >>> MLA and sparse attention (bits 18-25)
 // <<<

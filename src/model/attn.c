@@ -2,7 +2,8 @@
 //
 //   q = Wq xn  (+ gate, interleaved per head, when LF_ATTN_GATE)   [T][H][d]
 //   k = Wk xn, v = Wv xn                                           [T][Hkv][d]
-//   q, k = rms_norm per head (LF_QK_NORM), then RoPE on the first n_rot dims
+//   q, k = rms_norm per head (LF_QK_NORM; one weight row per head with LF_QK_NORM_PER_HEAD), then
+//   RoPE on the first n_rot dims
 //   K, V appended to the cache in its type (F16, the reference's default; F32; Q8_0)
 //   o_h = softmax(q_h K^T * scale (+ softcap, ALiBi, sliding window, sink)) V
 //                                            (causal; query head h uses kv head h / (H/Hkv))
@@ -409,9 +410,10 @@ void attn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
         bool post = feat_has(L->feat, LF_QK_NORM_POST_ROPE);
         bool head_norm = feat_has(L->feat, LF_QK_NORM) && !post, rope = !feat_has(L->feat, LF_NO_ROPE);
         bool head_ln = feat_has(L->feat, LF_QK_LN_HEAD); // command-r: LayerNorm, a weight row per head
+        size_t nw = feat_has(L->feat, LF_QK_NORM_PER_HEAD) ? (size_t)d : 0; // RMSNorm weight stride per head (plamo2)
         for (int h = 0; h < H; h++) {
             float *qh = q + (size_t)h * d;
-            if (head_norm) exec_rms_norm(qh, qh, L->q_norm, d, eps);
+            if (head_norm) exec_rms_norm(qh, qh, L->q_norm + h * nw, d, eps);
             if (head_ln) exec_layer_norm(qh, qh, L->q_norm + (size_t)h * d, NULL, d, eps);
             if (rope) rope_head(qh, &rp, pos);
             if (post) exec_rms_norm(qh, qh, L->q_norm, d, eps);
@@ -419,7 +421,7 @@ void attn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
                 for (int i = 0; i < d; i++) qh[i] *= L->kq_scale;
         }
         for (int h = 0; h < Hkv; h++) {
-            if (head_norm) exec_rms_norm(k + (size_t)h * d, k + (size_t)h * d, L->k_norm, d, eps);
+            if (head_norm) exec_rms_norm(k + (size_t)h * d, k + (size_t)h * d, L->k_norm + h * nw, d, eps);
             if (head_ln) exec_layer_norm(k + (size_t)h * d, k + (size_t)h * d, L->k_norm + (size_t)h * d, NULL, d, eps);
             if (rope) rope_head(k + (size_t)h * d, &rp, pos);
             if (post) exec_rms_norm(k + (size_t)h * d, k + (size_t)h * d, L->k_norm, d, eps);

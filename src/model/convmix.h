@@ -14,4 +14,11 @@ void bind_mamba(struct loader *ld, struct layer *L, int il);
 // state size (D x (L_cache - 1), no recurrence state) and the scratch width.
 void bind_shortconv(struct loader *ld, struct layer *L, int il);
 
+// PLaMo-2 (plamo2.c): layer il's Mamba mixer (LF_PLAMO2_MAMBA), and its attention (fused qkv
+// with per-head q/k norm weights; the reference applies no scale to attn_qkv); either way the
+// post-mixer and post-FFN norms (post_attention_norm, post_ffw_norm without a .weight suffix).
+void bind_plamo2_mamba(struct loader *ld, struct layer *L, int il);
+void bind_plamo2_attention(struct loader *ld, struct layer *L, int il);
+void bind_plamo2_post_norms(struct loader *ld, struct layer *L, int il);
+
 #endif

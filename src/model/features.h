@@ -96,6 +96,8 @@
     X(MAMBA,             "mamba",             HOST, "Mamba-1 mixer: conv1d, selective scan with A [d_inner][d_state], D skip, SiLU gate") \
     X(MAMBA_DBC_NORM,    "mamba_dbc_norm",    HOST, "Mamba-1: RMSNorm of dt, B and C before the scan (jamba)")   \
     X(SHORTCONV,         "shortconv",         HOST, "LFM2 gated short convolution mixer: (c * conv(b * x)) out-projected") \
+    X(PLAMO2_MAMBA,      "plamo2_mamba",      HOST, "PLaMo-2 Mamba mixer: per-head [z | x] in-proj, B|C|dt RMSNorms, a scalar A per head") \
+    X(QK_NORM_PER_HEAD,  "qk_norm_per_head",  HOST, "qk_norm with weights per head: [H][d] and [Hkv][d] (plamo2)") \
     /* <<< */                                                                                                 \
     /* >>> MLA and sparse-attention families */                                                                                  \
     /* <<< */                                                                                                 \

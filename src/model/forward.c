@@ -118,6 +118,10 @@ static void host_mixer(struct exec *ex, int il, const float *xa, int T, float *y
         shortconv_layer(ex, il, xa, T, y);
         return;
     }
+    if (feat_has(L->feat, LF_PLAMO2_MAMBA)) {
+        plamo2_mamba_layer(ex, il, xa, T, y);
+        return;
+    }
     // <<<
     // >>> MLA and sparse-attention families
     // <<<

@@ -123,6 +123,7 @@ void attn_mla_layer(struct exec *ex, int il, const float *xn, int T, float *y);
 // >>> conv and linear attention: short convolutions, KDA, lightning attention
 void mamba_layer(struct exec *ex, int il, const float *xn, int T, float *y);     // mamba.c
 void shortconv_layer(struct exec *ex, int il, const float *xn, int T, float *y); // shortconv.c
+void plamo2_mamba_layer(struct exec *ex, int il, const float *xn, int T, float *y); // plamo2.c
 // <<<
 // >>> MLA and sparse-attention families
 // <<<

@@ -1048,6 +1048,12 @@ static frink_status bind_layer_mixer(struct loader *ld, struct layer *L, int il,
         bind_shortconv(ld, L, il);
         return ld->st;
     }
+    if (ax & AX_PLAMO2) {
+        bind_plamo2_post_norms(ld, L, il);
+        if (L->n_head_kv == 0) bind_plamo2_mamba(ld, L, il);
+        else bind_plamo2_attention(ld, L, il);
+        return ld->st;
+    }
     if ((ax & AX_SWA_ALL_ATTN) && L->n_head_kv > 0) {
         int w = hp_int(ld, "attention.sliding_window", 0);
         if (w > 0) {

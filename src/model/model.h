@@ -118,6 +118,10 @@ struct layer {
     const float *mb_d;          // [di] skip
     const float *mb_dt_norm, *mb_b_norm, *mb_c_norm; // [r], [ds], [ds] (LF_MAMBA_DBC_NORM; NULL: unweighted)
     int mb_inner, mb_state, mb_dt_rank, mb_kc;
+    // PLaMo-2's Mamba (LF_PLAMO2_MAMBA, plamo2.c) uses the same fields with its own shapes: mb_in
+    // [D -> nh*(z_h | x_h)], mb_x [di -> B | C | dt] (mb_dt_rank = dt width), mb_dt [dt -> nh],
+    // mb_a, mb_d [nh], no conv bias; nh = mb_heads, head width di / nh.
+    int mb_heads;
     // LFM2 short convolution (LF_SHORTCONV, shortconv.c): D channels, kernel sc_l.
     struct weight sc_in;        // [D -> 3*D]: b | c | x
     struct weight sc_out;       // [D -> D]
