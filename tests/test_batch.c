@@ -300,6 +300,11 @@ int main(void) {
         {"tests/data/archs/q/qwen3moe-moe-Q4_K_M.gguf", "qwen3moe MoE Q4_K_M", {29, 8, 41, 1}},
         {"tests/data/archs/deepseek2-moe.gguf", "deepseek2 MLA MoE", {21, 3, 34, 2}},
         {"tests/data/archs/gemma2-dense.gguf", "gemma2 sliding window", {27, 5, 60, 2}},
+        {"tests/data/archs/q/mamba-dense-Q4_K_M.gguf", "mamba Q4_K_M", {26, 5, 47, 2}},
+        {"tests/data/archs/jamba-dense.gguf", "jamba Mamba + attention", {22, 7, 40, 1}},
+        {"tests/data/archs/q/lfm2moe-moe-Q8_0.gguf", "lfm2moe short conv MoE Q8_0", {24, 3, 44, 2}},
+        {"tests/data/archs/lfm2-dense.gguf", "lfm2 short conv + SWA", {35, 6, 52, 1}},
+        {"tests/data/archs/plamo2-dense.gguf", "plamo2 Mamba + attention", {23, 4, 39, 2}},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) run_case(&cases[i]);
     check_checkpoint_in_batch();

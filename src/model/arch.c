@@ -73,8 +73,8 @@ static const struct arch_info table[] = {
     {"lfm2", NULL, ROPE_NEOX, AF_TIED_OK | AF_QK_NORM, 0, .flags2 = AX_SHORTCONV | AX_OUT_NORM_TOK | AX_SWA_ALL_ATTN},
     {"lfm2moe", NULL, ROPE_NEOX, AF_TIED_OK | AF_QK_NORM | AF_DEEPSEEK_MOE | AF_MOE_NORM_W, 0,
      .flags2 = AX_SHORTCONV | AX_OUT_NORM_TOK},
-    {"rwkv6", "RWKV time-mix layers are not implemented", ROPE_NONE, 0, 0},
-    {"rwkv7", "RWKV time-mix layers are not implemented", ROPE_NONE, 0, 0},
+    {"rwkv6", "the RWKV-6 time mix (data-dependent token shift through LoRAs, the WKV6 recurrence, per-head GroupNorm) and channel mix are not implemented", ROPE_NONE, 0, 0},
+    {"rwkv7", "the RWKV-7 time mix (the WKV7 generalized delta rule with LoRA decay, in-context learning rate, value residual and gate) and channel mix are not implemented", ROPE_NONE, 0, 0},
     // <<<
     // >>> MLA and sparse-attention families
     {"kimi-linear", "Kimi Delta Attention (KDA) layers are not implemented", ROPE_NONE, 0, 0},
