@@ -736,6 +736,12 @@ static void read_hparams_features(struct loader *ld) {
     // >>> ssm: Mamba / Mamba-2 mixers and the hybrids built on them
     // <<<
     // >>> conv and linear attention: short convolutions, KDA, lightning attention
+    // lfm2moe reads its routing like DeepSeek's (sigmoid, leading dense blocks) but the reference
+    // gives its experts no weight scale and no groups, whatever the file says: so neither here.
+    if ((m->arch->flags2 & AX_SHORTCONV) && (af & AF_DEEPSEEK_MOE)) {
+        hp->expert_weights_scale = 0;
+        hp->expert_groups = hp->expert_groups_used = 0;
+    }
     // <<<
     // >>> MLA and sparse-attention families
     // <<<
