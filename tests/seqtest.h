@@ -36,13 +36,15 @@ struct tm_ctx {
     frink_model *m;
     frink_context *c; // F16 cache, no prefix cache
     int V;
-    bool hybrid;      // has recurrent (Gated DeltaNet) layers
+    bool hybrid;      // has recurrent (Gated DeltaNet, Mamba, short convolution) layers
 };
 
-// The models every state test runs on: attention-only llama, and the two
-// hybrid layouts (qwen35: tiled value heads; qwen3next: grouped, fused ba).
+// The models every state test runs on: attention-only llama, the two Gated DeltaNet
+// hybrid layouts (qwen35: tiled value heads; qwen3next: grouped, fused ba), a conv-only
+// recurrent state (lfm2's short convolutions) and a Mamba one (plamo2).
 static const char *const tm_models[] = {"models/stories260K.gguf", "tests/data/archs/qwen35-dense.gguf",
-                                        "tests/data/archs/qwen3next-moe.gguf", NULL};
+                                        "tests/data/archs/qwen3next-moe.gguf", "tests/data/archs/lfm2-dense.gguf",
+                                        "tests/data/archs/plamo2-dense.gguf", NULL};
 
 // A context of t's model: TM_THREADS threads, n_ctx TM_NCTX, n_batch 512, the given
 // KV cache type and prefix cache budget (0: none). NULL, message printed, on failure.
@@ -74,7 +76,7 @@ static inline int tm_open(struct tm_ctx *t, const char *path) {
     t->V = frink_model_n_vocab(t->m);
     for (int il = 0; il < frink_model_n_layer(t->m); il++) {
         frink_layer_info li;
-        if (!frink_model_layer(t->m, il, &li) && !strcmp(li.kind, "gdn")) t->hybrid = true;
+        if (!frink_model_layer(t->m, il, &li) && strcmp(li.kind, "attention") && strcmp(li.kind, "mla")) t->hybrid = true;
     }
     return (t->c = tm_context(t, FRINK_KV_F16, 0)) ? 0 : -1;
 }

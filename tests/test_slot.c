@@ -1,5 +1,5 @@
 // Slot files through include/frink.h: save, restore, continue for llama and the
-// hybrid fixtures: the same greedy tokens as never having saved, and bit-for-bit
+// recurrent fixtures (tm_models): the same greedy tokens as never having saved, and bit-for-bit
 // the same logits as the sequence that was saved (the state is copied, not
 // recomputed); every refusal reason by name; a save cut short by the file size
 // limit leaves the previous file intact. A last section checks what only the
@@ -417,7 +417,7 @@ int main(void) {
     CHECK(state_hash64("", 0, 0) == 0xEF46DB3751D8E999ull, "xxh64('')");
     CHECK(state_hash64("abc", 3, 0) == 0x44BC2CF5AD770999ull, "xxh64('abc')");
     CHECK(state_hash64("Nobody inspects the spammish repetition", 39, 0) == 0xFBCEA83C8A378BF1ull, "xxh64(39 bytes)");
-    struct tm_ctx ctx[3];
+    struct tm_ctx ctx[sizeof tm_models / sizeof *tm_models];
     int n = 0;
     for (const char *const *mp = tm_models; *mp; mp++) {
         bool ok = !tm_open(&ctx[n], *mp);
