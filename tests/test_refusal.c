@@ -89,8 +89,8 @@ int main(void) {
 
     // 2. An architecture in the table that frink refuses, with its reason.
     memcpy(d, orig, len);
-    memcpy(d + o + v + 8, "mamba", 5);
-    expect_refused("refused architecture", d, len, true, (const char *const[]){"'mamba'", "refused", "Mamba", NULL});
+    memcpy(d + o + v + 8, "rwkv6", 5);
+    expect_refused("refused architecture", d, len, true, (const char *const[]){"'rwkv6'", "refused", "RWKV-6", NULL});
 
     // 3. A tensor nothing reads (the fixture's `.input_scale` tensors) without --allow-unread.
     expect_refused("unread tensor", orig, len, false, (const char *const[]){"input_scale", "nothing in frink", "--allow-unread", NULL});
