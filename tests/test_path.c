@@ -118,7 +118,7 @@ static void check_unlisted(const char *path, struct model *m) {
 
 // ---- the plan of every fixture --------------------------------------------------------
 
-// Every layer: one mixer kind and one FFN kind, bits within the host's, planned on the host
+// Every layer: one mixer kind and one FFN kind (or no_ffn), bits within the host's, planned on the host
 // with nothing refused.
 static void check_host_plan(const char *path, const struct model *m) {
     for (int il = 0; il < m->hp.n_layer; il++) {
@@ -128,8 +128,11 @@ static void check_host_plan(const char *path, const struct model *m) {
         CHECK(path_accepts(path_host(), L), "%s layer %d: bits outside the host path: %s", path, il, fs);
         CHECK(L->path == path_host(), "%s layer %d: path %s", path, il, L->path ? L->path->name : "(none)");
         CHECK(L->path_refused == NULL, "%s layer %d: refused '%s'", path, il, L->path_refused);
-        CHECK(feat_has(L->feat, LF_ATTN) + feat_has(L->feat, LF_GDN) == 1, "%s layer %d: one mixer kind", path, il);
-        CHECK(feat_has(L->feat, LF_FFN_DENSE) + feat_has(L->feat, LF_FFN_MOE) == 1, "%s layer %d: one FFN kind", path, il);
+        CHECK(feat_has(L->feat, LF_ATTN) + feat_has(L->feat, LF_GDN) + feat_has(L->feat, LF_MAMBA) + feat_has(L->feat, LF_SHORTCONV) +
+                      feat_has(L->feat, LF_PLAMO2_MAMBA) == 1,
+              "%s layer %d: one mixer kind", path, il);
+        CHECK(feat_has(L->feat, LF_FFN_DENSE) + feat_has(L->feat, LF_FFN_MOE) + feat_has(L->feat, LF_NO_FFN) == 1,
+              "%s layer %d: one FFN kind (or none)", path, il);
         CHECK(!feat_has(L->feat, LF_MLA) || feat_has(L->feat, LF_ATTN), "%s layer %d: MLA is attention", path, il);
     }
     for (int b = feat_next(m->feat, 0); b >= 0; b = feat_next(m->feat, b + 1))
