@@ -108,16 +108,19 @@ static const struct arch_info table[] = {
     // <<<
     // >>> dense families
     {"llama4", "'llama4' is not verified against the reference", ROPE_NONE, 0, 0},
-    {"baichuan", "'baichuan' is not verified against the reference", ROPE_NONE, 0, 0},
-    {"internlm2", "'internlm2' is not verified against the reference", ROPE_NONE, 0, 0},
-    {"xverse", "'xverse' is not verified against the reference", ROPE_NONE, 0, 0},
-    {"orion", "'orion' is not verified against the reference", ROPE_NONE, 0, 0},
+    // baichuan: the reference picks the positions by size: RoPE at 32 blocks (7B), ALiBi (max bias 8)
+    // at 40 (13B), neither otherwise (AX_BAICHUAN_SIZE); the FFN's `.scale` tensors are not applied.
+    {"baichuan", NULL, ROPE_NORM, 0, 0, .flags2 = AX_BAICHUAN_SIZE},
+    {"internlm2", NULL, ROPE_NORM, 0, 0},
+    {"xverse", NULL, ROPE_NORM, 0, 0},
+    {"orion", NULL, ROPE_NEOX, AF_LAYERNORM, 0},
     {"refact", "'refact' is not verified against the reference", ROPE_NONE, 0, 0},
     {"minicpm", "'minicpm' is not verified against the reference", ROPE_NONE, 0, 0},
     {"stablelm", "'stablelm' is not verified against the reference", ROPE_NONE, 0, 0},
     {"qwen", "'qwen' is not verified against the reference", ROPE_NONE, 0, 0},
-    {"exaone", "'exaone' is not verified against the reference", ROPE_NONE, 0, 0},
-    {"nanbeige", "'nanbeige' is not verified against the reference", ROPE_NONE, 0, 0},
+    {"exaone", NULL, ROPE_NEOX, AF_TIED_OK, 0},
+    // nanbeige: num_loops > 1 (the layer stack run again) is refused at load (AX_NANBEIGE_LOOPS).
+    {"nanbeige", NULL, ROPE_NORM, AF_TIED_OK | AF_FFN_SCALES, 0, .flags2 = AX_NANBEIGE_LOOPS},
     {"hunyuan-dense", "'hunyuan-dense' is not verified against the reference", ROPE_NONE, 0, 0},
     {"ernie4_5", "'ernie4_5' is not verified against the reference", ROPE_NONE, 0, 0},
     {"mellum", "'mellum' is not verified against the reference", ROPE_NONE, 0, 0},

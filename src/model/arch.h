@@ -74,6 +74,8 @@
 // >>> chat-format and sliding-window families (bits 26-35)
 // <<<
 // >>> dense families (bits 36-45)
+#define AX_BAICHUAN_SIZE  AX(36) // RoPE only at 32 blocks, ALiBi 8 at 40, neither otherwise (baichuan)
+#define AX_NANBEIGE_LOOPS AX(37) // <arch>.num_loops read; > 1 (looped layer stack) refused
 // <<<
 // >>> MoE families (bits 46-54)
 // Bits 46-49 name the family (AX_MOE_FAM_IS), for the switches that are one family's own; the

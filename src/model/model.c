@@ -18,6 +18,7 @@
 #include "model/path.h"
 #include "model/loader.h"
 #include "model/moe.h"
+#include "model/dense.h"
 #include "model/shape.h"
 #include "quant/types.h"
 
@@ -738,6 +739,7 @@ static void read_hparams_features(struct loader *ld) {
     // >>> chat-format and sliding-window families
     // <<<
     // >>> dense families
+    read_hparams_dense(ld);
     // <<<
     // >>> MoE families
     if AX_MOE_FAM_IS(m->arch->flags2, AX_GROK) moe_read_hparams_grok(ld);
