@@ -108,9 +108,10 @@ static const struct arch_info table[] = {
     // <<<
     // >>> dense families
     {"llama4", "'llama4' is not verified against the reference", ROPE_NONE, 0, 0},
-    // baichuan: the reference picks the positions by size: RoPE at 32 blocks (7B), ALiBi (max bias 8)
-    // at 40 (13B), neither otherwise (AX_BAICHUAN_SIZE); the FFN's `.scale` tensors are not applied.
-    {"baichuan", NULL, ROPE_NORM, 0, 0, .flags2 = AX_BAICHUAN_SIZE},
+    // The families with AX_DENSE_RULES have their metadata rules in model/dense.c (baichuan's
+    // positions by block count, nanbeige's loops, ...). Where a row lacks AF_FFN_SCALES, the
+    // reference's graph passes no `.scale` to its FFN: they stay unread.
+    {"baichuan", NULL, ROPE_NORM, 0, 0, .flags2 = AX_DENSE_RULES},
     {"internlm2", NULL, ROPE_NORM, 0, 0},
     {"xverse", NULL, ROPE_NORM, 0, 0},
     {"orion", NULL, ROPE_NEOX, AF_LAYERNORM, 0},
@@ -119,13 +120,13 @@ static const struct arch_info table[] = {
     {"stablelm", "'stablelm' is not verified against the reference", ROPE_NONE, 0, 0},
     {"qwen", "'qwen' is not verified against the reference", ROPE_NONE, 0, 0},
     {"exaone", NULL, ROPE_NEOX, AF_TIED_OK, 0},
-    // nanbeige: num_loops > 1 (the layer stack run again) is refused at load (AX_NANBEIGE_LOOPS).
-    {"nanbeige", NULL, ROPE_NORM, AF_TIED_OK | AF_FFN_SCALES, 0, .flags2 = AX_NANBEIGE_LOOPS},
-    {"hunyuan-dense", "'hunyuan-dense' is not verified against the reference", ROPE_NONE, 0, 0},
-    {"ernie4_5", "'ernie4_5' is not verified against the reference", ROPE_NONE, 0, 0},
-    {"mellum", "'mellum' is not verified against the reference", ROPE_NONE, 0, 0},
-    {"maincoder", "'maincoder' is not verified against the reference", ROPE_NONE, 0, 0},
-    {"arcee", "'arcee' is not verified against the reference", ROPE_NONE, 0, 0},
+    {"nanbeige", NULL, ROPE_NORM, AF_TIED_OK | AF_FFN_SCALES, 0, .flags2 = AX_DENSE_RULES},
+    {"hunyuan-dense", NULL, ROPE_NEOX, AF_TIED_OK | AF_QK_NORM, 0, .flags2 = AX_DENSE_RULES | AX_QK_NORM_POST_ROPE},
+    {"ernie4_5", NULL, ROPE_NORM, AF_TIED_OK, 0, .flags2 = AX_DENSE_RULES},
+    {"mellum", NULL, ROPE_NEOX, AF_QK_NORM | AF_MOE_NORM_W | AF_EXP_SCALES | AF_SWA | AF_SWA_ROPE_UNSCALED, 4,
+     .flags2 = AX_DENSE_RULES},
+    {"maincoder", NULL, ROPE_NORM, AF_TIED_OK | AF_QK_NORM, 0, .flags2 = AX_QK_NORM_POST_ROPE},
+    {"arcee", NULL, ROPE_NORM, AF_TIED_OK | AF_FFN_UNGATED, 0, .flags2 = AX_RELU_SQR},
     {"deci", "'deci' is not verified against the reference", ROPE_NONE, 0, 0},
     {"nemotron", "'nemotron' is not verified against the reference", ROPE_NONE, 0, 0},
     {"openelm", "'openelm' is not verified against the reference", ROPE_NONE, 0, 0},

@@ -74,8 +74,9 @@
 // >>> chat-format and sliding-window families (bits 26-35)
 // <<<
 // >>> dense families (bits 36-45)
-#define AX_BAICHUAN_SIZE  AX(36) // RoPE only at 32 blocks, ALiBi 8 at 40, neither otherwise (baichuan)
-#define AX_NANBEIGE_LOOPS AX(37) // <arch>.num_loops read; > 1 (looped layer stack) refused
+#define AX_DENSE_RULES        AX(36) // the family's metadata and binding rules are in model/dense.c's table
+#define AX_QK_NORM_POST_ROPE  AX(37) // the per-head q/k RMSNorm is applied after RoPE (maincoder, hunyuan)
+#define AX_RELU_SQR           AX(38) // the ungated FFN's activation is relu(x)^2 (arcee, nemotron)
 // <<<
 // >>> MoE families (bits 46-54)
 // Bits 46-49 name the family (AX_MOE_FAM_IS), for the switches that are one family's own; the

@@ -400,6 +400,7 @@ void attn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
             for (int h = 0; h < H; h++) memcpy(gate + (size_t)h * d, q + (size_t)h * 2 * d + d, (size_t)d * sizeof(float));
             for (int h = 1; h < H; h++) memmove(q + (size_t)h * d, q + (size_t)h * 2 * d, (size_t)d * sizeof(float));
         }
+        // (LF_QK_NORM_POST_ROPE: the same per-head norm, after the rotation)
         bool post = feat_has(L->feat, LF_QK_NORM_POST_ROPE);
         bool head_norm = feat_has(L->feat, LF_QK_NORM) && !post, rope = !feat_has(L->feat, LF_NO_ROPE);
         for (int h = 0; h < H; h++) {
@@ -411,9 +412,10 @@ void attn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
                 for (int i = 0; i < d; i++) qh[i] *= L->kq_scale;
         }
         for (int h = 0; h < Hkv; h++) {
-            if (head_norm) exec_rms_norm(k + (size_t)h * d, k + (size_t)h * d, L->k_norm, d, eps);
-            if (rope) rope_head(k + (size_t)h * d, &rp, pos);
-            if (post) exec_rms_norm(k + (size_t)h * d, k + (size_t)h * d, L->k_norm, d, eps);
+            float *kh = k + (size_t)h * d;
+            if (head_norm) exec_rms_norm(kh, kh, L->k_norm, d, eps);
+            if (rope) rope_head(kh, &rp, pos);
+            if (post) exec_rms_norm(kh, kh, L->k_norm, d, eps);
         }
         seq_kv_store_row(s, il, KV_K, pos, k);
         seq_kv_store_row(s, il, KV_V, pos, vb + (size_t)t * ld);

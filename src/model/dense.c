@@ -1,24 +1,103 @@
-// dense.c — what the dense llama-like families add to the generic loader: metadata rules
-// that the reference applies per family (AX_* flags of the "dense families" rows).
+// dense.c — what the dense llama-like families add to the generic loader: the metadata rules
+// the reference applies per family, read where the row says AX_DENSE_RULES, and the layer
+// features of the group's AX_* flags. The rules are a table by architecture name, so a family
+// that needs one more rule adds a bit here, not in the shared flag words.
 #include "model/dense.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+enum {
+    DR_BAICHUAN_SIZE = 1 << 0,  // RoPE only at 32 blocks, ALiBi (max bias 8) at 40, neither otherwise
+    DR_LOOPS = 1 << 1,          // <arch>.num_loops > 1 (the stack run again) is refused
+    DR_NO_EXPERTS = 1 << 2,     // expert_count is ignored: every layer has the dense FFN
+    DR_WO_BIAS_UNUSED = 1 << 3, // attn_output.bias is loaded by the reference and never added
+    DR_ROPE_ALPHA = 1 << 4,     // rope.scaling.alpha raises the RoPE base
+    DR_MELLUM = 1 << 5,         // expert width default F / K, expert_weights_scale, unscaled SWA RoPE
+};
+
+static const struct {
+    const char *arch;
+    unsigned rules;
+} dense_rules[] = {
+    {"baichuan", DR_BAICHUAN_SIZE},
+    {"nanbeige", DR_LOOPS},
+    {"ernie4_5", DR_NO_EXPERTS | DR_WO_BIAS_UNUSED},
+    {"hunyuan-dense", DR_ROPE_ALPHA},
+    {"mellum", DR_MELLUM},
+};
+
+// The rules of m's family (0 when it has none).
+static unsigned rules_of(const struct model *m) {
+    if (!(m->arch->flags2 & AX_DENSE_RULES)) return 0;
+    for (size_t i = 0; i < sizeof dense_rules / sizeof dense_rules[0]; i++)
+        if (!strcmp(dense_rules[i].arch, m->arch->name)) return dense_rules[i].rules;
+    return 0;
+}
 
 void read_hparams_dense(struct loader *ld) {
     struct model *m = ld->m;
     struct hparams *hp = &m->hp;
-    uint64_t ax = m->arch->flags2;
-    if (ax & AX_BAICHUAN_SIZE) {
+    unsigned r = rules_of(m);
+    if (r & DR_BAICHUAN_SIZE) {
         // The reference decides by the block count alone (its model type): 32 blocks (7B) rotate,
         // 40 (13B) use ALiBi with max bias 8 and no RoPE, any other count neither.
         if (hp->n_layer != 32) hp->rope_mode = ROPE_NONE;
         if (hp->n_layer == 40) hp->alibi_max_bias = 8;
     }
-    if (ax & AX_NANBEIGE_LOOPS) {
-        // A looped stack runs the physical layers num_loops times with output_norm between
-        // the loops: not implemented, so refused by name.
+    if (r & DR_LOOPS) {
+        // A looped stack runs the physical layers num_loops times with output_norm between the
+        // loops: not implemented, so refused by name.
         int loops = hp_int(ld, "num_loops", 1);
         if (loops > 1)
             ld_fail(ld, FRINK_ERR_UNSUPPORTED, "metadata '%s.num_loops' = %d: a looped layer stack is not implemented", ld->arch, loops);
     }
+    if (r & DR_NO_EXPERTS) hp->n_expert = hp->n_expert_used = 0;
+    if (r & DR_ROPE_ALPHA) {
+        // (rope.dimension_sections switch the reference to ggml_rope_multi, but with its NEOX
+        // mode, which has no M-RoPE bit, that is the plain rotation: the sections do nothing.)
+        // NTK-aware alpha: base * alpha^(d / (d - 2)), in float as the reference computes it.
+        float alpha = (float)hp_num(ld, "rope.scaling.alpha", 0);
+        int dim = hp->head_dim;
+        if (alpha > 0 && dim > 2) hp->rope_base = hp->rope_base * powf(alpha, (float)dim / (float)(dim - 2));
+    }
+    if (r & DR_MELLUM) {
+        hp->expert_weights_scale = (float)hp_num(ld, "expert_weights_scale", 0);
+        // Its sliding layers rotate with freq_scale 1, no YaRN and attn_factor 1: only the
+        // unscaled freq_scale is per layer here.
+        if (hp->rope_ext_factor != 0 || hp->rope_attn_factor != 1.0f)
+            ld_fail(ld, FRINK_ERR_UNSUPPORTED, "'%s' with YaRN or a RoPE attention factor (unscaled on its sliding layers) is not implemented", ld->arch);
+    }
+}
+
+void dense_layer_adjust(struct loader *ld, struct layer *L, int il) {
+    unsigned r = rules_of(ld->m);
+    if ((r & DR_MELLUM) && L->n_expert > 0 && L->n_expert_used > 0) {
+        // Without expert_feed_forward_length an expert is feed_forward_length / experts used wide.
+        int n_total = ld->m->hp.n_layer + hp_int(ld, "nextn_predict_layers", 0);
+        if (hp_layer_int(ld, "expert_feed_forward_length", 0, il, n_total) == 0)
+            L->n_ff = hp_layer_int(ld, "feed_forward_length", 0, il, n_total) / L->n_expert_used;
+    }
+}
+
+bool dense_wo_bias_unused(const struct model *m) { return (rules_of(m) & DR_WO_BIAS_UNUSED) != 0; }
+
+void dense_wo_bias_untake(struct loader *ld, struct layer *L, int il) {
+    char name[64];
+    snprintf(name, sizeof name, "blk.%d.attn_output.bias", il);
+    int64_t i = gguf_tensor_index(ld->f, name);
+    if (i >= 0) ld->t_used[i] = 0;
+    L->wo.bias = NULL;
+}
+
+bool dense_attn_dims_ok(const struct layer *L) {
+    return L->n_head > 0 && L->n_head_kv > 0 && L->n_head % L->n_head_kv == 0 && L->head_dim > 0 && L->head_dim <= 1024 &&
+           L->head_dim_v > 0 && L->head_dim_v <= 1024 && L->n_rot <= L->head_dim && L->n_rot % 2 == 0;
+}
+
+void dense_layer_features(const struct model *m, struct layer *L) {
+    uint64_t ax = m->arch->flags2;
+    if ((ax & AX_QK_NORM_POST_ROPE) && feat_has(L->feat, LF_QK_NORM)) feat_set(&L->feat, LF_QK_NORM_POST_ROPE);
+    if ((ax & AX_RELU_SQR) && feat_has(L->feat, LF_FFN_UNGATED)) feat_set(&L->feat, LF_ACT_RELU_SQR);
 }

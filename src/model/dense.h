@@ -1,12 +1,26 @@
 // dense.h — the loader hooks of the dense llama-like families (model/dense.c): the metadata
-// rules, tensors and layer features those families add to the generic binding in model.c.
+// rules, binding adjustments and layer features those families add to model.c's generic
+// binding. A row opts in with AX_DENSE_RULES; its rules are dense.c's table, by name.
 #ifndef FRINK_MODEL_DENSE_H
 #define FRINK_MODEL_DENSE_H
 
+#include <stdbool.h>
+
 #include "model/loader.h"
 
-// The dense families' hyperparameters (after the generic ones are read): rules that depend on
-// the row's AX_* flags. Errors go to ld->st.
+// The family's hyperparameter rules, after the generic ones are read (read_hparams_features).
+// Errors go to ld->st.
 void read_hparams_dense(struct loader *ld);
+// Layer il after its generic hyperparameters, before its tensors: per-family fixes of widths.
+void dense_layer_adjust(struct loader *ld, struct layer *L, int il);
+// True when the family's graph never adds attn_output.bias although the reference loads it.
+bool dense_wo_bias_unused(const struct model *m);
+// Gives back blk.il.attn_output.bias after bind_attention took it: it stays unread (so refused
+// by name unless unread tensors are allowed) and the layer's wo has no bias.
+void dense_wo_bias_untake(struct loader *ld, struct layer *L, int il);
+// The generic attention layer's dims check (heads, kv heads, head dims, rotary dims).
+bool dense_attn_dims_ok(const struct layer *L);
+// The layer features the dense families' flags imply, once L is bound (layer_features).
+void dense_layer_features(const struct model *m, struct layer *L);
 
 #endif

@@ -98,6 +98,7 @@
     /* >>> chat-format and sliding-window families */                                                                                  \
     /* <<< */                                                                                                 \
     /* >>> dense families */                                                                                  \
+    X(ACT_RELU_SQR,      "act_relu_sqr",      HOST, "ungated FFN activation relu(x)^2 instead of SiLU (arcee, nemotron)") \
     /* <<< */                                                                                                 \
     /* >>> MoE families */                                                                                  \
     X(MOE_BESIDE_DENSE,  "moe_beside_dense",  HOST, "a dense FFN (n_ff_dense) on ffn_norm(h) plus the experts on ffn_norm_exps(block input) (arctic)") \

@@ -107,6 +107,8 @@ void ffn_dense(struct exec *ex, const struct layer *L, const float *xn, int T, f
             float *u = ex->hb + (size_t)t * ld;
             if (feat_has(L->feat, LF_ACT_GELU))
                 for (int i = 0; i < F; i++) u[i] = gelu(u[i]);
+            else if (feat_has(L->feat, LF_ACT_RELU_SQR))
+                for (int i = 0; i < F; i++) u[i] = u[i] > 0 ? u[i] * u[i] : 0.0f;
             else
                 for (int i = 0; i < F; i++) u[i] = exec_silu(u[i]);
             // AWQ activation scales (mpt): the reference divides the activation by them.

@@ -653,6 +653,7 @@ static void layer_features(const struct model *m, struct layer *L) {
     // >>> chat-format and sliding-window families
     // <<<
     // >>> dense families
+    dense_layer_features(m, L);
     // <<<
     // >>> MoE families
     if (L->ffn_norm_exps) feat_set(&L->feat, LF_MOE_BESIDE_DENSE);
@@ -1030,6 +1031,18 @@ static frink_status bind_layer_mixer(struct loader *ld, struct layer *L, int il,
     // >>> chat-format and sliding-window families
     // <<<
     // >>> dense families
+    if (m->arch->flags2 & AX_DENSE_RULES) {
+        dense_layer_adjust(ld, L, il);
+        if (dense_wo_bias_unused(m)) {
+            if (!dense_attn_dims_ok(L))
+                return ld_fail(ld, FRINK_ERR_FORMAT, "layer %d: attention dims are inconsistent (heads %d, kv heads %d, head dim %d, rot %d)",
+                               il, L->n_head, L->n_head_kv, L->head_dim, L->n_rot);
+            bind_attention(ld, L, il);
+            m->n_attn_layers++;
+            dense_wo_bias_untake(ld, L, il);
+            return FRINK_OK;
+        }
+    }
     // <<<
     // >>> MoE families
     moe_bind_extras(ld, L, il); // binds beside the mixer, then falls through
