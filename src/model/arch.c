@@ -117,8 +117,9 @@ static const struct arch_info table[] = {
     {"orion", NULL, ROPE_NEOX, AF_LAYERNORM, 0},
     {"refact", "'refact' is not verified against the reference", ROPE_NONE, 0, 0},
     {"minicpm", "'minicpm' is not verified against the reference", ROPE_NONE, 0, 0},
-    {"stablelm", "'stablelm' is not verified against the reference", ROPE_NONE, 0, 0},
-    {"qwen", "'qwen' is not verified against the reference", ROPE_NONE, 0, 0},
+    // stablelm: a layer without ffn_norm (its FFN reading attn_norm's output) is refused by name.
+    {"stablelm", NULL, ROPE_NEOX, AF_LAYERNORM, 0, .flags2 = AX_DENSE_RULES},
+    {"qwen", NULL, ROPE_NEOX, 0, 0, .flags2 = AX_DENSE_RULES},
     {"exaone", NULL, ROPE_NEOX, AF_TIED_OK, 0},
     {"nanbeige", NULL, ROPE_NORM, AF_TIED_OK | AF_FFN_SCALES, 0, .flags2 = AX_DENSE_RULES},
     {"hunyuan-dense", NULL, ROPE_NEOX, AF_TIED_OK | AF_QK_NORM, 0, .flags2 = AX_DENSE_RULES | AX_QK_NORM_POST_ROPE},

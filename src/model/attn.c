@@ -406,6 +406,7 @@ void attn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
         for (int h = 0; h < H; h++) {
             float *qh = q + (size_t)h * d;
             if (head_norm) exec_rms_norm(qh, qh, L->q_norm, d, eps);
+            if (feat_has(L->feat, LF_QK_LN_HEADS) && L->q_norm) exec_layer_norm(qh, qh, L->q_norm + (size_t)h * d, NULL, d, eps);
             if (rope) rope_head(qh, &rp, pos);
             if (post) exec_rms_norm(qh, qh, L->q_norm, d, eps);
             if (feat_has(L->feat, LF_Q_PRESCALE))
@@ -414,6 +415,7 @@ void attn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
         for (int h = 0; h < Hkv; h++) {
             float *kh = k + (size_t)h * d;
             if (head_norm) exec_rms_norm(kh, kh, L->k_norm, d, eps);
+            if (feat_has(L->feat, LF_QK_LN_HEADS) && L->k_norm) exec_layer_norm(kh, kh, L->k_norm + (size_t)h * d, NULL, d, eps);
             if (rope) rope_head(kh, &rp, pos);
             if (post) exec_rms_norm(kh, kh, L->k_norm, d, eps);
         }

@@ -15,6 +15,8 @@ enum {
     DR_WO_BIAS_UNUSED = 1 << 3, // attn_output.bias is loaded by the reference and never added
     DR_ROPE_ALPHA = 1 << 4,     // rope.scaling.alpha raises the RoPE base
     DR_MELLUM = 1 << 5,         // expert width default F / K, expert_weights_scale, unscaled SWA RoPE
+    DR_HALF_FF = 1 << 6,        // the FFN is feed_forward_length / 2 wide (qwen)
+    DR_QK_LN_HEADS = 1 << 7,    // optional attn_q_norm [d][H] / attn_k_norm [d][Hkv]: per-head LayerNorms
 };
 
 static const struct {
@@ -26,6 +28,8 @@ static const struct {
     {"ernie4_5", DR_NO_EXPERTS | DR_WO_BIAS_UNUSED},
     {"hunyuan-dense", DR_ROPE_ALPHA},
     {"mellum", DR_MELLUM},
+    {"qwen", DR_HALF_FF},
+    {"stablelm", DR_QK_LN_HEADS},
 };
 
 // The rules of m's family (0 when it has none).
@@ -73,6 +77,15 @@ void read_hparams_dense(struct loader *ld) {
 
 void dense_layer_adjust(struct loader *ld, struct layer *L, int il) {
     unsigned r = rules_of(ld->m);
+    if (r & DR_HALF_FF) L->n_ff /= 2;
+    if (r & DR_QK_LN_HEADS) {
+        char b[64];
+        snprintf(b, sizeof b, "blk.%d.attn_q_norm.weight", il);
+        L->q_norm = vec_take(ld, b, (int64_t)L->head_dim * L->n_head, false);
+        snprintf(b, sizeof b, "blk.%d.attn_k_norm.weight", il);
+        L->k_norm = vec_take(ld, b, (int64_t)L->head_dim * L->n_head_kv, false);
+        if (L->q_norm || L->k_norm) feat_set(&L->feat, LF_QK_LN_HEADS);
+    }
     if ((r & DR_MELLUM) && L->n_expert > 0 && L->n_expert_used > 0) {
         // Without expert_feed_forward_length an expert is feed_forward_length / experts used wide.
         int n_total = ld->m->hp.n_layer + hp_int(ld, "nextn_predict_layers", 0);

@@ -436,6 +436,7 @@ frink_status exec_create(const struct model *m, struct pool *pool, int max_batch
         W = imax(W, L->n_head * imax(L->head_dim, L->head_dim_v)); // MLA: absorbed q, latent outputs
         W = imax(W, L->n_head * (L->d_nope + L->n_rot));
         W = imax(W, (int)L->wq_a.n_out);
+        W = imax(W, (int)L->wqkv.n_out); // the fused [q | k | v] row lands in one hb* row
         W = imax(W, L->kv_lora + L->n_rot);
         E = imax(E, L->n_expert);
         K = imax(K, L->n_expert_used);
