@@ -116,7 +116,7 @@ static const struct arch_info table[] = {
     {"xverse", NULL, ROPE_NORM, 0, 0},
     {"orion", NULL, ROPE_NEOX, AF_LAYERNORM, 0},
     {"refact", "'refact' is not verified against the reference", ROPE_NONE, 0, 0},
-    {"minicpm", "'minicpm' is not verified against the reference", ROPE_NONE, 0, 0},
+    {"minicpm", NULL, ROPE_NORM, AF_TIED_OK | AF_MOE_NORM_W, 0, .flags2 = AX_DENSE_RULES},
     // stablelm: a layer without ffn_norm (its FFN reading attn_norm's output) is refused by name.
     {"stablelm", NULL, ROPE_NEOX, AF_LAYERNORM, 0, .flags2 = AX_DENSE_RULES},
     {"qwen", NULL, ROPE_NEOX, 0, 0, .flags2 = AX_DENSE_RULES},
@@ -131,7 +131,7 @@ static const struct arch_info table[] = {
     {"deci", "'deci' is not verified against the reference", ROPE_NONE, 0, 0},
     {"nemotron", "'nemotron' is not verified against the reference", ROPE_NONE, 0, 0},
     {"openelm", "'openelm' is not verified against the reference", ROPE_NONE, 0, 0},
-    {"olmo", "'olmo' is not verified against the reference", ROPE_NONE, 0, 0},
+    {"olmo", NULL, ROPE_NORM, AF_TIED_OK | AF_LAYERNORM | AF_NO_PRE_NORM | AF_CLAMP_KQV, 0, .flags2 = AX_NORM_NONPARAM},
     {"plamo", "'plamo' is not verified against the reference", ROPE_NONE, 0, 0},
     {"plamo3", "'plamo3' is not verified against the reference", ROPE_NONE, 0, 0},
     {"jais", "'jais' is not verified against the reference", ROPE_NONE, 0, 0},

@@ -14,9 +14,10 @@ enum {
     DR_NO_EXPERTS = 1 << 2,     // expert_count is ignored: every layer has the dense FFN
     DR_WO_BIAS_UNUSED = 1 << 3, // attn_output.bias is loaded by the reference and never added
     DR_ROPE_ALPHA = 1 << 4,     // rope.scaling.alpha raises the RoPE base
-    DR_MELLUM = 1 << 5,         // expert width default F / K, expert_weights_scale, unscaled SWA RoPE
+    DR_MELLUM = 1 << 5,         // expert width default F / K, unscaled RoPE on the sliding layers
     DR_HALF_FF = 1 << 6,        // the FFN is feed_forward_length / 2 wide (qwen)
     DR_QK_LN_HEADS = 1 << 7,    // optional attn_q_norm [d][H] / attn_k_norm [d][Hkv]: per-head LayerNorms
+    DR_MINICPM_SCALES = 1 << 8, // embedding / residual / logit scales with MiniCPM's defaults
 };
 
 static const struct {
@@ -30,6 +31,7 @@ static const struct {
     {"mellum", DR_MELLUM},
     {"qwen", DR_HALF_FF},
     {"stablelm", DR_QK_LN_HEADS},
+    {"minicpm", DR_MINICPM_SCALES},
 };
 
 // The rules of m's family (0 when it has none).
@@ -66,8 +68,14 @@ void read_hparams_dense(struct loader *ld) {
         int dim = hp->head_dim;
         if (alpha > 0 && dim > 2) hp->rope_base = hp->rope_base * powf(alpha, (float)dim / (float)(dim - 2));
     }
+    if (r & DR_MINICPM_SCALES) {
+        // Granite's graph with MiniCPM's defaults: embedding x12, residual 1.4 / sqrt(blocks),
+        // logits / (256 / D), each overridden by its key when present.
+        hp->f_emb_scale = (float)hp_num(ld, "embedding_scale", 12.0f);
+        hp->f_residual_scale = (float)hp_num(ld, "residual_scale", 1.4f / sqrtf((float)hp->n_layer));
+        hp->f_logit_scale = (float)hp_num(ld, "logit_scale", hp->n_embd ? 256.0f / (float)hp->n_embd : 1.0f);
+    }
     if (r & DR_MELLUM) {
-        hp->expert_weights_scale = (float)hp_num(ld, "expert_weights_scale", 0);
         // Its sliding layers rotate with freq_scale 1, no YaRN and attn_factor 1: only the
         // unscaled freq_scale is per layer here.
         if (hp->rope_ext_factor != 0 || hp->rope_attn_factor != 1.0f)
@@ -113,4 +121,11 @@ void dense_layer_features(const struct model *m, struct layer *L) {
     uint64_t ax = m->arch->flags2;
     if ((ax & AX_QK_NORM_POST_ROPE) && feat_has(L->feat, LF_QK_NORM)) feat_set(&L->feat, LF_QK_NORM_POST_ROPE);
     if ((ax & AX_RELU_SQR) && feat_has(L->feat, LF_FFN_UNGATED)) feat_set(&L->feat, LF_ACT_RELU_SQR);
+    if (ax & AX_NORM_NONPARAM) {
+        // The pre-norms exist but carry no tensors: norm_rows with a NULL weight is the
+        // weightless LayerNorm, so the layer no longer skips them.
+        feat_clear(&L->feat, LF_NO_ATTN_NORM);
+        feat_clear(&L->feat, LF_NO_FFN_NORM);
+        feat_set(&L->feat, LF_NORM_NONPARAM);
+    }
 }

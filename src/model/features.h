@@ -100,6 +100,7 @@
     /* >>> dense families */                                                                                  \
     X(ACT_RELU_SQR,      "act_relu_sqr",      HOST, "ungated FFN activation relu(x)^2 instead of SiLU (arcee, nemotron)") \
     X(QK_LN_HEADS,       "qk_ln_heads",       HOST, "per-head LayerNorm (no bias) of q and/or k before RoPE, one weight row per head (stablelm)") \
+    X(NORM_NONPARAM,     "norm_nonparam",     HOST, "the pre-attention and pre-FFN norms are LayerNorms without weight or bias (olmo)") \
     /* <<< */                                                                                                 \
     /* >>> MoE families */                                                                                  \
     X(MOE_BESIDE_DENSE,  "moe_beside_dense",  HOST, "a dense FFN (n_ff_dense) on ffn_norm(h) plus the experts on ffn_norm_exps(block input) (arctic)") \

@@ -917,7 +917,8 @@ static frink_status bind_globals(struct loader *ld) {
     if (af & AF_TOK_NORM) m->tok_norm = norm_take(ld, "token_embd_norm", D, true, &m->tok_norm_b);
     if ((af & AF_POS_EMBD) && gguf_tensor_index(ld->f, "position_embd.weight") >= 0)
         m->pos_embd = mat_take_b(ld, "position_embd", D, 0, 0, true, false, false);
-    m->output_norm = norm_take(ld, "output_norm", D, true, &m->output_norm_b);
+    // (AX_NORM_NONPARAM, olmo: no output_norm tensor, the LayerNorm has no weight)
+    m->output_norm = norm_take(ld, "output_norm", D, !(m->arch->flags2 & AX_NORM_NONPARAM), &m->output_norm_b);
     if (gguf_tensor_index(ld->f, "output.weight") >= 0 && !(af & AF_ALWAYS_TIED)) {
         m->output = mat_take_b(ld, "output", D, hp->n_vocab, 0, true, false, (af & AF_OUTPUT_BIAS) != 0);
         m->output_bias = m->output.bias;
