@@ -18,6 +18,7 @@ enum {
     DR_HALF_FF = 1 << 6,        // the FFN is feed_forward_length / 2 wide (qwen)
     DR_QK_LN_HEADS = 1 << 7,    // optional attn_q_norm [d][H] / attn_k_norm [d][Hkv]: per-head LayerNorms
     DR_MINICPM_SCALES = 1 << 8, // embedding / residual / logit scales with MiniCPM's defaults
+    DR_WQKV_SCALE_UNUSED = 1 << 9, // attn_qkv.scale is loaded by the reference and never applied
 };
 
 static const struct {
@@ -32,6 +33,7 @@ static const struct {
     {"qwen", DR_HALF_FF},
     {"stablelm", DR_QK_LN_HEADS},
     {"minicpm", DR_MINICPM_SCALES},
+    {"openelm", DR_WQKV_SCALE_UNUSED},
 };
 
 // The rules of m's family (0 when it has none).
@@ -102,14 +104,27 @@ void dense_layer_adjust(struct loader *ld, struct layer *L, int il) {
     }
 }
 
-bool dense_wo_bias_unused(const struct model *m) { return (rules_of(m) & DR_WO_BIAS_UNUSED) != 0; }
+bool dense_attention_untakes(const struct model *m) { return (rules_of(m) & (DR_WO_BIAS_UNUSED | DR_WQKV_SCALE_UNUSED)) != 0; }
 
-void dense_wo_bias_untake(struct loader *ld, struct layer *L, int il) {
-    char name[64];
-    snprintf(name, sizeof name, "blk.%d.attn_output.bias", il);
+// Marks blk.il.<suffix> unread again (when the file has it).
+static void untake(struct loader *ld, int il, const char *suffix) {
+    char name[96];
+    snprintf(name, sizeof name, "blk.%d.%s", il, suffix);
     int64_t i = gguf_tensor_index(ld->f, name);
     if (i >= 0) ld->t_used[i] = 0;
-    L->wo.bias = NULL;
+}
+
+void dense_attention_untake(struct loader *ld, struct layer *L, int il) {
+    unsigned r = rules_of(ld->m);
+    if (r & DR_WO_BIAS_UNUSED) {
+        untake(ld, il, "attn_output.bias");
+        L->wo.bias = NULL;
+    }
+    if (r & DR_WQKV_SCALE_UNUSED) {
+        untake(ld, il, "attn_qkv.scale");
+        L->wqkv.scale = NULL;
+        L->wqkv.n_scale = 0;
+    }
 }
 
 bool dense_attn_dims_ok(const struct layer *L) {

@@ -13,11 +13,12 @@
 void read_hparams_dense(struct loader *ld);
 // Layer il after its generic hyperparameters, before its tensors: per-family fixes of widths.
 void dense_layer_adjust(struct loader *ld, struct layer *L, int il);
-// True when the family's graph never adds attn_output.bias although the reference loads it.
-bool dense_wo_bias_unused(const struct model *m);
-// Gives back blk.il.attn_output.bias after bind_attention took it: it stays unread (so refused
-// by name unless unread tensors are allowed) and the layer's wo has no bias.
-void dense_wo_bias_untake(struct loader *ld, struct layer *L, int il);
+// True when the family's graph never applies some attention tensor the generic binding takes
+// (attn_output.bias, attn_qkv.scale) although the reference loads it.
+bool dense_attention_untakes(const struct model *m);
+// Gives those tensors of layer il back after bind_attention took them: they stay unread (so
+// refused by name unless unread tensors are allowed) and the layer's weights do without them.
+void dense_attention_untake(struct loader *ld, struct layer *L, int il);
 // The generic attention layer's dims check (heads, kv heads, head dims, rotary dims).
 bool dense_attn_dims_ok(const struct layer *L);
 // The layer features the dense families' flags imply, once L is bound (layer_features).

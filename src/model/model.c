@@ -1034,13 +1034,13 @@ static frink_status bind_layer_mixer(struct loader *ld, struct layer *L, int il,
     // >>> dense families
     if (m->arch->flags2 & AX_DENSE_RULES) {
         dense_layer_adjust(ld, L, il);
-        if (dense_wo_bias_unused(m)) {
+        if (dense_attention_untakes(m)) {
             if (!dense_attn_dims_ok(L))
                 return ld_fail(ld, FRINK_ERR_FORMAT, "layer %d: attention dims are inconsistent (heads %d, kv heads %d, head dim %d, rot %d)",
                                il, L->n_head, L->n_head_kv, L->head_dim, L->n_rot);
             bind_attention(ld, L, il);
             m->n_attn_layers++;
-            dense_wo_bias_untake(ld, L, il);
+            dense_attention_untake(ld, L, il);
             return FRINK_OK;
         }
     }
