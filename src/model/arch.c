@@ -132,11 +132,11 @@ static const struct arch_info table[] = {
     {"nemotron", NULL, ROPE_NEOX, AF_LAYERNORM | AF_FFN_UNGATED, 0, .flags2 = AX_RELU_SQR},
     {"openelm", NULL, ROPE_NEOX, AF_ALWAYS_TIED | AF_QK_NORM, 0, .flags2 = AX_DENSE_RULES},
     {"olmo", NULL, ROPE_NORM, AF_TIED_OK | AF_LAYERNORM | AF_NO_PRE_NORM | AF_CLAMP_KQV, 0, .flags2 = AX_NORM_NONPARAM},
-    {"plamo", "'plamo' is not verified against the reference", ROPE_NONE, 0, 0},
+    {"plamo", NULL, ROPE_NEOX, AF_PARALLEL, 0, .flags2 = AX_DENSE_RULES},
     {"plamo3", "'plamo3' is not verified against the reference", ROPE_NONE, 0, 0},
     {"jais", "'jais' is not verified against the reference", ROPE_NONE, 0, 0},
     {"jais2", "'jais2' is not verified against the reference", ROPE_NONE, 0, 0},
-    {"pangu-embedded", "'pangu-embedded' is not verified against the reference", ROPE_NONE, 0, 0},
+    {"pangu-embedded", NULL, ROPE_NEOX, AF_TIED_OK | AF_OUTPUT_BIAS, 0},
     {"talkie", "'talkie' is not verified against the reference", ROPE_NONE, 0, 0},
     {"hrm_text", "'hrm_text' is not verified against the reference", ROPE_NONE, 0, 0},
     // <<<

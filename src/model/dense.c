@@ -19,6 +19,7 @@ enum {
     DR_QK_LN_HEADS = 1 << 7,    // optional attn_q_norm [d][H] / attn_k_norm [d][Hkv]: per-head LayerNorms
     DR_MINICPM_SCALES = 1 << 8, // embedding / residual / logit scales with MiniCPM's defaults
     DR_WQKV_SCALE_UNUSED = 1 << 9, // attn_qkv.scale is loaded by the reference and never applied
+    DR_ROT_FULL_HEAD = 1 << 10, // RoPE over the whole head whatever rope.dimension_count says (plamo)
 };
 
 static const struct {
@@ -34,6 +35,7 @@ static const struct {
     {"stablelm", DR_QK_LN_HEADS},
     {"minicpm", DR_MINICPM_SCALES},
     {"openelm", DR_WQKV_SCALE_UNUSED},
+    {"plamo", DR_ROT_FULL_HEAD},
 };
 
 // The rules of m's family (0 when it has none).
@@ -61,6 +63,7 @@ void read_hparams_dense(struct loader *ld) {
         if (loops > 1)
             ld_fail(ld, FRINK_ERR_UNSUPPORTED, "metadata '%s.num_loops' = %d: a looped layer stack is not implemented", ld->arch, loops);
     }
+    if (r & DR_ROT_FULL_HEAD) hp->n_rot = hp->head_dim;
     if (r & DR_NO_EXPERTS) hp->n_expert = hp->n_expert_used = 0;
     if (r & DR_ROPE_ALPHA) {
         // (rope.dimension_sections switch the reference to ggml_rope_multi, but with its NEOX
