@@ -20,6 +20,8 @@ enum {
     DR_MINICPM_SCALES = 1 << 8, // embedding / residual / logit scales with MiniCPM's defaults
     DR_WQKV_SCALE_UNUSED = 1 << 9, // attn_qkv.scale is loaded by the reference and never applied
     DR_ROT_FULL_HEAD = 1 << 10, // RoPE over the whole head whatever rope.dimension_count says (plamo)
+    DR_KQ_SCALE_1_D = 1 << 11,  // attention logits scaled by 1 / head_dim, not 1 / sqrt(head_dim) (jais)
+    DR_POST_NORMS_BARE = 1 << 12, // post_attention_norm / post_ffw_norm without ".weight" (plamo3)
 };
 
 static const struct {
@@ -36,6 +38,8 @@ static const struct {
     {"minicpm", DR_MINICPM_SCALES},
     {"openelm", DR_WQKV_SCALE_UNUSED},
     {"plamo", DR_ROT_FULL_HEAD},
+    {"jais", DR_KQ_SCALE_1_D},
+    {"plamo3", DR_WQKV_SCALE_UNUSED | DR_POST_NORMS_BARE},
 };
 
 // The rules of m's family (0 when it has none).
@@ -64,6 +68,7 @@ void read_hparams_dense(struct loader *ld) {
             ld_fail(ld, FRINK_ERR_UNSUPPORTED, "metadata '%s.num_loops' = %d: a looped layer stack is not implemented", ld->arch, loops);
     }
     if (r & DR_ROT_FULL_HEAD) hp->n_rot = hp->head_dim;
+    if ((r & DR_KQ_SCALE_1_D) && hp->head_dim > 0) hp->f_attn_scale = 1.0f / (float)hp->head_dim;
     if (r & DR_NO_EXPERTS) hp->n_expert = hp->n_expert_used = 0;
     if (r & DR_ROPE_ALPHA) {
         // (rope.dimension_sections switch the reference to ggml_rope_multi, but with its NEOX
@@ -91,6 +96,17 @@ void read_hparams_dense(struct loader *ld) {
 void dense_layer_adjust(struct loader *ld, struct layer *L, int il) {
     unsigned r = rules_of(ld->m);
     if (r & DR_HALF_FF) L->n_ff /= 2;
+    if (r & DR_POST_NORMS_BARE) {
+        // The sandwich norms of the mixer and FFN outputs, named without a ".weight" suffix.
+        char b[64];
+        int D = ld->m->hp.n_embd;
+        snprintf(b, sizeof b, "blk.%d.post_attention_norm", il);
+        L->post_attn_norm = vec_take(ld, b, D, true);
+        snprintf(b, sizeof b, "blk.%d.post_ffw_norm", il);
+        L->post_ffn_norm = vec_take(ld, b, D, true);
+        feat_set(&L->feat, LF_POST_ATTN_NORM);
+        feat_set(&L->feat, LF_POST_FFN_NORM);
+    }
     if (r & DR_QK_LN_HEADS) {
         char b[64];
         snprintf(b, sizeof b, "blk.%d.attn_q_norm.weight", il);
