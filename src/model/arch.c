@@ -107,7 +107,9 @@ static const struct arch_info table[] = {
     {"laguna", "Laguna is not verified", ROPE_NONE, 0, 0},
     // <<<
     // >>> dense families
-    {"llama4", "'llama4' is not verified against the reference", ROPE_NONE, 0, 0},
+    // llama4: chunked attention on the layers of the sliding pattern (period 4), NoPE with
+    // temperature tuning every 4th layer, MoE every interleave_moe_layer_step (model/dense.c).
+    {"llama4", NULL, ROPE_NORM, AF_TIED_OK, 4, .flags2 = AX_DENSE_RULES},
     // The families with AX_DENSE_RULES have their metadata rules in model/dense.c (baichuan's
     // positions by block count, nanbeige's loops, ...). Where a row lacks AF_FFN_SCALES, the
     // reference's graph passes no `.scale` to its FFN: they stay unread.
@@ -128,7 +130,7 @@ static const struct arch_info table[] = {
      .flags2 = AX_DENSE_RULES},
     {"maincoder", NULL, ROPE_NORM, AF_TIED_OK | AF_QK_NORM, 0, .flags2 = AX_QK_NORM_POST_ROPE},
     {"arcee", NULL, ROPE_NORM, AF_TIED_OK | AF_FFN_UNGATED, 0, .flags2 = AX_RELU_SQR},
-    {"deci", "'deci' is not verified against the reference", ROPE_NONE, 0, 0},
+    {"deci", NULL, ROPE_NORM, AF_TIED_OK, 0, .flags2 = AX_DENSE_RULES},
     {"nemotron", NULL, ROPE_NEOX, AF_LAYERNORM | AF_FFN_UNGATED, 0, .flags2 = AX_RELU_SQR},
     {"openelm", NULL, ROPE_NEOX, AF_ALWAYS_TIED | AF_QK_NORM, 0, .flags2 = AX_DENSE_RULES},
     {"olmo", NULL, ROPE_NORM, AF_TIED_OK | AF_LAYERNORM | AF_NO_PRE_NORM | AF_CLAMP_KQV, 0, .flags2 = AX_NORM_NONPARAM},

@@ -22,6 +22,8 @@ enum {
     DR_ROT_FULL_HEAD = 1 << 10, // RoPE over the whole head whatever rope.dimension_count says (plamo)
     DR_KQ_SCALE_1_D = 1 << 11,  // attention logits scaled by 1 / head_dim, not 1 / sqrt(head_dim) (jais)
     DR_POST_NORMS_BARE = 1 << 12, // post_attention_norm / post_ffw_norm without ".weight" (plamo3)
+    DR_LLAMA4 = 1 << 13,        // chunked / NoPE layers, temperature tuning, interleaved sigmoid MoE
+    DR_DECI = 1 << 14,          // per-layer widths; attention-free, linear or FFN-free layers refused
 };
 
 static const struct {
@@ -40,6 +42,8 @@ static const struct {
     {"plamo", DR_ROT_FULL_HEAD},
     {"jais", DR_KQ_SCALE_1_D},
     {"plamo3", DR_WQKV_SCALE_UNUSED | DR_POST_NORMS_BARE},
+    {"llama4", DR_LLAMA4},
+    {"deci", DR_DECI},
 };
 
 // The rules of m's family (0 when it has none).
@@ -48,6 +52,51 @@ static unsigned rules_of(const struct model *m) {
     for (size_t i = 0; i < sizeof dense_rules / sizeof dense_rules[0]; i++)
         if (!strcmp(dense_rules[i].arch, m->arch->name)) return dense_rules[i].rules;
     return 0;
+}
+
+// llama4's rules (the reference's load_arch_hparams): attention.sliding_window present and 0
+// would turn the chunks and temperature tuning off, a form whose temperature scale the
+// reference leaves at 0 (it asserts): refused. Otherwise chunks of 8192 whatever the key says,
+// temperature floor 8192, scale 0.1, offset 1; sigmoid routing of interleaved MoE layers.
+static void read_hparams_llama4(struct loader *ld) {
+    struct hparams *hp = &ld->m->hp;
+    const struct gguf_kv *sw = kv_take(ld, "attention.sliding_window");
+    if (sw && kv_is_num(sw) && kv_num(sw) == 0) {
+        ld_fail(ld, FRINK_ERR_UNSUPPORTED, "'%s.attention.sliding_window' = 0 (llama4 without chunked attention) is not implemented", ld->arch);
+        return;
+    }
+    // The reference fixes 0.1 and reads no temperature key: a file saying otherwise is refused.
+    double ts = hp_num(ld, "attention.temperature_scale", 0);
+    if (ts != 0 && (float)ts != 0.1f)
+        ld_fail(ld, FRINK_ERR_UNSUPPORTED, "metadata '%s.attention.temperature_scale' = %g: the reference fixes 0.1", ld->arch, ts);
+    hp->attn_temp_floor = 8192;
+    hp->attn_temp_scale = 0.1f;
+    hp->attn_temp_offset = 1.0f;
+    if (hp->n_expert > 0) {
+        hp->gating = GATING_SIGMOID;
+        if (hp_int(ld, "interleave_moe_layer_step", NAN) <= 0 && !ld->st)
+            ld_fail(ld, FRINK_ERR_FORMAT, "'%s.interleave_moe_layer_step' must be positive", ld->arch);
+    }
+}
+
+// llama4's layer il: chunked when the sliding pattern says so (RoPE base rope.freq_base_swa),
+// NoPE with temperature tuning every 4th layer, else the weightless q/k norm after RoPE (not
+// for the 128-expert model); MoE only every interleave_moe_layer_step layers.
+static void layer_llama4(struct loader *ld, struct layer *L, int il) {
+    struct hparams *hp = &ld->m->hp;
+    int n_total = hp->n_layer + hp_int(ld, "nextn_predict_layers", 0);
+    if (layer_is_swa(ld, il, n_total)) {
+        feat_set(&L->feat, LF_ATTN_CHUNKED);
+        L->attn_chunk = 8192;
+        L->rope_base = (float)hp_num(ld, "rope.freq_base_swa", hp->rope_base);
+    }
+    if ((il + 1) % 4 == 0) feat_set(&L->feat, LF_ATTN_TEMP);
+    else if (hp->n_expert != 128) feat_set(&L->feat, LF_QK_RMS_UNWEIGHTED);
+    int step = hp_int(ld, "interleave_moe_layer_step", 0);
+    if (L->n_expert > 0 && step > 0 && (il + 1) % step != 0) {
+        L->n_expert = L->n_expert_used = 0;
+        L->n_ff = hp_layer_int(ld, "feed_forward_length", 0, il, n_total);
+    }
 }
 
 void read_hparams_dense(struct loader *ld) {
@@ -85,6 +134,7 @@ void read_hparams_dense(struct loader *ld) {
         hp->f_residual_scale = (float)hp_num(ld, "residual_scale", 1.4f / sqrtf((float)hp->n_layer));
         hp->f_logit_scale = (float)hp_num(ld, "logit_scale", hp->n_embd ? 256.0f / (float)hp->n_embd : 1.0f);
     }
+    if (r & DR_LLAMA4) read_hparams_llama4(ld);
     if (r & DR_MELLUM) {
         // Its sliding layers rotate with freq_scale 1, no YaRN and attn_factor 1: only the
         // unscaled freq_scale is per layer here.
@@ -96,6 +146,12 @@ void read_hparams_dense(struct loader *ld) {
 void dense_layer_adjust(struct loader *ld, struct layer *L, int il) {
     unsigned r = rules_of(ld->m);
     if (r & DR_HALF_FF) L->n_ff /= 2;
+    if (r & DR_LLAMA4) layer_llama4(ld, L, il);
+    if ((r & DR_DECI) && (L->n_head == 0 || L->n_head_kv == 0 || L->n_ff == 0))
+        // (per-layer head counts and FFN widths that are not 0 run as any attention layer)
+        ld_fail(ld, FRINK_ERR_UNSUPPORTED,
+                "layer %d: deci's attention-free (head_count 0), linear-attention (head_count_kv 0) and FFN-free (feed_forward_length 0) layers are not implemented",
+                il);
     if (r & DR_POST_NORMS_BARE) {
         // The sandwich norms of the mixer and FFN outputs, named without a ".weight" suffix.
         char b[64];
@@ -153,6 +209,13 @@ bool dense_attn_dims_ok(const struct layer *L) {
 
 void dense_layer_features(const struct model *m, struct layer *L) {
     uint64_t ax = m->arch->flags2;
+    if (feat_has(L->feat, LF_ATTN_TEMP)) {
+        // llama4's NoPE layers: no rotation at all (so none of its variants either)
+        static const int rope_feats[] = {LF_ROPE_NEOX, LF_ROPE_YARN, LF_ROPE_FREQS, LF_ROPE_SCALED, LF_ROPE_PARTIAL};
+        for (size_t i = 0; i < sizeof rope_feats / sizeof rope_feats[0]; i++) feat_clear(&L->feat, rope_feats[i]);
+        feat_set(&L->feat, LF_NO_ROPE);
+    }
+    if ((rules_of(m) & DR_LLAMA4) && feat_has(L->feat, LF_FFN_MOE)) feat_set(&L->feat, LF_MOE_WEIGHT_INPUT);
     if ((ax & AX_QK_NORM_POST_ROPE) && feat_has(L->feat, LF_QK_NORM)) feat_set(&L->feat, LF_QK_NORM_POST_ROPE);
     if ((ax & AX_RELU_SQR) && feat_has(L->feat, LF_FFN_UNGATED)) feat_set(&L->feat, LF_ACT_RELU_SQR);
     if (ax & AX_NORM_NONPARAM) {

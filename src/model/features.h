@@ -100,6 +100,10 @@
     /* >>> dense families */                                                                                  \
     X(ACT_RELU_SQR,      "act_relu_sqr",      HOST, "ungated FFN activation relu(x)^2 instead of SiLU (arcee, nemotron)") \
     X(QK_LN_HEADS,       "qk_ln_heads",       HOST, "per-head LayerNorm (no bias) of q and/or k before RoPE, one weight row per head (stablelm)") \
+    X(ATTN_CHUNKED,      "attn_chunked",      HOST, "a query sees only the cells of its own chunk of attn_chunk positions (llama4)") \
+    X(ATTN_TEMP,         "attn_temp",         HOST, "q times log(floor((pos + offset) / floor) + 1) * scale + 1 (llama4's NoPE layers)") \
+    X(QK_RMS_UNWEIGHTED, "qk_rms_unweighted", HOST, "weightless per-head RMSNorm of q and k after RoPE (llama4)") \
+    X(MOE_WEIGHT_INPUT,  "moe_weight_input",  HOST, "top-k on the raw router logits; an expert reads its weight times the input, its output added unweighted (llama4)") \
     X(NORM_NONPARAM,     "norm_nonparam",     HOST, "the pre-attention and pre-FFN norms are LayerNorms without weight or bias (olmo)") \
     /* <<< */                                                                                                 \
     /* >>> MoE families */                                                                                  \

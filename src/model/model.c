@@ -1034,6 +1034,7 @@ static frink_status bind_layer_mixer(struct loader *ld, struct layer *L, int il,
     // >>> dense families
     if (m->arch->flags2 & AX_DENSE_RULES) {
         dense_layer_adjust(ld, L, il);
+        if (ld->st) return ld->st;
         if (dense_attention_untakes(m)) {
             if (!dense_attn_dims_ok(L))
                 return ld_fail(ld, FRINK_ERR_FORMAT, "layer %d: attention dims are inconsistent (heads %d, kv heads %d, head dim %d, rot %d)",

@@ -113,6 +113,7 @@ struct layer {
     // >>> chat-format and sliding-window families
     // <<<
     // >>> dense families
+    int attn_chunk;         // LF_ATTN_CHUNKED: chunk length in positions
     // <<<
     // >>> MoE families
     const float *ffn_norm_exps; // [D] arctic: RMSNorm of the block input the routed experts read
@@ -158,6 +159,8 @@ struct hparams {
     // >>> chat-format and sliding-window families
     // <<<
     // >>> dense families
+    int attn_temp_floor;       // LF_ATTN_TEMP: positions per temperature step
+    float attn_temp_scale, attn_temp_offset;
     // <<<
     // >>> MoE families
     bool rms_norm_bias;        // RMSNorm weights have an optional `.bias` added after them (phimoe)
