@@ -117,7 +117,7 @@ static const struct arch_info table[] = {
     {"internlm2", NULL, ROPE_NORM, 0, 0},
     {"xverse", NULL, ROPE_NORM, 0, 0},
     {"orion", NULL, ROPE_NEOX, AF_LAYERNORM, 0},
-    {"refact", "'refact' is not verified against the reference", ROPE_NONE, 0, 0},
+    {"refact", NULL, ROPE_NONE, AF_TIED_OK, 0, .flags2 = AX_DENSE_RULES},
     {"minicpm", NULL, ROPE_NORM, AF_TIED_OK | AF_MOE_NORM_W, 0, .flags2 = AX_DENSE_RULES},
     // stablelm: a layer without ffn_norm (its FFN reading attn_norm's output) is refused by name.
     {"stablelm", NULL, ROPE_NEOX, AF_LAYERNORM, 0, .flags2 = AX_DENSE_RULES},
@@ -140,7 +140,7 @@ static const struct arch_info table[] = {
     {"jais2", NULL, ROPE_NEOX, AF_TIED_OK | AF_LAYERNORM | AF_FFN_UNGATED, 0, .flags2 = AX_RELU_SQR},
     {"pangu-embedded", NULL, ROPE_NEOX, AF_TIED_OK | AF_OUTPUT_BIAS, 0},
     {"talkie", "'talkie' is not verified against the reference", ROPE_NONE, 0, 0},
-    {"hrm_text", "'hrm_text' is not verified against the reference", ROPE_NONE, 0, 0},
+    {"hrm_text", "the HRM's hierarchical H/L cycles (stacks of shared layers re-run on z_H + z_L from hrm_z_l_init, gated attention, weightless norms) are not implemented", ROPE_NONE, 0, 0},
     // <<<
     // >>> MoE families
     {"arctic", NULL, ROPE_NORM, AF_TIED_OK | AF_MOE_NORM_W, 0, .flags2 = AX_MOE_BESIDE_DENSE},

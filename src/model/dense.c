@@ -24,6 +24,7 @@ enum {
     DR_POST_NORMS_BARE = 1 << 12, // post_attention_norm / post_ffw_norm without ".weight" (plamo3)
     DR_LLAMA4 = 1 << 13,        // chunked / NoPE layers, temperature tuning, interleaved sigmoid MoE
     DR_DECI = 1 << 14,          // per-layer widths; attention-free, linear or FFN-free layers refused
+    DR_REFACT = 1 << 15,        // ALiBi 8; FFN biases unapplied; layers with experts: silu(x) only
 };
 
 static const struct {
@@ -44,6 +45,7 @@ static const struct {
     {"plamo3", DR_WQKV_SCALE_UNUSED | DR_POST_NORMS_BARE},
     {"llama4", DR_LLAMA4},
     {"deci", DR_DECI},
+    {"refact", DR_REFACT | DR_WO_BIAS_UNUSED},
 };
 
 // The rules of m's family (0 when it has none).
@@ -135,6 +137,13 @@ void read_hparams_dense(struct loader *ld) {
         hp->f_logit_scale = (float)hp_num(ld, "logit_scale", hp->n_embd ? 256.0f / (float)hp->n_embd : 1.0f);
     }
     if (r & DR_LLAMA4) read_hparams_llama4(ld);
+    if (r & DR_REFACT) {
+        // The reference fixes ALiBi's max bias at 8 and reads no key: one saying otherwise is refused.
+        double mb = hp_num(ld, "attention.max_alibi_bias", 8);
+        if (mb != 8 && mb != 0)
+            ld_fail(ld, FRINK_ERR_UNSUPPORTED, "metadata '%s.attention.max_alibi_bias' = %g: the reference fixes 8", ld->arch, mb);
+        hp->alibi_max_bias = 8;
+    }
     if (r & DR_MELLUM) {
         // Its sliding layers rotate with freq_scale 1, no YaRN and attn_factor 1: only the
         // unscaled freq_scale is per layer here.
@@ -199,6 +208,26 @@ void dense_attention_untake(struct loader *ld, struct layer *L, int il) {
         untake(ld, il, "attn_qkv.scale");
         L->wqkv.scale = NULL;
         L->wqkv.n_scale = 0;
+    }
+}
+
+bool dense_ffn_bare(const struct model *m, const struct layer *L) { return (rules_of(m) & DR_REFACT) && L->n_expert > 0; }
+
+void dense_layer_after_ffn(struct loader *ld, struct layer *L, int il) {
+    unsigned r = rules_of(ld->m);
+    if (!(r & DR_REFACT)) return;
+    if (L->n_expert > 0) {
+        // Its router and experts stay unread: the reference's graph never reads them.
+        L->n_expert = L->n_expert_used = 0;
+        feat_set(&L->feat, LF_FFN_DENSE);
+        feat_set(&L->feat, LF_FFN_ACT_ONLY);
+        return;
+    }
+    static const char *const bias[] = {"ffn_gate.bias", "ffn_up.bias", "ffn_down.bias"};
+    struct weight *w[] = {&L->ffn_gate, &L->ffn_up, &L->ffn_down};
+    for (int i = 0; i < 3; i++) {
+        untake(ld, il, bias[i]);
+        w[i]->bias = NULL;
     }
 }
 

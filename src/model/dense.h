@@ -21,6 +21,12 @@ bool dense_attention_untakes(const struct model *m);
 void dense_attention_untake(struct loader *ld, struct layer *L, int il);
 // The generic attention layer's dims check (heads, kv heads, head dims, rotary dims).
 bool dense_attn_dims_ok(const struct layer *L);
+// True when layer L binds no FFN matrices: refact's layers with experts, whose reference graph
+// builds the dense FFN from matrices that are absent, leaving act(x) (LF_FFN_ACT_ONLY).
+bool dense_ffn_bare(const struct model *m, const struct layer *L);
+// Layer il after its FFN is bound: the FFN features of a bare layer, and the FFN tensors the
+// family's graph never applies given back (unread, so refused by name unless allowed).
+void dense_layer_after_ffn(struct loader *ld, struct layer *L, int il);
 // The layer features the dense families' flags imply, once L is bound (layer_features).
 void dense_layer_features(const struct model *m, struct layer *L);
 

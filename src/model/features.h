@@ -104,6 +104,7 @@
     X(ATTN_TEMP,         "attn_temp",         HOST, "q times log(floor((pos + offset) / floor) + 1) * scale + 1 (llama4's NoPE layers)") \
     X(QK_RMS_UNWEIGHTED, "qk_rms_unweighted", HOST, "weightless per-head RMSNorm of q and k after RoPE (llama4)") \
     X(MOE_WEIGHT_INPUT,  "moe_weight_input",  HOST, "top-k on the raw router logits; an expert reads its weight times the input, its output added unweighted (llama4)") \
+    X(FFN_ACT_ONLY,      "ffn_act_only",      HOST, "the FFN is silu(x) with no matrices (refact with experts, as its reference builds it)") \
     X(NORM_NONPARAM,     "norm_nonparam",     HOST, "the pre-attention and pre-FFN norms are LayerNorms without weight or bias (olmo)") \
     /* <<< */                                                                                                 \
     /* >>> MoE families */                                                                                  \

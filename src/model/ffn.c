@@ -101,6 +101,10 @@ static int layer_act(const struct layer *L) {
 void ffn_dense(struct exec *ex, const struct layer *L, const float *xn, int T, float *y) {
     int D = ex->m->hp.n_embd, F = L->n_ff, act = layer_act(L);
     int64_t ld = ex->ldh;
+    if (feat_has(L->feat, LF_FFN_ACT_ONLY)) {
+        for (size_t i = 0; i < (size_t)T * D; i++) y[i] = exec_silu(xn[i]);
+        return;
+    }
     if (feat_has(L->feat, LF_FFN_UNGATED)) {
         exec_mm(ex, &L->ffn_up, 0, xn, D, T, ex->hb, ld);
         for (int t = 0; t < T; t++) {

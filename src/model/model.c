@@ -1106,7 +1106,10 @@ static frink_status bind_layer(struct loader *ld, struct layer *L, int il, const
         L->ffn_norm = norm_take(ld, b, D, true, &L->ffn_norm_b);
     }
     if (L->n_ff <= 0) return ld_fail(ld, FRINK_ERR_FORMAT, "layer %d: feed-forward width is missing", il);
-    bind_ffn(ld, L, il);
+    // (the dense families: a layer whose reference graph has no FFN matrices binds none, and the
+    // FFN tensors its graph never applies are given back after)
+    if (!dense_ffn_bare(m, L)) bind_ffn(ld, L, il);
+    if (m->arch->flags2 & AX_DENSE_RULES) dense_layer_after_ffn(ld, L, il);
     layer_features(m, L);
     return FRINK_OK;
 }
