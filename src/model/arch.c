@@ -139,7 +139,7 @@ static const struct arch_info table[] = {
     {"jais", NULL, ROPE_NONE, AF_LAYERNORM | AF_ALIBI_KEY, 0, .flags2 = AX_DENSE_RULES},
     {"jais2", NULL, ROPE_NEOX, AF_TIED_OK | AF_LAYERNORM | AF_FFN_UNGATED, 0, .flags2 = AX_RELU_SQR},
     {"pangu-embedded", NULL, ROPE_NEOX, AF_TIED_OK | AF_OUTPUT_BIAS, 0},
-    {"talkie", "'talkie' is not verified against the reference", ROPE_NONE, 0, 0},
+    {"talkie", NULL, ROPE_NEOX, AF_NO_PRE_NORM | AF_FFN_SCALES, 0, .flags2 = AX_DENSE_RULES | AX_NORM_NONPARAM | AX_TOK_RMS_BARE},
     {"hrm_text", "the HRM's hierarchical H/L cycles (stacks of shared layers re-run on z_H + z_L from hrm_z_l_init, gated attention, weightless norms) are not implemented", ROPE_NONE, 0, 0},
     // <<<
     // >>> MoE families

@@ -428,6 +428,8 @@ void attn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
             if (rope) rope_head(qh, &rp, pos);
             if (post) exec_rms_norm(qh, qh, L->q_norm, d, eps);
             if (l2) exec_rms_norm(qh, qh, NULL, d, eps);
+            if (feat_has(L->feat, LF_Q_HEAD_SCALE))
+                for (int i = 0; i < d; i++) qh[i] *= L->q_norm[h];
             if (feat_has(L->feat, LF_Q_PRESCALE))
                 for (int i = 0; i < d; i++) qh[i] *= L->kq_scale;
         }

@@ -25,6 +25,7 @@ enum {
     DR_LLAMA4 = 1 << 13,        // chunked / NoPE layers, temperature tuning, interleaved sigmoid MoE
     DR_DECI = 1 << 14,          // per-layer widths; attention-free, linear or FFN-free layers refused
     DR_REFACT = 1 << 15,        // ALiBi 8; FFN biases unapplied; layers with experts: silu(x) only
+    DR_TALKIE = 1 << 16,        // logits times logit_scale, per-head q scales, embedding skips, down scale only
 };
 
 static const struct {
@@ -46,6 +47,7 @@ static const struct {
     {"llama4", DR_LLAMA4},
     {"deci", DR_DECI},
     {"refact", DR_REFACT | DR_WO_BIAS_UNUSED},
+    {"talkie", DR_TALKIE},
 };
 
 // The rules of m's family (0 when it has none).
@@ -137,6 +139,15 @@ void read_hparams_dense(struct loader *ld) {
         hp->f_logit_scale = (float)hp_num(ld, "logit_scale", hp->n_embd ? 256.0f / (float)hp->n_embd : 1.0f);
     }
     if (r & DR_LLAMA4) read_hparams_llama4(ld);
+    if (r & DR_TALKIE) {
+        // The logits are multiplied by logit_scale; the output divides by hp.f_logit_scale (as
+        // its reciprocal's product), so the reciprocal is kept only where that is the same float.
+        float s = (float)hp_num(ld, "logit_scale", NAN);
+        if (ld->st) return;
+        hp->f_logit_scale = 1.0f / s;
+        if (!(s > 0) || 1.0f / hp->f_logit_scale != s)
+            ld_fail(ld, FRINK_ERR_UNSUPPORTED, "metadata '%s.logit_scale' = %g: a logit multiplier whose reciprocal does not round back to it is not implemented", ld->arch, s);
+    }
     if (r & DR_REFACT) {
         // The reference fixes ALiBi's max bias at 8 and reads no key: one saying otherwise is refused.
         double mb = hp_num(ld, "attention.max_alibi_bias", 8);
@@ -156,6 +167,19 @@ void dense_layer_adjust(struct loader *ld, struct layer *L, int il) {
     unsigned r = rules_of(ld->m);
     if (r & DR_HALF_FF) L->n_ff /= 2;
     if (r & DR_LLAMA4) layer_llama4(ld, L, il);
+    if (r & DR_TALKIE) {
+        // q: RoPE, a weightless RMSNorm, one scale per head (attn_q_norm [1][H]); k: RoPE, the
+        // weightless norm; the layer adds the normed embedding times layer_output_scale.
+        char b[64];
+        snprintf(b, sizeof b, "blk.%d.attn_q_norm.weight", il);
+        L->q_norm = vec_take(ld, b, L->n_head, true);
+        snprintf(b, sizeof b, "blk.%d.layer_output_scale.weight", il);
+        const float *os = vec_take(ld, b, 1, true);
+        L->emb_skip_scale = os ? os[0] : 0;
+        feat_set(&L->feat, LF_QK_RMS_UNWEIGHTED);
+        feat_set(&L->feat, LF_Q_HEAD_SCALE);
+        feat_set(&L->feat, LF_EMB_SKIP);
+    }
     if ((r & DR_DECI) && (L->n_head == 0 || L->n_head_kv == 0 || L->n_ff == 0))
         // (per-layer head counts and FFN widths that are not 0 run as any attention layer)
         ld_fail(ld, FRINK_ERR_UNSUPPORTED,
@@ -215,6 +239,13 @@ bool dense_ffn_bare(const struct model *m, const struct layer *L) { return (rule
 
 void dense_layer_after_ffn(struct loader *ld, struct layer *L, int il) {
     unsigned r = rules_of(ld->m);
+    if (r & DR_TALKIE) {
+        // Only ffn_down's `.scale` is applied by its reference.
+        untake(ld, il, "ffn_gate.scale");
+        untake(ld, il, "ffn_up.scale");
+        L->ffn_gate.scale = L->ffn_up.scale = NULL;
+        L->ffn_gate.n_scale = L->ffn_up.n_scale = 0;
+    }
     if (!(r & DR_REFACT)) return;
     if (L->n_expert > 0) {
         // Its router and experts stay unread: the reference's graph never reads them.

@@ -105,6 +105,8 @@
     X(QK_RMS_UNWEIGHTED, "qk_rms_unweighted", HOST, "weightless per-head RMSNorm of q and k after RoPE (llama4)") \
     X(MOE_WEIGHT_INPUT,  "moe_weight_input",  HOST, "top-k on the raw router logits; an expert reads its weight times the input, its output added unweighted (llama4)") \
     X(FFN_ACT_ONLY,      "ffn_act_only",      HOST, "the FFN is silu(x) with no matrices (refact with experts, as its reference builds it)") \
+    X(EMB_SKIP,          "emb_skip",          HOST, "x += normed embedding * emb_skip_scale after the block (talkie)") \
+    X(Q_HEAD_SCALE,      "q_head_scale",      HOST, "q head h times attn_q_norm[h] after its weightless norm (talkie)") \
     X(NORM_NONPARAM,     "norm_nonparam",     HOST, "the pre-attention and pre-FFN norms are LayerNorms without weight or bias (olmo)") \
     /* <<< */                                                                                                 \
     /* >>> MoE families */                                                                                  \

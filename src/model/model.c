@@ -682,7 +682,8 @@ static void model_features(struct model *m) {
     if (m->arch->flags & AF_EMB_SQRT) feat_set(&m->feat, MF_EMB_SQRT);
     else if (hp->f_emb_scale != 0 && hp->f_emb_scale != 1) feat_set(&m->feat, MF_EMB_SCALE);
     if (m->pos_embd.data) feat_set(&m->feat, MF_POS_EMBD);
-    if (m->tok_norm) feat_set(&m->feat, MF_TOK_NORM);
+    // (AX_TOK_RMS_BARE, talkie: a weightless norm of the embedding)
+    if (m->tok_norm || (m->arch->flags2 & AX_TOK_RMS_BARE)) feat_set(&m->feat, MF_TOK_NORM);
     if (hp->norm_kind == NORM_LAYER) feat_set(&m->feat, MF_LAYERNORM);
     if (m->output_norm_b || m->tok_norm_b) feat_set(&m->feat, MF_NORM_BIAS);
     if (m->output_bias) feat_set(&m->feat, MF_OUTPUT_BIAS);

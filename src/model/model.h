@@ -114,6 +114,7 @@ struct layer {
     // <<<
     // >>> dense families
     int attn_chunk;         // LF_ATTN_CHUNKED: chunk length in positions
+    float emb_skip_scale;   // LF_EMB_SKIP: layer_output_scale, times the normed embedding added to x
     // <<<
     // >>> MoE families
     const float *ffn_norm_exps; // [D] arctic: RMSNorm of the block input the routed experts read
