@@ -110,6 +110,11 @@
 #define AX_COMMAND_R     AX_FAM(10) // per-head q/k LayerNorms, a weight row per head, in models of 64 blocks or more
 // <<<
 // >>> dense families (bits 36-45)
+#define AX_DENSE_RULES        AX(36) // the family's metadata and binding rules are in model/dense.c's table
+#define AX_QK_NORM_POST_ROPE  AX(37) // the per-head q/k RMSNorm is applied after RoPE (maincoder, hunyuan)
+#define AX_RELU_SQR           AX(38) // the ungated FFN's activation is relu(x)^2 (arcee, nemotron)
+#define AX_NORM_NONPARAM      AX(39) // every norm has no weight or bias (olmo, talkie; with AF_NO_PRE_NORM)
+#define AX_TOK_RMS_BARE       AX(40) // a weightless norm of the embedding, which every layer adds back scaled (talkie)
 // <<<
 // >>> MoE families (bits 46-54)
 // Bits 46-49 name the family (AX_MOE_FAM_IS), for the switches that are one family's own; the

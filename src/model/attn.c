@@ -105,6 +105,17 @@ struct attn_job {
     enum quant_isa_id isa; // the executor's kernel set
 };
 
+// The first cell a query at position pos sees: 0, or the start of its sliding window, or of its
+// chunk (LF_ATTN_CHUNKED: cells of earlier chunks are masked, as the reference's chunked SWA).
+static int first_cell(const struct layer *L, int pos) {
+    int c0 = feat_has(L->feat, LF_SWA) && pos - L->swa_window + 1 > 0 ? pos - L->swa_window + 1 : 0;
+    if (feat_has(L->feat, LF_ATTN_CHUNKED)) {
+        int cs = pos / L->attn_chunk * L->attn_chunk;
+        c0 = cs > c0 ? cs : c0;
+    }
+    return c0;
+}
+
 // ALiBi slope of head h of H (max bias B): m0^(h+1) below the largest power of
 // two n2 <= H, then odd powers of m1.
 static float alibi_slope(int h, int H, float B) {
@@ -133,7 +144,7 @@ static void attend(const struct attn_job *j, int ith, int t, int h0, int nh) {
     const struct seq *sq = j->run[j->tok_run[t]].s;
     const uint16_t *K = (const uint16_t *)sq->k[j->il], *V = (const uint16_t *)sq->v[j->il]; // F16: rows in place
     int pos = j->pos[t], n_kv = pos + 1;
-    int c0 = feat_has(L->feat, LF_SWA) && pos - L->swa_window + 1 > 0 ? pos - L->swa_window + 1 : 0;
+    int c0 = first_cell(L, pos);
     bool f16 = sq->kv_type == KV_F16;
     struct quant_f16_ops f16ops;
     quant_f16_get_ops(j->isa, &f16ops);
@@ -215,7 +226,7 @@ static void attend(const struct attn_job *j, int ith, int t, int h0, int nh) {
 static void query_cells(const struct attn_job *j, int t, int *lo, int *hi) {
     const struct layer *L = j->L;
     int pos = j->pos[t];
-    *lo = feat_has(L->feat, LF_SWA) && pos - L->swa_window + 1 > 0 ? pos - L->swa_window + 1 : 0;
+    *lo = first_cell(L, pos);
     *hi = pos + 1;
 }
 
@@ -407,7 +418,15 @@ void attn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
             for (int h = 0; h < H; h++) memcpy(gate + (size_t)h * d, q + (size_t)h * 2 * d + d, (size_t)d * sizeof(float));
             for (int h = 1; h < H; h++) memmove(q + (size_t)h * d, q + (size_t)h * 2 * d, (size_t)d * sizeof(float));
         }
-        bool post = feat_has(L->feat, LF_QK_NORM_POST_ROPE);
+        // (LF_QK_NORM_POST_ROPE: the same per-head norm, after the rotation; LF_QK_RMS_UNWEIGHTED:
+        // a weightless one there)
+        bool post = feat_has(L->feat, LF_QK_NORM_POST_ROPE), l2 = feat_has(L->feat, LF_QK_RMS_UNWEIGHTED);
+        if (feat_has(L->feat, LF_ATTN_TEMP)) {
+            // llama4's temperature tuning, in double as the reference fills its input
+            const struct hparams *hp = &m->hp;
+            float ts = (float)(log(floor(((float)pos + hp->attn_temp_offset) / (float)hp->attn_temp_floor) + 1.0) * hp->attn_temp_scale + 1.0);
+            for (int i = 0; i < qw; i++) q[i] *= ts;
+        }
         bool head_norm = feat_has(L->feat, LF_QK_NORM) && !post, rope = !feat_has(L->feat, LF_NO_ROPE);
         bool head_ln = feat_has(L->feat, LF_QK_LN_HEAD); // command-r: LayerNorm, a weight row per head
         size_t nw = feat_has(L->feat, LF_QK_NORM_PER_HEAD) ? (size_t)d : 0; // RMSNorm weight stride per head (plamo2)
@@ -415,16 +434,23 @@ void attn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
             float *qh = q + (size_t)h * d;
             if (head_norm) exec_rms_norm(qh, qh, L->q_norm + h * nw, d, eps);
             if (head_ln) exec_layer_norm(qh, qh, L->q_norm + (size_t)h * d, NULL, d, eps);
+            if (feat_has(L->feat, LF_QK_LN_HEADS) && L->q_norm) exec_layer_norm(qh, qh, L->q_norm + (size_t)h * d, NULL, d, eps);
             if (rope) rope_head(qh, &rp, pos);
             if (post) exec_rms_norm(qh, qh, L->q_norm, d, eps);
+            if (l2) exec_rms_norm(qh, qh, NULL, d, eps);
+            if (feat_has(L->feat, LF_Q_HEAD_SCALE))
+                for (int i = 0; i < d; i++) qh[i] *= L->q_norm[h];
             if (feat_has(L->feat, LF_Q_PRESCALE))
                 for (int i = 0; i < d; i++) qh[i] *= L->kq_scale;
         }
         for (int h = 0; h < Hkv; h++) {
-            if (head_norm) exec_rms_norm(k + (size_t)h * d, k + (size_t)h * d, L->k_norm + h * nw, d, eps);
-            if (head_ln) exec_layer_norm(k + (size_t)h * d, k + (size_t)h * d, L->k_norm + (size_t)h * d, NULL, d, eps);
-            if (rope) rope_head(k + (size_t)h * d, &rp, pos);
-            if (post) exec_rms_norm(k + (size_t)h * d, k + (size_t)h * d, L->k_norm, d, eps);
+            float *kh = k + (size_t)h * d;
+            if (head_norm) exec_rms_norm(kh, kh, L->k_norm + h * nw, d, eps);
+            if (head_ln) exec_layer_norm(kh, kh, L->k_norm + (size_t)h * d, NULL, d, eps);
+            if (feat_has(L->feat, LF_QK_LN_HEADS) && L->k_norm) exec_layer_norm(kh, kh, L->k_norm + (size_t)h * d, NULL, d, eps);
+            if (rope) rope_head(kh, &rp, pos);
+            if (post) exec_rms_norm(kh, kh, L->k_norm, d, eps);
+            if (l2) exec_rms_norm(kh, kh, NULL, d, eps);
         }
         seq_kv_store_row(s, il, KV_K, pos, k);
         seq_kv_store_row(s, il, KV_V, pos, vb + (size_t)t * ld);

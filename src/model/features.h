@@ -113,6 +113,16 @@
     X(QK_LN_HEAD,        "qk_ln_head",        HOST, "per-head LayerNorm (no bias) on q and k before RoPE, a weight row per head (command-r)") \
     /* <<< */                                                                                                 \
     /* >>> dense families */                                                                                  \
+    X(ACT_RELU_SQR,      "act_relu_sqr",      HOST, "ungated FFN activation relu(x)^2 instead of SiLU (arcee, nemotron)") \
+    X(QK_LN_HEADS,       "qk_ln_heads",       HOST, "per-head LayerNorm (no bias) of q and/or k before RoPE, one weight row per head (stablelm)") \
+    X(ATTN_CHUNKED,      "attn_chunked",      HOST, "a query sees only the cells of its own chunk of attn_chunk positions (llama4)") \
+    X(ATTN_TEMP,         "attn_temp",         HOST, "q times log(floor((pos + offset) / floor) + 1) * scale + 1 (llama4's NoPE layers)") \
+    X(QK_RMS_UNWEIGHTED, "qk_rms_unweighted", HOST, "weightless per-head RMSNorm of q and k after RoPE (llama4)") \
+    X(MOE_WEIGHT_INPUT,  "moe_weight_input",  HOST, "top-k on the raw router logits; an expert reads its weight times the input, its output added unweighted (llama4)") \
+    X(FFN_ACT_ONLY,      "ffn_act_only",      HOST, "the FFN is silu(x) with no matrices (refact with experts, as its reference builds it)") \
+    X(EMB_SKIP,          "emb_skip",          HOST, "x += normed embedding * emb_skip_scale after the block (talkie)") \
+    X(Q_HEAD_SCALE,      "q_head_scale",      HOST, "q head h times attn_q_norm[h] after its weightless norm (talkie)") \
+    X(NORM_NONPARAM,     "norm_nonparam",     HOST, "the pre-attention and pre-FFN norms are LayerNorms without weight or bias (olmo)") \
     /* <<< */                                                                                                 \
     /* >>> MoE families */                                                                                  \
     X(MOE_BESIDE_DENSE,  "moe_beside_dense",  HOST, "a dense FFN (n_ff_dense) on ffn_norm(h) plus the experts on ffn_norm_exps(block input) (arctic)") \

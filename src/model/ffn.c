@@ -101,12 +101,18 @@ static int layer_act(const struct layer *L) {
 void ffn_dense(struct exec *ex, const struct layer *L, const float *xn, int T, float *y) {
     int D = ex->m->hp.n_embd, F = L->n_ff, act = layer_act(L);
     int64_t ld = ex->ldh;
+    if (feat_has(L->feat, LF_FFN_ACT_ONLY)) {
+        for (size_t i = 0; i < (size_t)T * D; i++) y[i] = exec_silu(xn[i]);
+        return;
+    }
     if (feat_has(L->feat, LF_FFN_UNGATED)) {
         exec_mm(ex, &L->ffn_up, 0, xn, D, T, ex->hb, ld);
         for (int t = 0; t < T; t++) {
             float *u = ex->hb + (size_t)t * ld;
             if (feat_has(L->feat, LF_ACT_GELU))
                 for (int i = 0; i < F; i++) u[i] = gelu(u[i]);
+            else if (feat_has(L->feat, LF_ACT_RELU_SQR))
+                for (int i = 0; i < F; i++) u[i] = u[i] > 0 ? u[i] * u[i] : 0.0f;
             else
                 for (int i = 0; i < F; i++) u[i] = exec_silu(u[i]);
             // AWQ activation scales (mpt): the reference divides the activation by them.
@@ -147,13 +153,16 @@ static void softmax_inplace(float *v, int n) {
 static void route(const struct model *m, const struct layer *L, float *probs, float *score, int *sel, float *wt) {
     const struct hparams *hp = &m->hp;
     int E = L->n_expert, K = L->n_expert_used;
-    // (LF_MOE_SOFTMAX_K: the raw logits, softmax over the chosen k below)
+    // (LF_MOE_SOFTMAX_K: the raw logits, softmax over the chosen k below; LF_MOE_WEIGHT_INPUT:
+    // the raw logits choose, the probabilities weigh)
+    bool raw_sel = feat_has(L->feat, LF_MOE_WEIGHT_INPUT);
+    if (raw_sel) memcpy(score, probs, (size_t)E * sizeof *score);
     if (feat_has(L->feat, LF_MOE_SIGMOID))
         for (int e = 0; e < E; e++) probs[e] = exec_sigmoid(probs[e]);
     else if (!feat_has(L->feat, LF_MOE_SOFTMAX_K)) softmax_inplace(probs, E);
     if (feat_has(L->feat, LF_MOE_PROBS_BIAS))
         for (int e = 0; e < E; e++) score[e] = probs[e] + L->exp_probs_b[e];
-    else
+    else if (!raw_sel)
         memcpy(score, probs, (size_t)E * sizeof *score);
     int G = hp->expert_groups;
     if (feat_has(L->feat, LF_MOE_GROUPS)) {
@@ -237,6 +246,11 @@ void ffn_moe(struct exec *ex, const struct layer *L, const float *xn, int T, flo
                     ex->tok_idx[n] = t;
                     ex->tok_w[n] = ex->selw[(size_t)t * K + k];
                     memcpy(ex->xg + (size_t)n * D, xn + (size_t)t * D, (size_t)D * sizeof(float));
+                    if (feat_has(L->feat, LF_MOE_WEIGHT_INPUT)) {
+                        // llama4: the weight scales the expert's input, its output adds as it is
+                        for (int c = 0; c < D; c++) ex->xg[(size_t)n * D + c] *= ex->tok_w[n];
+                        ex->tok_w[n] = 1.0f;
+                    }
                     n++;
                 }
         if (!n) continue;

@@ -77,6 +77,8 @@ static void embed(struct exec *ex, const int32_t *tok, int T, float *x) {
     if (feat_has(m->feat, MF_EMB_SQRT) || feat_has(m->feat, MF_EMB_SCALE))
         for (size_t i = 0; i < (size_t)T * D; i++) x[i] *= sc;
     if (feat_has(m->feat, MF_TOK_NORM)) norm_rows(m, x, x, m->tok_norm, m->tok_norm_b, T);
+    // (talkie: every layer adds this normed embedding, scaled; LF_EMB_SKIP)
+    if (feat_has(m->feat, MF_TOK_NORM) && !m->tok_norm) memcpy(ex->x0, x, (size_t)T * D * sizeof(float));
 }
 
 // logits = output(norm(x)) (+ bias) (/ logit_scale) (softcapped).
@@ -212,6 +214,8 @@ void exec_host_block(struct exec *ex, int il, float *x, int T) {
     if (feat_has(L->feat, LF_RESIDUAL_SCALE))
         for (size_t i = 0; i < n; i++) y[i] *= rs;
     for (size_t i = 0; i < n; i++) x[i] += y[i];
+    if (feat_has(L->feat, LF_EMB_SKIP))
+        for (size_t i = 0; i < n; i++) x[i] += ex->x0[i] * L->emb_skip_scale;
 }
 
 // The entry exec_create made for path p, NULL when it made none (p planned after it).
@@ -467,6 +471,7 @@ frink_status exec_create(const struct model *m, struct pool *pool, int max_batch
         W = imax(W, L->n_head * imax(L->head_dim, L->head_dim_v)); // MLA: absorbed q, latent outputs
         W = imax(W, L->n_head * (L->d_nope + L->n_rot));
         W = imax(W, (int)L->wq_a.n_out);
+        W = imax(W, (int)L->wqkv.n_out); // the fused [q | k | v] row lands in one hb* row
         W = imax(W, L->kv_lora + L->n_rot);
         E = imax(E, L->n_expert);
         K = imax(K, L->n_expert_used);
@@ -485,6 +490,7 @@ frink_status exec_create(const struct model *m, struct pool *pool, int max_batch
     ex->yg = malloc(T * D * sizeof(float));
     ex->y2 = malloc(T * D * sizeof(float));
     ex->xn2 = malloc(T * D * sizeof(float));
+    ex->x0 = malloc(T * D * sizeof(float));
     ex->hb = malloc(T * W * sizeof(float));
     ex->hb2 = malloc(T * W * sizeof(float));
     ex->hb3 = malloc(T * W * sizeof(float));
@@ -503,7 +509,7 @@ frink_status exec_create(const struct model *m, struct pool *pool, int max_batch
     // attention accumulators: per thread, up to 16 query heads sharing a KV head, 1024 wide
     ex->acc16 = malloc((size_t)pool_threads(pool) * 16 * 1024 * sizeof(uint16_t));
     ex->accf = malloc((size_t)pool_threads(pool) * 16 * 1024 * sizeof(float));
-    if (!ex->x || !ex->xn || !ex->y || !ex->xg || !ex->yg || !ex->y2 || !ex->xn2 || !ex->hb || !ex->hb2 || !ex->hb3 || !ex->hb4 ||
+    if (!ex->x || !ex->xn || !ex->y || !ex->xg || !ex->yg || !ex->y2 || !ex->xn2 || !ex->x0 || !ex->hb || !ex->hb2 || !ex->hb3 || !ex->hb4 ||
         !ex->router || !ex->sel || !ex->selw || !ex->tok_idx || !ex->tok_w || !ex->acc16 || !ex->accf || !ex->run ||
         !ex->tok_run || !ex->pos || !ex->out || !ex->out_dst || !ex->step_ids) {
         exec_free(ex);
@@ -538,6 +544,7 @@ void exec_free(struct exec *ex) {
     free(ex->yg);
     free(ex->y2);
     free(ex->xn2);
+    free(ex->x0);
     free(ex->hb);
     free(ex->hb2);
     free(ex->hb3);

@@ -70,6 +70,7 @@ struct exec {
     float *xg, *yg;     // [T][D] gathered rows (experts), scratch outputs
     float *y2;          // [T][D] FFN output of a parallel block
     float *xn2;         // [T][D] attention input when it has its own norm (falcon attn_norm_2)
+    float *x0;          // [T][D] the normed embedding, kept for the layers' skips (LF_EMB_SKIP; talkie)
     float *hb, *hb2;    // [T][ldh] intermediates (FFN hidden, q, ...)
     float *hb3, *hb4;   // [T][ldh]
     float *router;      // [T][E]

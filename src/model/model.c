@@ -20,6 +20,7 @@
 #include "model/moe.h"
 #include "model/chatfam.h"
 #include "model/convmix.h"
+#include "model/dense.h"
 #include "model/shape.h"
 #include "quant/types.h"
 
@@ -656,6 +657,7 @@ static void layer_features(const struct model *m, struct layer *L) {
     chatfam_layer_features(m, L);
     // <<<
     // >>> dense families
+    dense_layer_features(m, L);
     // <<<
     // >>> MoE families
     if (L->ffn_norm_exps) feat_set(&L->feat, LF_MOE_BESIDE_DENSE);
@@ -684,7 +686,8 @@ static void model_features(struct model *m) {
     if (m->arch->flags & AF_EMB_SQRT) feat_set(&m->feat, MF_EMB_SQRT);
     else if (hp->f_emb_scale != 0 && hp->f_emb_scale != 1) feat_set(&m->feat, MF_EMB_SCALE);
     if (m->pos_embd.data) feat_set(&m->feat, MF_POS_EMBD);
-    if (m->tok_norm) feat_set(&m->feat, MF_TOK_NORM);
+    // (AX_TOK_RMS_BARE, talkie: a weightless norm of the embedding)
+    if (m->tok_norm || (m->arch->flags2 & AX_TOK_RMS_BARE)) feat_set(&m->feat, MF_TOK_NORM);
     if (hp->norm_kind == NORM_LAYER) feat_set(&m->feat, MF_LAYERNORM);
     if (m->output_norm_b || m->tok_norm_b) feat_set(&m->feat, MF_NORM_BIAS);
     if (m->output_bias) feat_set(&m->feat, MF_OUTPUT_BIAS);
@@ -749,6 +752,7 @@ static void read_hparams_features(struct loader *ld) {
     chatfam_read_hparams(ld);
     // <<<
     // >>> dense families
+    read_hparams_dense(ld);
     // <<<
     // >>> MoE families
     if AX_MOE_FAM_IS(m->arch->flags2, AX_GROK) moe_read_hparams_grok(ld);
@@ -926,7 +930,9 @@ static frink_status bind_globals(struct loader *ld) {
     if (af & AF_TOK_NORM) m->tok_norm = norm_take(ld, "token_embd_norm", D, true, &m->tok_norm_b);
     if ((af & AF_POS_EMBD) && gguf_tensor_index(ld->f, "position_embd.weight") >= 0)
         m->pos_embd = mat_take_b(ld, "position_embd", D, 0, 0, true, false, false);
-    m->output_norm = norm_take(ld, (m->arch->flags2 & AX_OUT_NORM_TOK) ? "token_embd_norm" : "output_norm", D, true, &m->output_norm_b);
+    // (AX_NORM_NONPARAM, olmo: no output_norm tensor, the LayerNorm has no weight)
+    m->output_norm = norm_take(ld, (m->arch->flags2 & AX_OUT_NORM_TOK) ? "token_embd_norm" : "output_norm", D,
+                               !(m->arch->flags2 & AX_NORM_NONPARAM), &m->output_norm_b);
     if (gguf_tensor_index(ld->f, "output.weight") >= 0 && !(af & AF_ALWAYS_TIED)) {
         m->output = mat_take_b(ld, "output", D, hp->n_vocab, 0, true, false, (af & AF_OUTPUT_BIAS) != 0);
         m->output_bias = m->output.bias;
@@ -1074,6 +1080,19 @@ static frink_status bind_layer_mixer(struct loader *ld, struct layer *L, int il,
     if (chatfam_bind_layer(ld, L, il, lp->n_swa, lp->n_dense_lead)) return ld->st; // else the generic attention below
     // <<<
     // >>> dense families
+    if (m->arch->flags2 & AX_DENSE_RULES) {
+        dense_layer_adjust(ld, L, il);
+        if (ld->st) return ld->st;
+        if (dense_attention_untakes(m)) {
+            if (!dense_attn_dims_ok(L))
+                return ld_fail(ld, FRINK_ERR_FORMAT, "layer %d: attention dims are inconsistent (heads %d, kv heads %d, head dim %d, rot %d)",
+                               il, L->n_head, L->n_head_kv, L->head_dim, L->n_rot);
+            bind_attention(ld, L, il);
+            m->n_attn_layers++;
+            dense_attention_untake(ld, L, il);
+            return FRINK_OK;
+        }
+    }
     // <<<
     // >>> MoE families
     moe_bind_extras(ld, L, il); // binds beside the mixer, then falls through
@@ -1139,7 +1158,10 @@ static frink_status bind_layer(struct loader *ld, struct layer *L, int il, const
         L->ffn_norm = norm_take(ld, b, D, true, &L->ffn_norm_b);
     }
     if (L->n_ff <= 0) return ld_fail(ld, FRINK_ERR_FORMAT, "layer %d: feed-forward width is missing", il);
-    bind_ffn(ld, L, il);
+    // (the dense families: a layer whose reference graph has no FFN matrices binds none, and the
+    // FFN tensors its graph never applies are given back after)
+    if (!dense_ffn_bare(m, L)) bind_ffn(ld, L, il);
+    if (m->arch->flags2 & AX_DENSE_RULES) dense_layer_after_ffn(ld, L, il);
     layer_features(m, L);
     return FRINK_OK;
 }

@@ -138,6 +138,8 @@ struct layer {
     bool chat_rope_plain;     // laguna's sliding layers: RoPE without YaRN (LF_ROPE_PLAIN)
     // <<<
     // >>> dense families
+    int attn_chunk;         // LF_ATTN_CHUNKED: chunk length in positions
+    float emb_skip_scale;   // LF_EMB_SKIP: layer_output_scale, times the normed embedding added to x
     // <<<
     // >>> MoE families
     const float *ffn_norm_exps; // [D] arctic: RMSNorm of the block input the routed experts read
@@ -184,6 +186,8 @@ struct hparams {
     float chat_attn_out_scale; // mimo2: attention.value_scale (0: none), applied after wo
     // <<<
     // >>> dense families
+    int attn_temp_floor;       // LF_ATTN_TEMP: positions per temperature step
+    float attn_temp_scale, attn_temp_offset;
     // <<<
     // >>> MoE families
     bool rms_norm_bias;        // RMSNorm weights have an optional `.bias` added after them (phimoe)
