@@ -76,7 +76,10 @@ static const struct arch_info table[] = {
     // >>> MLA and sparse-attention families
     {"kimi-linear", "Kimi Delta Attention (KDA) layers are not implemented", ROPE_NONE, 0, 0},
     {"minimax-01", "lightning (linear) attention layers are not implemented", ROPE_NONE, 0, 0},
-    {"deepseek", "DeepSeek (v1) MoE layout is not verified", ROPE_NONE, 0, 0},
+    // deepseek (v1): llama attention (q/k/v biases and scales applied), leading dense blocks,
+    // softmax routing with shared experts; the FFN and expert `.scale` tensors are not applied by
+    // the reference (left unread).
+    {"deepseek", NULL, ROPE_NORM, AF_TIED_OK | AF_DEEPSEEK_MOE, 0},
     {"deepseek32", "DeepSeek sparse attention (lightning indexer) is not implemented", ROPE_NONE, 0, 0},
     {"glm-dsa", "DeepSeek sparse attention (lightning indexer) is not implemented", ROPE_NONE, 0, 0},
     {"minicpm3", "MiniCPM3 latent attention is not verified", ROPE_NONE, 0, 0},
