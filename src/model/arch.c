@@ -83,7 +83,8 @@ static const struct arch_info table[] = {
     {"deepseek32", "DeepSeek sparse attention (lightning indexer) is not implemented", ROPE_NONE, 0, 0},
     {"glm-dsa", "DeepSeek sparse attention (lightning indexer) is not implemented", ROPE_NONE, 0, 0},
     {"minicpm3", "MiniCPM3 latent attention is not verified", ROPE_NONE, 0, 0},
-    {"mistral4", "Mistral 4 latent attention is not verified", ROPE_NONE, 0, 0},
+    // mistral4: the reference runs it as deepseek2 (same hparams, tensors and graph).
+    {"mistral4", NULL, ROPE_NORM, AF_TIED_OK | AF_MLA | AF_DEEPSEEK_MOE, 0},
     {"kimi-k3", "Kimi K3 attention is not implemented", ROPE_NONE, 0, 0},
     {"bailingmoe3", "Ling 3 linear attention layers are not implemented", ROPE_NONE, 0, 0},
     {"hy_v4", "Hunyuan v4 hyper-connections and sparse attention are not implemented", ROPE_NONE, 0, 0},
