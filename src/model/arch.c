@@ -80,8 +80,15 @@ static const struct arch_info table[] = {
     // softmax routing with shared experts; the FFN and expert `.scale` tensors are not applied by
     // the reference (left unread).
     {"deepseek", NULL, ROPE_NORM, AF_TIED_OK | AF_DEEPSEEK_MOE, 0},
-    {"deepseek32", "DeepSeek sparse attention (lightning indexer) is not implemented", ROPE_NONE, 0, 0},
-    {"glm-dsa", "DeepSeek sparse attention (lightning indexer) is not implemented", ROPE_NONE, 0, 0},
+    // deepseek32, glm-dsa: deepseek2's latent attention with the dense and expert FFN scales
+    // applied, and the lightning indexer of DeepSeek sparse attention bound but not computed:
+    // frink runs them only while a sequence holds at most attention.indexer.top_k positions,
+    // where the indexer selects every position (model/dsa.c); a longer sequence is refused.
+    {"deepseek32", NULL, ROPE_NORM,
+     AF_TIED_OK | AF_MLA | AF_DEEPSEEK_MOE | AF_FFN_SCALES | AF_EXP_SCALES | AF_SHEXP_SCALES, 0, .flags2 = AX_DSA},
+    {"glm-dsa", NULL, ROPE_NORM,
+     AF_TIED_OK | AF_MLA | AF_DEEPSEEK_MOE | AF_FFN_SCALES | AF_EXP_SCALES | AF_SHEXP_SCALES, 0,
+     .flags2 = AX_DSA | AX_DSA_TYPES},
     {"minicpm3", "MiniCPM3 latent attention is not verified", ROPE_NONE, 0, 0},
     // mistral4: the reference runs it as deepseek2 (same hparams, tensors and graph).
     {"mistral4", NULL, ROPE_NORM, AF_TIED_OK | AF_MLA | AF_DEEPSEEK_MOE, 0},

@@ -70,6 +70,8 @@
 // >>> conv and linear attention (bits 10-17)
 // <<<
 // >>> MLA and sparse attention (bits 18-25)
+#define AX_DSA         AX(18) // DeepSeek sparse attention: lightning indexer tensors and top_k (model/dsa.c)
+#define AX_DSA_TYPES   AX(19) // glm-dsa: attention.indexer.types, indexers optional per layer, sigmoid routing default
 // <<<
 // >>> chat-format and sliding-window families (bits 26-35)
 #define AX_MROPE_TEXT    AX(26) // rope.dimension_sections with s0, s1 > 0: M-RoPE (NEOX pairs) on text positions (glm4)

@@ -94,6 +94,7 @@
     /* >>> conv and linear attention: short convolutions, KDA, lightning attention */                                                                                  \
     /* <<< */                                                                                                 \
     /* >>> MLA and sparse-attention families */                                                                                  \
+    X(DSA_ALL,           "dsa_all",           HOST, "DeepSeek sparse attention while its indexer selects every cell (positions <= hp.dsa_top_k; longer refused)") \
     /* <<< */                                                                                                 \
     /* >>> chat-format and sliding-window families */                                                                                  \
     X(SHEXP_HALF,        "shexp_half",        HOST, "(routed experts + shared expert) * 0.5 (cohere2moe)")        \

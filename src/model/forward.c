@@ -279,6 +279,7 @@ frink_status exec_forward(struct exec *ex, struct seq *s, const int32_t *tokens,
     const struct model *m = ex->m;
     if (n <= 0) return frink_fail(FRINK_ERR_ARG, "no tokens to evaluate");
     frink_status st = check_ids(m, tokens, n);
+    if (!st) st = dsa_check_positions(m, s->n_past + n);
     if (!st) st = seq_reserve(s, s->n_past + n);
     if (st) return st;
     for (int i = 0; i < n; i += ex->max_T) {
@@ -351,7 +352,8 @@ frink_status exec_batch(struct exec *ex, const struct exec_tok *tok, int n, floa
         bs[k].idx[bs[k].n++] = i;
     }
     for (int k = 0; k < n_seq; k++)
-        if ((st = seq_reserve(bs[k].s, bs[k].s->n_past + bs[k].n))) goto done;
+        if ((st = dsa_check_positions(m, bs[k].s->n_past + bs[k].n)) || (st = seq_reserve(bs[k].s, bs[k].s->n_past + bs[k].n)))
+            goto done;
     // Steps of at most max_T rows. A hybrid sequence's run stops at its next periodic
     // checkpoint boundary, so the checkpoint is taken exactly there (as seq_append does);
     // the rest of it goes to the next step.

@@ -123,6 +123,9 @@ void attn_mla_layer(struct exec *ex, int il, const float *xn, int T, float *y);
 // >>> conv and linear attention: short convolutions, KDA, lightning attention
 // <<<
 // >>> MLA and sparse-attention families
+// FRINK_OK, or the refusal of a sequence reaching n_end positions past the lightning
+// indexer's top_k (dsa.c): checked before a step evaluates anything.
+frink_status dsa_check_positions(const struct model *m, int64_t n_end);
 // <<<
 // >>> chat-format and sliding-window families
 // <<<

@@ -17,6 +17,7 @@
 #include "quant/quant.h"
 #include "model/path.h"
 #include "model/loader.h"
+#include "model/mla.h"
 #include "model/moe.h"
 #include "model/chatfam.h"
 #include "model/shape.h"
@@ -736,6 +737,7 @@ static void read_hparams_features(struct loader *ld) {
     // >>> conv and linear attention: short convolutions, KDA, lightning attention
     // <<<
     // >>> MLA and sparse-attention families
+    if (m->arch->flags2 & AX_DSA) dsa_read_hparams(ld);
     // <<<
     // >>> chat-format and sliding-window families
     chatfam_read_hparams(ld);
@@ -1029,6 +1031,8 @@ static frink_status bind_layer_mixer(struct loader *ld, struct layer *L, int il,
     // >>> conv and linear attention: short convolutions, KDA, lightning attention
     // <<<
     // >>> MLA and sparse-attention families
+    // DeepSeek sparse attention: the indexer beside the latent attention bound below.
+    if ((m->arch->flags2 & AX_DSA) && (af & AF_MLA)) dsa_bind_indexer(ld, L, il, lp->q_lora);
     // <<<
     // >>> chat-format and sliding-window families
     if (chatfam_bind_layer(ld, L, il, lp->n_swa, lp->n_dense_lead)) return ld->st; // else the generic attention below

@@ -109,6 +109,11 @@ struct layer {
     // >>> conv and linear attention: short convolutions, KDA, lightning attention
     // <<<
     // >>> MLA and sparse-attention families
+    // The lightning indexer of DeepSeek sparse attention (LF_DSA_ALL: bound, not computed).
+    struct weight idx_q_b;      // [q_lora -> Hi*di]
+    struct weight idx_k;        // [D -> di]
+    struct weight idx_proj;     // [D -> Hi] per-head weights of the scores
+    const float *idx_k_norm, *idx_k_norm_b; // [di] LayerNorm of the indexer key
     // <<<
     // >>> chat-format and sliding-window families
     bool chat_no_rope;      // a layer without RoPE (cohere2's full layers, afmoe's every 4th, ...)
@@ -159,6 +164,8 @@ struct hparams {
     // >>> conv and linear attention: short convolutions, KDA, lightning attention
     // <<<
     // >>> MLA and sparse-attention families
+    int dsa_n_head, dsa_head_dim; // lightning indexer heads and key length (AX_DSA)
+    int dsa_top_k;             // positions the indexer selects; 0: no indexer (model/dsa.c)
     // <<<
     // >>> chat-format and sliding-window families
     float chat_attn_out_scale; // mimo2: attention.value_scale (0: none), applied after wo

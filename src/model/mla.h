@@ -1,0 +1,16 @@
+// mla.h — the binders of the latent-attention and sparse-attention families (deepseek32,
+// glm-dsa, minicpm3, ...) that model.c calls from its group hooks. Each lives in the file
+// of its mixer and binds with the loader helpers (loader.h).
+#ifndef FRINK_MODEL_MLA_H
+#define FRINK_MODEL_MLA_H
+
+#include "model/loader.h"
+
+// DeepSeek sparse attention (dsa.c): reads attention.indexer.{head_count,key_length,top_k}
+// (and glm-dsa's attention.indexer.types) into hp->dsa_*; glm-dsa's routing defaults to sigmoid.
+void dsa_read_hparams(struct loader *ld);
+// Binds layer il's lightning indexer ([q_lora -> Hi*di] q_b, [D -> di] k with its LayerNorm,
+// [D -> Hi] head weights) and marks the layer LF_DSA_ALL. q_lora: the MLA q rank (> 0).
+void dsa_bind_indexer(struct loader *ld, struct layer *L, int il, int q_lora);
+
+#endif
