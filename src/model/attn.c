@@ -351,6 +351,15 @@ static void clamp_n(float *x, int n, float c) {
     for (int i = 0; i < n; i++) x[i] = x[i] < -c ? -c : x[i] > c ? c : x[i];
 }
 
+void attn_rope(const struct model *m, const struct layer *L, float *v, int pos) {
+    struct rope_p rp = rope_params(m, L);
+    rope_head(v, &rp, pos);
+}
+
+void attn_attend(struct exec *ex, const struct layer *L, const float *q, int64_t ldq, int il, int T, float *o) {
+    attn_run(ex, L, q, ldq, il, T, o);
+}
+
 void attn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
     const struct model *m = ex->m;
     const struct layer *L = &m->layers[il];

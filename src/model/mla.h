@@ -13,4 +13,10 @@ void dsa_read_hparams(struct loader *ld);
 // [D -> Hi] head weights) and marks the layer LF_DSA_ALL. q_lora: the MLA q rank (> 0).
 void dsa_bind_indexer(struct loader *ld, struct layer *L, int il, int q_lora);
 
+// minicpm3 (minicpm3.c): reads attention.{q,kv}_lora_rank and sets the reference's fixed
+// embedding, residual and output scales in hp.
+void minicpm3_read_hparams(struct loader *ld);
+// Binds layer il's MHA-form latent attention and marks it LF_ATTN | LF_MLA_MHA.
+void minicpm3_bind(struct loader *ld, struct layer *L, int il);
+
 #endif

@@ -738,6 +738,7 @@ static void read_hparams_features(struct loader *ld) {
     // <<<
     // >>> MLA and sparse-attention families
     if (m->arch->flags2 & AX_DSA) dsa_read_hparams(ld);
+    if (m->arch->flags2 & AX_MINICPM3) minicpm3_read_hparams(ld);
     // <<<
     // >>> chat-format and sliding-window families
     chatfam_read_hparams(ld);
@@ -1033,6 +1034,11 @@ static frink_status bind_layer_mixer(struct loader *ld, struct layer *L, int il,
     // >>> MLA and sparse-attention families
     // DeepSeek sparse attention: the indexer beside the latent attention bound below.
     if ((m->arch->flags2 & AX_DSA) && (af & AF_MLA)) dsa_bind_indexer(ld, L, il, lp->q_lora);
+    if (m->arch->flags2 & AX_MINICPM3) {
+        minicpm3_bind(ld, L, il);
+        m->n_attn_layers++;
+        return FRINK_OK;
+    }
     // <<<
     // >>> chat-format and sliding-window families
     if (chatfam_bind_layer(ld, L, il, lp->n_swa, lp->n_dense_lead)) return ld->st; // else the generic attention below

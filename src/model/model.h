@@ -114,6 +114,7 @@ struct layer {
     struct weight idx_k;        // [D -> di]
     struct weight idx_proj;     // [D -> Hi] per-head weights of the scores
     const float *idx_k_norm, *idx_k_norm_b; // [di] LayerNorm of the indexer key
+    struct weight wkv_b;        // LF_MLA_MHA: [kv_lora -> H*(d_nope + dv_mla)], per head [k_nope | v]
     // <<<
     // >>> chat-format and sliding-window families
     bool chat_no_rope;      // a layer without RoPE (cohere2's full layers, afmoe's every 4th, ...)
@@ -166,6 +167,7 @@ struct hparams {
     // >>> MLA and sparse-attention families
     int dsa_n_head, dsa_head_dim; // lightning indexer heads and key length (AX_DSA)
     int dsa_top_k;             // positions the indexer selects; 0: no indexer (model/dsa.c)
+    int mla_q_lora, mla_kv_lora; // AX_MINICPM3: the latent ranks (minicpm3.c)
     // <<<
     // >>> chat-format and sliding-window families
     float chat_attn_out_scale; // mimo2: attention.value_scale (0: none), applied after wo
@@ -226,6 +228,7 @@ struct model {
         /* >>> conv and linear attention: short convolutions, KDA, lightning attention (each line ", &(L)->name") */ \
         /* <<< */ \
         /* >>> MLA and sparse-attention families (each line ", &(L)->name") */ \
+        , &(L)->wkv_b \
         /* <<< */ \
         /* >>> chat-format and sliding-window families (each line ", &(L)->name") */ \
         , &(L)->chat_wgate \
