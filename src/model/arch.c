@@ -74,7 +74,10 @@ static const struct arch_info table[] = {
     {"rwkv7", "RWKV time-mix layers are not implemented", ROPE_NONE, 0, 0},
     // <<<
     // >>> MLA and sparse-attention families
-    {"kimi-linear", "Kimi Delta Attention (KDA) layers are not implemented", ROPE_NONE, 0, 0},
+    // kimi-linear: Kimi Delta Attention (model/kda.c) where attention.head_count_kv is 0, latent
+    // attention without RoPE elsewhere; renormalized routing with shared experts. Only the
+    // attention output's `.scale` of the MLA layers is applied, as in the reference.
+    {"kimi-linear", NULL, ROPE_NONE, AF_MLA | AF_DEEPSEEK_MOE | AF_MOE_NORM_W, 0, .flags2 = AX_KIMI_LINEAR},
     {"minimax-01", "lightning (linear) attention layers are not implemented", ROPE_NONE, 0, 0},
     // deepseek (v1): llama attention (q/k/v biases and scales applied), leading dense blocks,
     // softmax routing with shared experts; the FFN and expert `.scale` tensors are not applied by

@@ -483,15 +483,16 @@ void attn_mla_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
     }
     exec_mm(ex, &L->wkv_a, 0, xn, D, T, cb, ld);
     struct rope_p rp = rope_params(m, L);
+    bool rope = !feat_has(L->feat, LF_NO_ROPE); // (kimi-linear's latent attention has none)
     for (int t = 0; t < T; t++) {
         float *c = cb + (size_t)t * ld;
         struct seq *s = ex->run[ex->tok_run[t]].s;
         int pos = ex->pos[t];
-        rope_head(c + kvl, &rp, pos);
+        if (rope) rope_head(c + kvl, &rp, pos);
         exec_rms_norm(c, c, L->kv_a_norm, kvl, eps);
         seq_kv_store_row(s, il, KV_K, pos, c);
         seq_kv_store_row(s, il, KV_V, pos, c);
-        for (int h = 0; h < H; h++) rope_head(qb + (size_t)t * ld + (size_t)h * dqk + dn, &rp, pos);
+        for (int h = 0; rope && h < H; h++) rope_head(qb + (size_t)t * ld + (size_t)h * dqk + dn, &rp, pos);
     }
     // Absorb k_b into q: per head, q_nope [d_nope] -> [kv_lora]; q_pe follows it.
     exec_act_invalidate(ex);

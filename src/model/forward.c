@@ -112,6 +112,10 @@ static void host_mixer(struct exec *ex, int il, const float *xa, int T, float *y
     // >>> conv and linear attention: short convolutions, KDA, lightning attention
     // <<<
     // >>> MLA and sparse-attention families
+    if (feat_has(L->feat, LF_KDA)) {
+        kda_layer(ex, il, xa, T, y);
+        return;
+    }
     if (feat_has(L->feat, LF_MLA_MHA)) {
         mla_mha_layer(ex, il, xa, T, y);
         return;

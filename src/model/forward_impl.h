@@ -134,6 +134,8 @@ void attn_attend(struct exec *ex, const struct layer *L, const float *q, int64_t
 frink_status dsa_check_positions(const struct model *m, int64_t n_end);
 // minicpm3's latent attention in the MHA form (minicpm3.c).
 void mla_mha_layer(struct exec *ex, int il, const float *xn, int T, float *y);
+// Kimi Delta Attention (kda.c): each sequence's run in order, its conv and S state updated.
+void kda_layer(struct exec *ex, int il, const float *xn, int T, float *y);
 // <<<
 // >>> chat-format and sliding-window families
 // <<<

@@ -19,4 +19,9 @@ void minicpm3_read_hparams(struct loader *ld);
 // Binds layer il's MHA-form latent attention and marks it LF_ATTN | LF_MLA_MHA.
 void minicpm3_bind(struct loader *ld, struct layer *L, int il);
 
+// kimi-linear (kda.c): reads kda.head_dim and ssm.conv_kernel into hp.
+void kda_read_hparams(struct loader *ld);
+// Binds layer il's Kimi Delta Attention, declares its recurrent state, marks it LF_KDA.
+void kda_bind(struct loader *ld, struct layer *L, int il);
+
 #endif

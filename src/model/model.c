@@ -739,6 +739,7 @@ static void read_hparams_features(struct loader *ld) {
     // >>> MLA and sparse-attention families
     if (m->arch->flags2 & AX_DSA) dsa_read_hparams(ld);
     if (m->arch->flags2 & AX_MINICPM3) minicpm3_read_hparams(ld);
+    if (m->arch->flags2 & AX_KIMI_LINEAR) kda_read_hparams(ld);
     // <<<
     // >>> chat-format and sliding-window families
     chatfam_read_hparams(ld);
@@ -1034,6 +1035,10 @@ static frink_status bind_layer_mixer(struct loader *ld, struct layer *L, int il,
     // >>> MLA and sparse-attention families
     // DeepSeek sparse attention: the indexer beside the latent attention bound below.
     if ((m->arch->flags2 & AX_DSA) && (af & AF_MLA)) dsa_bind_indexer(ld, L, il, lp->q_lora);
+    if ((m->arch->flags2 & AX_KIMI_LINEAR) && L->n_head_kv == 0) {
+        kda_bind(ld, L, il);
+        return FRINK_OK;
+    }
     if (m->arch->flags2 & AX_MINICPM3) {
         minicpm3_bind(ld, L, il);
         m->n_attn_layers++;

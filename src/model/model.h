@@ -115,6 +115,11 @@ struct layer {
     struct weight idx_proj;     // [D -> Hi] per-head weights of the scores
     const float *idx_k_norm, *idx_k_norm_b; // [di] LayerNorm of the indexer key
     struct weight wkv_b;        // LF_MLA_MHA: [kv_lora -> H*(d_nope + dv_mla)], per head [k_nope | v]
+    // Kimi Delta Attention (LF_KDA, kda.c): q/k/v in wq/wk/wv, beta in ssm_beta, A in ssm_a,
+    // dt_bias in ssm_dt_b [H*d], the output norm in ssm_norm [d], the output in wo.
+    const float *kda_conv_q, *kda_conv_k, *kda_conv_v; // [H*d][Kc] each
+    struct weight kda_f_a, kda_f_b; // decay: [D -> d], [d -> H*d]
+    struct weight kda_g_a, kda_g_b; // output gate: [D -> d], [d -> H*d]
     // <<<
     // >>> chat-format and sliding-window families
     bool chat_no_rope;      // a layer without RoPE (cohere2's full layers, afmoe's every 4th, ...)
@@ -168,6 +173,7 @@ struct hparams {
     int dsa_n_head, dsa_head_dim; // lightning indexer heads and key length (AX_DSA)
     int dsa_top_k;             // positions the indexer selects; 0: no indexer (model/dsa.c)
     int mla_q_lora, mla_kv_lora; // AX_MINICPM3: the latent ranks (minicpm3.c)
+    int kda_head_dim, kda_conv;  // AX_KIMI_LINEAR: KDA head size and conv kernel (kda.c)
     // <<<
     // >>> chat-format and sliding-window families
     float chat_attn_out_scale; // mimo2: attention.value_scale (0: none), applied after wo
@@ -228,7 +234,7 @@ struct model {
         /* >>> conv and linear attention: short convolutions, KDA, lightning attention (each line ", &(L)->name") */ \
         /* <<< */ \
         /* >>> MLA and sparse-attention families (each line ", &(L)->name") */ \
-        , &(L)->wkv_b \
+        , &(L)->wkv_b, &(L)->kda_f_a, &(L)->kda_f_b, &(L)->kda_g_a, &(L)->kda_g_b \
         /* <<< */ \
         /* >>> chat-format and sliding-window families (each line ", &(L)->name") */ \
         , &(L)->chat_wgate \
