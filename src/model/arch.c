@@ -78,7 +78,10 @@ static const struct arch_info table[] = {
     // attention without RoPE elsewhere; renormalized routing with shared experts. Only the
     // attention output's `.scale` of the MLA layers is applied, as in the reference.
     {"kimi-linear", NULL, ROPE_NONE, AF_MLA | AF_DEEPSEEK_MOE | AF_MOE_NORM_W, 0, .flags2 = AX_KIMI_LINEAR},
-    {"minimax-01", "lightning (linear) attention layers are not implemented", ROPE_NONE, 0, 0},
+    // minimax-01: lightning attention (model/lightning.c) on attention.recurrent_layers (else all
+    // but every full_attention_interval-th), NeoX attention with scaled, biased q/k/v elsewhere,
+    // DeepNorm residuals, renormalized softmax routing (expert scales not applied).
+    {"minimax-01", NULL, ROPE_NEOX, AF_TIED_OK | AF_MOE_NORM_W, 0, .flags2 = AX_MINIMAX01},
     // deepseek (v1): llama attention (q/k/v biases and scales applied), leading dense blocks,
     // softmax routing with shared experts; the FFN and expert `.scale` tensors are not applied by
     // the reference (left unread).

@@ -96,6 +96,8 @@
     /* >>> MLA and sparse-attention families */                                                                                  \
     X(MLA_MHA,           "mla_mha",           HOST, "latent attention in the MHA form: per-head k_nope | v from W_kv_b, RoPE on the trailing n_rot dims (minicpm3)") \
     X(KDA,               "kda",               HOST, "Kimi Delta Attention mixer: gated delta rule with a decay per key channel, q/k/v convs, sigmoid-gated norm") \
+    X(LIGHTNING,         "lightning",         HOST, "lightning (linear) attention mixer with per-head slope decay and a sigmoid-gated norm (minimax-01)") \
+    X(NORM_RESIDUAL,     "norm_residual",     HOST, "both residuals add the normed input times hp.mm01_residual_scale, not the input (minimax-01)") \
     X(DSA_ALL,           "dsa_all",           HOST, "DeepSeek sparse attention while its indexer selects every cell (positions <= hp.dsa_top_k; longer refused)") \
     /* <<< */                                                                                                 \
     /* >>> chat-format and sliding-window families */                                                                                  \

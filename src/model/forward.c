@@ -171,6 +171,10 @@ void exec_host_block(struct exec *ex, int il, float *x, int T) {
     size_t n = (size_t)T * D;
     float *xn = ex->xn, *y = ex->y;
     float rs = m->hp.f_residual_scale;
+    if (feat_has(L->feat, LF_NORM_RESIDUAL)) { // (a block of its own: minimax-01, lightning.c)
+        mm01_block(ex, il, x, T);
+        return;
+    }
     if (!feat_has(L->feat, LF_NO_ATTN_NORM)) norm_rows(m, xn, x, L->attn_norm, L->attn_norm_b, T);
     else memcpy(xn, x, n * sizeof(float));
     const float *xa = xn;

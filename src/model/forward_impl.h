@@ -136,6 +136,10 @@ frink_status dsa_check_positions(const struct model *m, int64_t n_end);
 void mla_mha_layer(struct exec *ex, int il, const float *xn, int T, float *y);
 // Kimi Delta Attention (kda.c): each sequence's run in order, its conv and S state updated.
 void kda_layer(struct exec *ex, int il, const float *xn, int T, float *y);
+// MiniMax-01 (lightning.c): its lightning attention mixer, and its whole block (LF_NORM_RESIDUAL:
+// exec_host_block hands it x [T][D] in and out).
+void lightning_layer(struct exec *ex, int il, const float *xn, int T, float *y);
+void mm01_block(struct exec *ex, int il, float *x, int T);
 // <<<
 // >>> chat-format and sliding-window families
 // <<<

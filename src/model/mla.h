@@ -24,4 +24,10 @@ void kda_read_hparams(struct loader *ld);
 // Binds layer il's Kimi Delta Attention, declares its recurrent state, marks it LF_KDA.
 void kda_bind(struct loader *ld, struct layer *L, int il);
 
+// minimax-01 (lightning.c): reads residual_scale; which layers are lightning attention
+// (attention.recurrent_layers, else full_attention_interval, default 8); binds one.
+void mm01_read_hparams(struct loader *ld);
+bool mm01_layer_is_lightning(struct loader *ld, int il, int n_total);
+void mm01_bind_lightning(struct loader *ld, struct layer *L, int il);
+
 #endif

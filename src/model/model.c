@@ -740,6 +740,7 @@ static void read_hparams_features(struct loader *ld) {
     if (m->arch->flags2 & AX_DSA) dsa_read_hparams(ld);
     if (m->arch->flags2 & AX_MINICPM3) minicpm3_read_hparams(ld);
     if (m->arch->flags2 & AX_KIMI_LINEAR) kda_read_hparams(ld);
+    if (m->arch->flags2 & AX_MINIMAX01) mm01_read_hparams(ld);
     // <<<
     // >>> chat-format and sliding-window families
     chatfam_read_hparams(ld);
@@ -1035,6 +1036,13 @@ static frink_status bind_layer_mixer(struct loader *ld, struct layer *L, int il,
     // >>> MLA and sparse-attention families
     // DeepSeek sparse attention: the indexer beside the latent attention bound below.
     if ((m->arch->flags2 & AX_DSA) && (af & AF_MLA)) dsa_bind_indexer(ld, L, il, lp->q_lora);
+    if (m->arch->flags2 & AX_MINIMAX01) {
+        feat_set(&L->feat, LF_NORM_RESIDUAL);
+        if (mm01_layer_is_lightning(ld, il, lp->n_total)) {
+            mm01_bind_lightning(ld, L, il);
+            return FRINK_OK;
+        }
+    }
     if ((m->arch->flags2 & AX_KIMI_LINEAR) && L->n_head_kv == 0) {
         kda_bind(ld, L, il);
         return FRINK_OK;

@@ -120,6 +120,9 @@ struct layer {
     const float *kda_conv_q, *kda_conv_k, *kda_conv_v; // [H*d][Kc] each
     struct weight kda_f_a, kda_f_b; // decay: [D -> d], [d -> H*d]
     struct weight kda_g_a, kda_g_b; // output gate: [D -> d], [d -> H*d]
+    // Lightning attention (LF_LIGHTNING, lightning.c): [q|k|v] per head in wqkv, the output in wo.
+    struct weight la_gate;      // [D -> H*d] sigmoid output gate
+    const float *la_norm;       // [H*d] RMSNorm of the attention output
     // <<<
     // >>> chat-format and sliding-window families
     bool chat_no_rope;      // a layer without RoPE (cohere2's full layers, afmoe's every 4th, ...)
@@ -174,6 +177,7 @@ struct hparams {
     int dsa_top_k;             // positions the indexer selects; 0: no indexer (model/dsa.c)
     int mla_q_lora, mla_kv_lora; // AX_MINICPM3: the latent ranks (minicpm3.c)
     int kda_head_dim, kda_conv;  // AX_KIMI_LINEAR: KDA head size and conv kernel (kda.c)
+    float mm01_residual_scale;   // AX_MINIMAX01: the normed input's weight in both residuals
     // <<<
     // >>> chat-format and sliding-window families
     float chat_attn_out_scale; // mimo2: attention.value_scale (0: none), applied after wo
@@ -234,7 +238,7 @@ struct model {
         /* >>> conv and linear attention: short convolutions, KDA, lightning attention (each line ", &(L)->name") */ \
         /* <<< */ \
         /* >>> MLA and sparse-attention families (each line ", &(L)->name") */ \
-        , &(L)->wkv_b, &(L)->kda_f_a, &(L)->kda_f_b, &(L)->kda_g_a, &(L)->kda_g_b \
+        , &(L)->wkv_b, &(L)->kda_f_a, &(L)->kda_f_b, &(L)->kda_g_a, &(L)->kda_g_b, &(L)->la_gate \
         /* <<< */ \
         /* >>> chat-format and sliding-window families (each line ", &(L)->name") */ \
         , &(L)->chat_wgate \
