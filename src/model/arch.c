@@ -102,7 +102,9 @@ static const struct arch_info table[] = {
     // mistral4: the reference runs it as deepseek2 (same hparams, tensors and graph).
     {"mistral4", NULL, ROPE_NORM, AF_TIED_OK | AF_MLA | AF_DEEPSEEK_MOE, 0},
     {"kimi-k3", "Kimi K3 attention is not implemented", ROPE_NONE, 0, 0},
-    {"bailingmoe3", "Ling 3 linear attention layers are not implemented", ROPE_NONE, 0, 0},
+    // bailingmoe3: kimi-linear's KDA with the safe sigmoid gate where head_count_kv is 0, latent
+    // attention gated per head elsewhere; FFN, expert and output scales are not applied.
+    {"bailingmoe3", NULL, ROPE_NORM, AF_TIED_OK | AF_MLA | AF_DEEPSEEK_MOE, 0, .flags2 = AX_KIMI_LINEAR | AX_KDA_SIGMOID_GATE},
     {"hy_v4", "Hunyuan v4 hyper-connections and sparse attention are not implemented", ROPE_NONE, 0, 0},
     {"dots3note", "dots3 sliding-window latent attention with an indexer is not implemented", ROPE_NONE, 0, 0},
     {"deepseek4", "DeepSeek V4 compressed attention and hyper-connections are not implemented", ROPE_NONE, 0, 0},

@@ -75,6 +75,8 @@
                               // logits / (D/256) (the reference's fixed scales)
 #define AX_KIMI_LINEAR AX(21) // kimi-linear: KDA layers where head_count_kv is 0 (model/kda.c), MLA without RoPE elsewhere
 #define AX_MINIMAX01   AX(22) // minimax-01: lightning attention layers (model/lightning.c), DeepNorm residuals
+#define AX_KDA_SIGMOID_GATE AX(23) // bailingmoe3: KDA as kimi-linear's with the safe sigmoid gate (kda.c); MLA layers
+                                   // gated per head, their wo unscaled
 #define AX_DSA_TYPES   AX(19) // glm-dsa: attention.indexer.types, indexers optional per layer, sigmoid routing default
 // <<<
 // >>> chat-format and sliding-window families (bits 26-35)

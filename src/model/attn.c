@@ -505,6 +505,7 @@ void attn_mla_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
     attn_run(ex, L, qf, ld, il, T, att);
     exec_act_invalidate(ex);
     for (int h = 0; h < H; h++) exec_mm(ex, &L->wv_b, h, att + (size_t)h * kvl, (int64_t)H * kvl, T, cb + (size_t)h * dvm, (int64_t)H * dvm);
+    if (feat_has(L->feat, LF_MLA_HEAD_GATE)) mla_head_gate(ex, L, xn, T, cb); // (bailingmoe3; kda.c)
     exec_act_invalidate(ex);
     exec_mm(ex, &L->wo, 0, cb, (int64_t)H * dvm, T, y, D);
 }

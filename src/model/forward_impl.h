@@ -136,6 +136,8 @@ frink_status dsa_check_positions(const struct model *m, int64_t n_end);
 void mla_mha_layer(struct exec *ex, int il, const float *xn, int T, float *y);
 // Kimi Delta Attention (kda.c): each sequence's run in order, its conv and S state updated.
 void kda_layer(struct exec *ex, int il, const float *xn, int T, float *y);
+// bailingmoe3 (kda.c): o [T][H*dv] (packed) *= sigmoid(W_gate xn) per head; uses ex->hb3.
+void mla_head_gate(struct exec *ex, const struct layer *L, const float *xn, int T, float *o);
 // MiniMax-01 (lightning.c): its lightning attention mixer, and its whole block (LF_NORM_RESIDUAL:
 // exec_host_block hands it x [T][D] in and out).
 void lightning_layer(struct exec *ex, int il, const float *xn, int T, float *y);

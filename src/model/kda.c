@@ -8,6 +8,9 @@
 //   per head: S[i][.] *= exp(g[i]);  u = S^T k;  S += k (beta (v - u))^T;  o = S^T q / sqrt(d)
 //   o_h     = rms_norm(o_h; ssm_norm) * sigmoid(Wg_b Wg_a xn)_h
 //   y       = Wo o                                             (its `.scale` is not applied)
+// bailingmoe3's variant (LF_KDA_SIGMOID_GATE): g = lower_bound * sigmoid((Wf xn + dt_bias) * A)
+// and the output gate Wg xn, both full-width single projections.
+// Also here: bailingmoe3's per-head sigmoid gate on its latent attention's output (mla_head_gate).
 //
 // It is the Gated DeltaNet rule (gdn.c) with the scalar decay of a head replaced by one per
 // key channel: the channel scaling is done on the state's rows first (S is key-major, one
@@ -29,6 +32,15 @@ void kda_read_hparams(struct loader *ld) {
     struct hparams *hp = &ld->m->hp;
     hp->kda_head_dim = hp_int(ld, "kda.head_dim", NAN);
     hp->kda_conv = hp_int(ld, "ssm.conv_kernel", NAN);
+    if (ld->m->arch->flags2 & AX_KDA_SIGMOID_GATE) {
+        // bailingmoe3: the "safe" gate, lower_bound * sigmoid(.), the only form the reference has.
+        const struct gguf_kv *sg = kv_take(ld, "kda.safe_gate");
+        if (sg && kv_is_num(sg) && kv_num(sg) == 0)
+            ld_fail(ld, FRINK_ERR_UNSUPPORTED, "'%s.kda.safe_gate' = false: only the safe KDA gate is implemented", ld->arch);
+        hp->kda_gate_lower_bound = (float)hp_num(ld, "kda.gate_lower_bound", NAN);
+        if (!ld->st && !(hp->kda_gate_lower_bound < 0))
+            ld_fail(ld, FRINK_ERR_FORMAT, "'%s.kda.gate_lower_bound' = %g must be negative", ld->arch, hp->kda_gate_lower_bound);
+    }
     if (ld->st) return;
     if (hp->kda_head_dim <= 0 || hp->kda_head_dim > 1024 || hp->kda_conv < 1 || hp->kda_conv > 16)
         ld_fail(ld, FRINK_ERR_FORMAT, "Kimi Delta Attention dims are inconsistent (head dim %d, conv kernel %d)", hp->kda_head_dim,
@@ -58,10 +70,15 @@ void kda_bind(struct loader *ld, struct layer *L, int il) {
         snprintf(b, sizeof b, "blk.%d.ssm_conv1d_%s.weight", il, conv[s]);
         *c3[s] = vec_take(ld, b, Hd * Kc, true);
     }
+    // kimi-linear: low-rank decay and output-gate projections (f_a f_b, g_a g_b); bailingmoe3:
+    // full-width f_a and g_a alone.
+    bool sig = (ld->m->arch->flags2 & AX_KDA_SIGMOID_GATE) != 0;
     snprintf(b, sizeof b, "blk.%d.ssm_f_a", il);
-    L->kda_f_a = mat_take_b(ld, b, D, d, 0, true, false, false);
-    snprintf(b, sizeof b, "blk.%d.ssm_f_b", il);
-    L->kda_f_b = mat_take_b(ld, b, d, Hd, 0, true, false, false);
+    L->kda_f_a = mat_take_b(ld, b, D, sig ? Hd : d, 0, true, false, false);
+    if (!sig) {
+        snprintf(b, sizeof b, "blk.%d.ssm_f_b", il);
+        L->kda_f_b = mat_take_b(ld, b, d, Hd, 0, true, false, false);
+    }
     snprintf(b, sizeof b, "blk.%d.ssm_beta", il);
     L->ssm_beta = mat_take_b(ld, b, D, H, 0, true, false, false);
     snprintf(b, sizeof b, "blk.%d.ssm_a", il);
@@ -69,9 +86,13 @@ void kda_bind(struct loader *ld, struct layer *L, int il) {
     snprintf(b, sizeof b, "blk.%d.ssm_dt.bias", il);
     L->ssm_dt_b = vec_take(ld, b, Hd, true);
     snprintf(b, sizeof b, "blk.%d.ssm_g_a", il);
-    L->kda_g_a = mat_take_b(ld, b, D, d, 0, true, false, false);
-    snprintf(b, sizeof b, "blk.%d.ssm_g_b", il);
-    L->kda_g_b = mat_take_b(ld, b, d, Hd, 0, true, false, false);
+    L->kda_g_a = mat_take_b(ld, b, D, sig ? Hd : d, 0, true, false, false);
+    if (!sig) {
+        snprintf(b, sizeof b, "blk.%d.ssm_g_b", il);
+        L->kda_g_b = mat_take_b(ld, b, d, Hd, 0, true, false, false);
+    } else {
+        feat_set(&L->feat, LF_KDA_SIGMOID_GATE);
+    }
     snprintf(b, sizeof b, "blk.%d.ssm_norm.weight", il);
     L->ssm_norm = vec_take(ld, b, d, true);
     snprintf(b, sizeof b, "blk.%d.attn_output", il);
@@ -141,22 +162,35 @@ void kda_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
     const struct weight *w4[4] = {&L->wq, &L->wk, &L->wv, &L->ssm_beta};
     float *y4[4] = {mixed, mixed + Hd, mixed + 2 * Hd, g2};
     exec_mm_multi(ex, 4, w4, xn, D, T, y4, ld);
-    exec_mm(ex, &L->kda_f_a, 0, xn, D, T, o, ld);
     for (int t = 0; t < T; t++)
         for (int h = 0; h < H; h++) beta[(size_t)t * H + h] = exec_sigmoid(g2[(size_t)t * ld + h]);
-    exec_act_invalidate(ex);
-    exec_mm(ex, &L->kda_f_b, 0, o, ld, T, g1, ld);
-    for (int t = 0; t < T; t++) {
-        float *gt = g1 + (size_t)t * ld;
-        for (int64_t c = 0; c < Hd; c++) {
-            float a = gt[c] + L->ssm_dt_b[c];
-            gt[c] = (a > 20.0f ? a : logf(1.0f + expf(a))) * L->ssm_a[c / d];
+    if (feat_has(L->feat, LF_KDA_SIGMOID_GATE)) {
+        // bailingmoe3: g = lower_bound * sigmoid((W_f xn + dt_bias) * A); the output gate W_g xn.
+        const struct weight *w2[2] = {&L->kda_f_a, &L->kda_g_a};
+        float *y2[2] = {g1, g2};
+        exec_mm_multi(ex, 2, w2, xn, D, T, y2, ld);
+        float lb = m->hp.kda_gate_lower_bound;
+        for (int t = 0; t < T; t++) {
+            float *gt = g1 + (size_t)t * ld;
+            for (int64_t c = 0; c < Hd; c++) gt[c] = exec_sigmoid((gt[c] + L->ssm_dt_b[c]) * L->ssm_a[c / d]) * lb;
         }
+    } else {
+        // kimi-linear: g = A * softplus(Wf_b Wf_a xn + dt_bias); the output gate Wg_b Wg_a xn.
+        exec_mm(ex, &L->kda_f_a, 0, xn, D, T, o, ld);
+        exec_act_invalidate(ex);
+        exec_mm(ex, &L->kda_f_b, 0, o, ld, T, g1, ld);
+        for (int t = 0; t < T; t++) {
+            float *gt = g1 + (size_t)t * ld;
+            for (int64_t c = 0; c < Hd; c++) {
+                float a = gt[c] + L->ssm_dt_b[c];
+                gt[c] = (a > 20.0f ? a : logf(1.0f + expf(a))) * L->ssm_a[c / d];
+            }
+        }
+        exec_act_invalidate(ex);
+        exec_mm(ex, &L->kda_g_a, 0, xn, D, T, o, ld);
+        exec_act_invalidate(ex);
+        exec_mm(ex, &L->kda_g_b, 0, o, ld, T, g2, ld);
     }
-    exec_act_invalidate(ex);
-    exec_mm(ex, &L->kda_g_a, 0, xn, D, T, o, ld);
-    exec_act_invalidate(ex);
-    exec_mm(ex, &L->kda_g_b, 0, o, ld, T, g2, ld);
     for (int r = 0; r < ex->n_run; r++) {
         const struct exec_run *R = &ex->run[r];
         kda_conv(L, mixed + (size_t)R->t0 * ld, ld, R->n, Hd, Kc, R->s->conv[il], ex->isa);
@@ -185,4 +219,49 @@ void kda_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
         }
     exec_act_invalidate(ex);
     exec_mm(ex, &L->wo, 0, o, ld, T, y, D);
+}
+
+void mla_bind_head_gate(struct loader *ld, struct layer *L, int il) {
+    char b[64];
+    snprintf(b, sizeof b, "blk.%d.attn_gate", il);
+    // (the reference multiplies by the matrix alone: its `.scale` stays unread)
+    L->mla_gate = mat_take_b(ld, b, ld->m->hp.n_embd, L->n_head, 0, true, false, false);
+    feat_set(&L->feat, LF_MLA_HEAD_GATE);
+}
+
+void mla_head_gate(struct exec *ex, const struct layer *L, const float *xn, int T, float *o) {
+    int H = L->n_head, dv = L->dv_mla;
+    float *g = ex->hb3; // [T][ld]
+    exec_mm(ex, &L->mla_gate, 0, xn, ex->m->hp.n_embd, T, g, ex->ldh);
+    for (int t = 0; t < T; t++)
+        for (int h = 0; h < H; h++) {
+            float s = exec_sigmoid(g[(size_t)t * ex->ldh + h]);
+            float *oh = o + (size_t)t * H * dv + (size_t)h * dv;
+            for (int i = 0; i < dv; i++) oh[i] *= s;
+        }
+}
+
+// One block's value of a per-layer limit key (a scalar, or one per block), 0 when absent.
+static float layer_limit(struct loader *ld, const char *key, int il, int n_total) {
+    const struct gguf_kv *kv = kv_take(ld, key);
+    if (!kv) return 0;
+    if (kv->type == GGUF_VT_ARRAY) {
+        if (kv->v.arr.type == GGUF_VT_STRING || kv->v.arr.n != (uint64_t)n_total) {
+            ld_fail(ld, FRINK_ERR_FORMAT, "metadata '%s.%s' must be a number or one per block (%d)", ld->arch, key, n_total);
+            return 0;
+        }
+        return (float)gguf_arr_f64(kv, (uint64_t)il);
+    }
+    return kv_is_num(kv) ? (float)kv_num(kv) : 0;
+}
+
+void ffn_bind_swiglu_limits(struct loader *ld, struct layer *L, int il, int n_total) {
+    // The reference's threshold: a limit at or below 1e-6 is none.
+    float le = layer_limit(ld, "swiglu_clamp_exp", il, n_total), ls = layer_limit(ld, "swiglu_clamp_shexp", il, n_total);
+    L->swiglu_lim_exp = le > 1e-6f ? le : 0;
+    L->swiglu_lim_shexp = ls > 1e-6f ? ls : 0;
+    // (the reference's build_ffn applies the shared-expert limit to a dense FFN too)
+    if (L->n_expert == 0 && (L->swiglu_lim_exp > 0 || L->swiglu_lim_shexp > 0))
+        ld_fail(ld, FRINK_ERR_UNSUPPORTED, "layer %d: a SwiGLU clamp on a dense FFN is not implemented", il);
+    if (L->swiglu_lim_exp > 0 || L->swiglu_lim_shexp > 0) feat_set(&L->feat, LF_SWIGLU_LIMIT);
 }

@@ -30,4 +30,11 @@ void mm01_read_hparams(struct loader *ld);
 bool mm01_layer_is_lightning(struct loader *ld, int il, int n_total);
 void mm01_bind_lightning(struct loader *ld, struct layer *L, int il);
 
+// bailingmoe3 (kda.c): binds layer il's per-head MLA output gate, marks it LF_MLA_HEAD_GATE.
+void mla_bind_head_gate(struct loader *ld, struct layer *L, int il);
+
+// bailingmoe3 (kda.c): layer il's swiglu_clamp_exp / swiglu_clamp_shexp (a scalar or one per
+// block) into L->swiglu_lim_*; marks LF_SWIGLU_LIMIT; a limit on a dense FFN is refused.
+void ffn_bind_swiglu_limits(struct loader *ld, struct layer *L, int il, int n_total);
+
 #endif

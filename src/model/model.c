@@ -465,7 +465,8 @@ static void bind_mla(struct loader *ld, struct layer *L, int il, int q_lora, int
     snprintf(b, sizeof b, "blk.%d.attn_v_b", il);
     L->wv_b = mat_take(ld, b, kvl, d_v, H, true, false);
     snprintf(b, sizeof b, "blk.%d.attn_output", il);
-    L->wo = mat_take(ld, b, (int64_t)H * d_v, D, 0, true, true);
+    // (bailingmoe3 multiplies by wo alone: its `.scale` stays unread)
+    L->wo = mat_take(ld, b, (int64_t)H * d_v, D, 0, true, !(ld->m->arch->flags2 & AX_KDA_SIGMOID_GATE));
     // The attention kernel sees one KV head of kv_lora + n_rot, values kv_lora wide.
     L->n_head_kv = 1;
     L->head_dim = kvl + r;
@@ -1043,10 +1044,14 @@ static frink_status bind_layer_mixer(struct loader *ld, struct layer *L, int il,
             return FRINK_OK;
         }
     }
+    // bailingmoe3: the FFN's SwiGLU limits (bound with the mixer: the FFN binder is shared).
+    if (m->arch->flags2 & AX_KDA_SIGMOID_GATE) ffn_bind_swiglu_limits(ld, L, il, lp->n_total);
     if ((m->arch->flags2 & AX_KIMI_LINEAR) && L->n_head_kv == 0) {
         kda_bind(ld, L, il);
         return FRINK_OK;
     }
+    // bailingmoe3: the latent attention bound below, gated per head.
+    if ((m->arch->flags2 & AX_KDA_SIGMOID_GATE) && (af & AF_MLA)) mla_bind_head_gate(ld, L, il);
     if (m->arch->flags2 & AX_MINICPM3) {
         minicpm3_bind(ld, L, il);
         m->n_attn_layers++;

@@ -122,6 +122,9 @@ struct layer {
     struct weight kda_g_a, kda_g_b; // output gate: [D -> d], [d -> H*d]
     // Lightning attention (LF_LIGHTNING, lightning.c): [q|k|v] per head in wqkv, the output in wo.
     struct weight la_gate;      // [D -> H*d] sigmoid output gate
+    struct weight mla_gate;     // LF_MLA_HEAD_GATE: [D -> H] one sigmoid gate per head of the MLA output
+    float swiglu_lim_exp, swiglu_lim_shexp; // LF_SWIGLU_LIMIT: the experts' / shared expert's SwiGLU
+                                // limit c (0: none; ffn.c glu_limited)
     const float *la_norm;       // [H*d] RMSNorm of the attention output
     // <<<
     // >>> chat-format and sliding-window families
@@ -178,6 +181,7 @@ struct hparams {
     int mla_q_lora, mla_kv_lora; // AX_MINICPM3: the latent ranks (minicpm3.c)
     int kda_head_dim, kda_conv;  // AX_KIMI_LINEAR: KDA head size and conv kernel (kda.c)
     float mm01_residual_scale;   // AX_MINIMAX01: the normed input's weight in both residuals
+    float kda_gate_lower_bound;  // AX_KDA_SIGMOID_GATE: g = lower_bound * sigmoid(.)
     // <<<
     // >>> chat-format and sliding-window families
     float chat_attn_out_scale; // mimo2: attention.value_scale (0: none), applied after wo
@@ -238,7 +242,7 @@ struct model {
         /* >>> conv and linear attention: short convolutions, KDA, lightning attention (each line ", &(L)->name") */ \
         /* <<< */ \
         /* >>> MLA and sparse-attention families (each line ", &(L)->name") */ \
-        , &(L)->wkv_b, &(L)->kda_f_a, &(L)->kda_f_b, &(L)->kda_g_a, &(L)->kda_g_b, &(L)->la_gate \
+        , &(L)->wkv_b, &(L)->kda_f_a, &(L)->kda_f_b, &(L)->kda_g_a, &(L)->kda_g_b, &(L)->la_gate, &(L)->mla_gate \
         /* <<< */ \
         /* >>> chat-format and sliding-window families (each line ", &(L)->name") */ \
         , &(L)->chat_wgate \
