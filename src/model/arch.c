@@ -106,7 +106,12 @@ static const struct arch_info table[] = {
     // attention gated per head elsewhere; FFN, expert and output scales are not applied.
     {"bailingmoe3", NULL, ROPE_NORM, AF_TIED_OK | AF_MLA | AF_DEEPSEEK_MOE, 0, .flags2 = AX_KIMI_LINEAR | AX_KDA_SIGMOID_GATE},
     {"hy_v4", "Hunyuan v4 hyper-connections and sparse attention are not implemented", ROPE_NONE, 0, 0},
-    {"dots3note", "dots3 sliding-window latent attention with an indexer is not implemented", ROPE_NONE, 0, 0},
+    // dots3note: deepseek32's latent attention (same indexer condition: positions <= top_k) on the
+    // full layers, a window on the sliding ones (their own MLA dims and RoPE base), k_pe
+    // RMS-normed before RoPE, heads gated by sigmoid(attn_gate x); FFN and expert scales applied.
+    {"dots3note", NULL, ROPE_NORM,
+     AF_TIED_OK | AF_MLA | AF_DEEPSEEK_MOE | AF_FFN_SCALES | AF_EXP_SCALES | AF_SHEXP_SCALES | AF_SWA, 0,
+     .flags2 = AX_DSA | AX_DOTS3},
     {"deepseek4", "DeepSeek V4 compressed attention and hyper-connections are not implemented", ROPE_NONE, 0, 0},
     {"qwen4exp", "Qwen4 hyper-connections and sparse attention are not implemented", ROPE_NONE, 0, 0},
     // <<<

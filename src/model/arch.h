@@ -77,6 +77,8 @@
 #define AX_MINIMAX01   AX(22) // minimax-01: lightning attention layers (model/lightning.c), DeepNorm residuals
 #define AX_KDA_SIGMOID_GATE AX(23) // bailingmoe3: KDA as kimi-linear's with the safe sigmoid gate (kda.c); MLA layers
                                    // gated per head, their wo unscaled
+#define AX_DOTS3       AX(24) // dots3note: latent attention with its own dims on sliding layers, the shared rope key
+                              // RMS-normed (attn_k_norm), heads gated; the indexer on the full layers only
 #define AX_DSA_TYPES   AX(19) // glm-dsa: attention.indexer.types, indexers optional per layer, sigmoid routing default
 // <<<
 // >>> chat-format and sliding-window families (bits 26-35)

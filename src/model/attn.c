@@ -488,6 +488,7 @@ void attn_mla_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
         float *c = cb + (size_t)t * ld;
         struct seq *s = ex->run[ex->tok_run[t]].s;
         int pos = ex->pos[t];
+        if (feat_has(L->feat, LF_MLA_KPE_NORM)) exec_rms_norm(c + kvl, c + kvl, L->mla_kpe_norm, r, eps); // (dots3note)
         if (rope) rope_head(c + kvl, &rp, pos);
         exec_rms_norm(c, c, L->kv_a_norm, kvl, eps);
         seq_kv_store_row(s, il, KV_K, pos, c);

@@ -32,7 +32,19 @@ void dsa_read_hparams(struct loader *ld) {
                 hp->dsa_n_head, hp->dsa_head_dim, hp->n_rot, hp->dsa_top_k);
         return;
     }
-    if (m->arch->flags2 & AX_DSA_TYPES) {
+    if (m->arch->flags2 & AX_DOTS3) {
+        // dots3note: the indexer runs on the full-attention layers; which layers carry one
+        // (attention.indexer.types) only says where its tensors are. The sliding layers' MLA.
+        kv_take(ld, "attention.indexer.types");
+        hp_int(ld, "expert_gating_func", NAN);
+        hp->mla_kv_lora_swa = hp_int(ld, "attention.kv_lora_rank_swa", NAN);
+        hp->mla_dqk_swa = hp_int(ld, "attention.key_length_mla_swa", NAN);
+        hp->mla_dv_swa = hp_int(ld, "attention.value_length_mla_swa", NAN);
+        if (!ld->st && (hp->mla_kv_lora_swa <= 0 || hp->mla_kv_lora_swa + hp->n_rot > 1024 || hp->mla_dqk_swa <= hp->n_rot ||
+                        hp->mla_dv_swa <= 0))
+            ld_fail(ld, FRINK_ERR_FORMAT, "sliding-layer MLA dims are inconsistent (kv_lora %d, rot %d, qk %d, v %d)",
+                    hp->mla_kv_lora_swa, hp->n_rot, hp->mla_dqk_swa, hp->mla_dv_swa);
+    } else if (m->arch->flags2 & AX_DSA_TYPES) {
         // glm-dsa: which layers run their own indexer and which reuse the previous one's
         // selection; with every position selected both select the same cells, so the key is
         // consumed and has no effect here. Its routing defaults to sigmoid (GLM-4.5).
@@ -49,7 +61,9 @@ void dsa_bind_indexer(struct loader *ld, struct layer *L, int il, int q_lora) {
     const struct hparams *hp = &ld->m->hp;
     char b[64];
     int D = hp->n_embd, Hi = hp->dsa_n_head, di = hp->dsa_head_dim;
-    // glm-dsa's "shared" layers may carry no indexer of their own.
+    // glm-dsa's "shared" layers may carry no indexer of their own; dots3note's sliding layers
+    // have none (and attend through their window, not the indexer).
+    if ((ld->m->arch->flags2 & AX_DOTS3) && feat_has(L->feat, LF_SWA)) return;
     bool required = !(ld->m->arch->flags2 & AX_DSA_TYPES);
     if (q_lora <= 0) {
         ld_fail(ld, FRINK_ERR_FORMAT, "'%s' needs attention.q_lora_rank (its indexer reads the q_a projection)", ld->arch);

@@ -101,6 +101,7 @@
     X(KDA_SIGMOID_GATE,  "kda_sigmoid_gate",  HOST, "KDA decay lower_bound * sigmoid((W_f x + dt_bias) A) and a one-matrix output gate (bailingmoe3)") \
     X(MLA_HEAD_GATE,     "mla_head_gate",     HOST, "MLA output of each head times sigmoid(W_gate x)_h before wo (bailingmoe3)") \
     X(SWIGLU_LIMIT,      "swiglu_limit",      HOST, "experts / shared expert: min(silu(g), c) * clamp(u, -c, c), c = swiglu_lim_* (bailingmoe3)") \
+    X(MLA_KPE_NORM,      "mla_kpe_norm",      HOST, "MLA: the shared rope key RMS-normed (attn_k_norm) before RoPE (dots3note)") \
     X(DSA_ALL,           "dsa_all",           HOST, "DeepSeek sparse attention while its indexer selects every cell (positions <= hp.dsa_top_k; longer refused)") \
     /* <<< */                                                                                                 \
     /* >>> chat-format and sliding-window families */                                                                                  \

@@ -1037,6 +1037,23 @@ static frink_status bind_layer_mixer(struct loader *ld, struct layer *L, int il,
     // >>> MLA and sparse-attention families
     // DeepSeek sparse attention: the indexer beside the latent attention bound below.
     if ((m->arch->flags2 & AX_DSA) && (af & AF_MLA)) dsa_bind_indexer(ld, L, il, lp->q_lora);
+    if (m->arch->flags2 & AX_DOTS3) {
+        // dots3note: the shared rope key's norm and the per-head output gate on every layer;
+        // the sliding layers' own MLA dims.
+        char b[64];
+        snprintf(b, sizeof b, "blk.%d.attn_k_norm.weight", il);
+        L->mla_kpe_norm = vec_take(ld, b, m->hp.n_rot, true);
+        feat_set(&L->feat, LF_MLA_KPE_NORM);
+        mla_bind_head_gate(ld, L, il);
+        if (feat_has(L->feat, LF_SWA)) {
+            if (L->n_head <= 0 || L->n_head > 1024)
+                return ld_fail(ld, FRINK_ERR_FORMAT, "layer %d: head count %d is out of range", il, L->n_head);
+            L->kv_lora = m->hp.mla_kv_lora_swa;
+            bind_mla(ld, L, il, lp->q_lora, m->hp.mla_dqk_swa, m->hp.mla_dv_swa);
+            m->n_attn_layers++;
+            return FRINK_OK;
+        }
+    }
     if (m->arch->flags2 & AX_MINIMAX01) {
         feat_set(&L->feat, LF_NORM_RESIDUAL);
         if (mm01_layer_is_lightning(ld, il, lp->n_total)) {

@@ -123,6 +123,7 @@ struct layer {
     // Lightning attention (LF_LIGHTNING, lightning.c): [q|k|v] per head in wqkv, the output in wo.
     struct weight la_gate;      // [D -> H*d] sigmoid output gate
     struct weight mla_gate;     // LF_MLA_HEAD_GATE: [D -> H] one sigmoid gate per head of the MLA output
+    const float *mla_kpe_norm;  // LF_MLA_KPE_NORM: [n_rot] RMSNorm of the shared rope key before RoPE
     float swiglu_lim_exp, swiglu_lim_shexp; // LF_SWIGLU_LIMIT: the experts' / shared expert's SwiGLU
                                 // limit c (0: none; ffn.c glu_limited)
     const float *la_norm;       // [H*d] RMSNorm of the attention output
@@ -182,6 +183,7 @@ struct hparams {
     int kda_head_dim, kda_conv;  // AX_KIMI_LINEAR: KDA head size and conv kernel (kda.c)
     float mm01_residual_scale;   // AX_MINIMAX01: the normed input's weight in both residuals
     float kda_gate_lower_bound;  // AX_KDA_SIGMOID_GATE: g = lower_bound * sigmoid(.)
+    int mla_kv_lora_swa, mla_dqk_swa, mla_dv_swa; // AX_DOTS3: the sliding layers' MLA rank and head sizes
     // <<<
     // >>> chat-format and sliding-window families
     float chat_attn_out_scale; // mimo2: attention.value_scale (0: none), applied after wo
