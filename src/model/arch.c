@@ -101,19 +101,19 @@ static const struct arch_info table[] = {
     {"minicpm3", NULL, ROPE_NEOX, AF_TIED_OK, 0, .flags2 = AX_MINICPM3},
     // mistral4: the reference runs it as deepseek2 (same hparams, tensors and graph).
     {"mistral4", NULL, ROPE_NORM, AF_TIED_OK | AF_MLA | AF_DEEPSEEK_MOE, 0},
-    {"kimi-k3", "Kimi K3 attention is not implemented", ROPE_NONE, 0, 0},
+    {"kimi-k3", "Kimi K3's cross-layer attention residuals (attn_res.block_size, attn_res_score / ffn_res_score), routed experts in a latent space (expert_latent_length, ffn_routed_down/up) and the SiTU activation are not implemented", ROPE_NONE, 0, 0},
     // bailingmoe3: kimi-linear's KDA with the safe sigmoid gate where head_count_kv is 0, latent
     // attention gated per head elsewhere; FFN, expert and output scales are not applied.
     {"bailingmoe3", NULL, ROPE_NORM, AF_TIED_OK | AF_MLA | AF_DEEPSEEK_MOE, 0, .flags2 = AX_KIMI_LINEAR | AX_KDA_SIGMOID_GATE},
-    {"hy_v4", "Hunyuan v4 hyper-connections and sparse attention are not implemented", ROPE_NONE, 0, 0},
+    {"hy_v4", "Hunyuan v4's independent hyper-connections (hyper_connection.count residual streams mixed by hc_attn / hc_ffn / hc_head) are not implemented", ROPE_NONE, 0, 0},
     // dots3note: deepseek32's latent attention (same indexer condition: positions <= top_k) on the
     // full layers, a window on the sliding ones (their own MLA dims and RoPE base), k_pe
     // RMS-normed before RoPE, heads gated by sigmoid(attn_gate x); FFN and expert scales applied.
     {"dots3note", NULL, ROPE_NORM,
      AF_TIED_OK | AF_MLA | AF_DEEPSEEK_MOE | AF_FFN_SCALES | AF_EXP_SCALES | AF_SHEXP_SCALES | AF_SWA, 0,
      .flags2 = AX_DSA | AX_DOTS3},
-    {"deepseek4", "DeepSeek V4 compressed attention and hyper-connections are not implemented", ROPE_NONE, 0, 0},
-    {"qwen4exp", "Qwen4 hyper-connections and sparse attention are not implemented", ROPE_NONE, 0, 0},
+    {"deepseek4", "DeepSeek V4's hyper-connections (Sinkhorn-mixed residual streams), compressed attention (attention.compress_ratios) and hash-routed leading layers are not implemented", ROPE_NONE, 0, 0},
+    {"qwen4exp", "Qwen4's hyper-connection residual streams, block-sparse attention over compressed key blocks (attention.compress_ratios with a mean-pooled indexer) and n-gram hash embeddings are not implemented", ROPE_NONE, 0, 0},
     // <<<
     // >>> chat-format and sliding-window families
     // glm4: sandwich post-norms, fused [gate | up]; NORM RoPE, or M-RoPE (NEOX pairs) when the file
