@@ -128,7 +128,8 @@ static void check_host_plan(const char *path, const struct model *m) {
         CHECK(path_accepts(path_host(), L), "%s layer %d: bits outside the host path: %s", path, il, fs);
         CHECK(L->path == path_host(), "%s layer %d: path %s", path, il, L->path ? L->path->name : "(none)");
         CHECK(L->path_refused == NULL, "%s layer %d: refused '%s'", path, il, L->path_refused);
-        CHECK(feat_has(L->feat, LF_ATTN) + feat_has(L->feat, LF_GDN) == 1, "%s layer %d: one mixer kind", path, il);
+        CHECK(feat_has(L->feat, LF_ATTN) + feat_has(L->feat, LF_GDN) + feat_has(L->feat, LF_KDA) + feat_has(L->feat, LF_LIGHTNING) == 1,
+              "%s layer %d: one mixer kind", path, il);
         CHECK(feat_has(L->feat, LF_FFN_DENSE) + feat_has(L->feat, LF_FFN_MOE) == 1, "%s layer %d: one FFN kind", path, il);
         CHECK(!feat_has(L->feat, LF_MLA) || feat_has(L->feat, LF_ATTN), "%s layer %d: MLA is attention", path, il);
     }

@@ -83,6 +83,8 @@ size_t path_model_features_str(struct featset feat, char *buf, size_t cap) {
 const char *path_kind_name(const struct layer *L) {
     if (feat_has(L->feat, LF_GDN)) return "gdn";
     if (feat_has(L->feat, LF_MLA)) return "mla";
+    if (feat_has(L->feat, LF_KDA)) return "kda";
+    if (feat_has(L->feat, LF_LIGHTNING)) return "lightning";
     return "attention";
 }
 
