@@ -97,7 +97,9 @@ static const struct arch_info table[] = {
      .flags2 = AX_DSA | AX_DSA_TYPES},
     // minicpm3: the MHA form of latent attention (model/minicpm3.c) and the reference's fixed
     // scales. (Known wart: the reference scales the normed output rows by 256/D before the head;
-    // frink divides the logits by D/256, equal to rounding, exact at D = 256.)
+    // frink divides the logits by D/256, equal to rounding, exact at D = 256. As for phi3, the
+    // short RoPE factors serve; rope_factors_long stays unread: the reference switches to it
+    // past rope.scaling.original_context_length.)
     {"minicpm3", NULL, ROPE_NEOX, AF_TIED_OK, 0, .flags2 = AX_MINICPM3},
     // mistral4: the reference runs it as deepseek2 (same hparams, tensors and graph).
     {"mistral4", NULL, ROPE_NORM, AF_TIED_OK | AF_MLA | AF_DEEPSEEK_MOE, 0},
