@@ -129,7 +129,7 @@ static void check_host_plan(const char *path, const struct model *m) {
         CHECK(L->path == path_host(), "%s layer %d: path %s", path, il, L->path ? L->path->name : "(none)");
         CHECK(L->path_refused == NULL, "%s layer %d: refused '%s'", path, il, L->path_refused);
         CHECK(feat_has(L->feat, LF_ATTN) + feat_has(L->feat, LF_GDN) + feat_has(L->feat, LF_MAMBA) + feat_has(L->feat, LF_SHORTCONV) +
-                      feat_has(L->feat, LF_PLAMO2_MAMBA) == 1,
+                      feat_has(L->feat, LF_PLAMO2_MAMBA) + feat_has(L->feat, LF_KDA) + feat_has(L->feat, LF_LIGHTNING) == 1,
               "%s layer %d: one mixer kind", path, il);
         CHECK(feat_has(L->feat, LF_FFN_DENSE) + feat_has(L->feat, LF_FFN_MOE) + feat_has(L->feat, LF_NO_FFN) == 1,
               "%s layer %d: one FFN kind (or none)", path, il);

@@ -77,19 +77,48 @@ static const struct arch_info table[] = {
     {"rwkv7", "the RWKV-7 time mix (the WKV7 generalized delta rule with LoRA decay, in-context learning rate, value residual and gate) and channel mix are not implemented", ROPE_NONE, 0, 0},
     // <<<
     // >>> MLA and sparse-attention families
-    {"kimi-linear", "Kimi Delta Attention (KDA) layers are not implemented", ROPE_NONE, 0, 0},
-    {"minimax-01", "lightning (linear) attention layers are not implemented", ROPE_NONE, 0, 0},
-    {"deepseek", "DeepSeek (v1) MoE layout is not verified", ROPE_NONE, 0, 0},
-    {"deepseek32", "DeepSeek sparse attention (lightning indexer) is not implemented", ROPE_NONE, 0, 0},
-    {"glm-dsa", "DeepSeek sparse attention (lightning indexer) is not implemented", ROPE_NONE, 0, 0},
-    {"minicpm3", "MiniCPM3 latent attention is not verified", ROPE_NONE, 0, 0},
-    {"mistral4", "Mistral 4 latent attention is not verified", ROPE_NONE, 0, 0},
-    {"kimi-k3", "Kimi K3 attention is not implemented", ROPE_NONE, 0, 0},
-    {"bailingmoe3", "Ling 3 linear attention layers are not implemented", ROPE_NONE, 0, 0},
-    {"hy_v4", "Hunyuan v4 hyper-connections and sparse attention are not implemented", ROPE_NONE, 0, 0},
-    {"dots3note", "dots3 sliding-window latent attention with an indexer is not implemented", ROPE_NONE, 0, 0},
-    {"deepseek4", "DeepSeek V4 compressed attention and hyper-connections are not implemented", ROPE_NONE, 0, 0},
-    {"qwen4exp", "Qwen4 hyper-connections and sparse attention are not implemented", ROPE_NONE, 0, 0},
+    // kimi-linear: Kimi Delta Attention (model/kda.c) where attention.head_count_kv is 0, latent
+    // attention without RoPE elsewhere; renormalized routing with shared experts. Only the
+    // attention output's `.scale` of the MLA layers is applied, as in the reference.
+    {"kimi-linear", NULL, ROPE_NONE, AF_MLA | AF_DEEPSEEK_MOE | AF_MOE_NORM_W, 0, .flags2 = AX_KIMI_LINEAR},
+    // minimax-01: lightning attention (model/lightning.c) on attention.recurrent_layers (else all
+    // but every full_attention_interval-th), NeoX attention with scaled, biased q/k/v elsewhere,
+    // DeepNorm residuals, renormalized softmax routing (expert scales not applied).
+    {"minimax-01", NULL, ROPE_NEOX, AF_TIED_OK | AF_MOE_NORM_W, 0, .flags2 = AX_MINIMAX01},
+    // deepseek (v1): llama attention (q/k/v biases and scales applied), leading dense blocks,
+    // softmax routing with shared experts; the FFN and expert `.scale` tensors are not applied by
+    // the reference (left unread).
+    {"deepseek", NULL, ROPE_NORM, AF_TIED_OK | AF_DEEPSEEK_MOE, 0},
+    // deepseek32, glm-dsa: deepseek2's latent attention with the dense and expert FFN scales
+    // applied, and the lightning indexer of DeepSeek sparse attention bound but not computed:
+    // frink runs them only while a sequence holds at most attention.indexer.top_k positions,
+    // where the indexer selects every position (model/dsa.c); a longer sequence is refused.
+    {"deepseek32", NULL, ROPE_NORM,
+     AF_TIED_OK | AF_MLA | AF_DEEPSEEK_MOE | AF_FFN_SCALES | AF_EXP_SCALES | AF_SHEXP_SCALES, 0, .flags2 = AX_DSA},
+    {"glm-dsa", NULL, ROPE_NORM,
+     AF_TIED_OK | AF_MLA | AF_DEEPSEEK_MOE | AF_FFN_SCALES | AF_EXP_SCALES | AF_SHEXP_SCALES, 0,
+     .flags2 = AX_DSA | AX_DSA_TYPES},
+    // minicpm3: the MHA form of latent attention (model/minicpm3.c) and the reference's fixed
+    // scales. (Known wart: the reference scales the normed output rows by 256/D before the head;
+    // frink divides the logits by D/256, equal to rounding, exact at D = 256. As for phi3, the
+    // short RoPE factors serve; rope_factors_long stays unread: the reference switches to it
+    // past rope.scaling.original_context_length.)
+    {"minicpm3", NULL, ROPE_NEOX, AF_TIED_OK, 0, .flags2 = AX_MINICPM3},
+    // mistral4: the reference runs it as deepseek2 (same hparams, tensors and graph).
+    {"mistral4", NULL, ROPE_NORM, AF_TIED_OK | AF_MLA | AF_DEEPSEEK_MOE, 0},
+    {"kimi-k3", "Kimi K3's cross-layer attention residuals (attn_res.block_size, attn_res_score / ffn_res_score), routed experts in a latent space (expert_latent_length, ffn_routed_down/up) and the SiTU activation are not implemented", ROPE_NONE, 0, 0},
+    // bailingmoe3: kimi-linear's KDA with the safe sigmoid gate where head_count_kv is 0, latent
+    // attention gated per head elsewhere; FFN, expert and output scales are not applied.
+    {"bailingmoe3", NULL, ROPE_NORM, AF_TIED_OK | AF_MLA | AF_DEEPSEEK_MOE, 0, .flags2 = AX_KIMI_LINEAR | AX_KDA_SIGMOID_GATE},
+    {"hy_v4", "Hunyuan v4's independent hyper-connections (hyper_connection.count residual streams mixed by hc_attn / hc_ffn / hc_head) are not implemented", ROPE_NONE, 0, 0},
+    // dots3note: deepseek32's latent attention (same indexer condition: positions <= top_k) on the
+    // full layers, a window on the sliding ones (their own MLA dims and RoPE base), k_pe
+    // RMS-normed before RoPE, heads gated by sigmoid(attn_gate x); FFN and expert scales applied.
+    {"dots3note", NULL, ROPE_NORM,
+     AF_TIED_OK | AF_MLA | AF_DEEPSEEK_MOE | AF_FFN_SCALES | AF_EXP_SCALES | AF_SHEXP_SCALES | AF_SWA, 0,
+     .flags2 = AX_DSA | AX_DOTS3},
+    {"deepseek4", "DeepSeek V4's hyper-connections (Sinkhorn-mixed residual streams), compressed attention (attention.compress_ratios) and hash-routed leading layers are not implemented", ROPE_NONE, 0, 0},
+    {"qwen4exp", "Qwen4's hyper-connection residual streams, block-sparse attention over compressed key blocks (attention.compress_ratios with a mean-pooled indexer) and n-gram hash embeddings are not implemented", ROPE_NONE, 0, 0},
     // <<<
     // >>> chat-format and sliding-window families
     // glm4: sandwich post-norms, fused [gate | up]; NORM RoPE, or M-RoPE (NEOX pairs) when the file

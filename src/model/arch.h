@@ -78,6 +78,16 @@
 #define AX_PLAMO2              AX(15)  // PLaMo-2: its Mamba (head_count_kv 0) or attention, post-norms (plamo2.c)
 // <<<
 // >>> MLA and sparse attention (bits 18-25)
+#define AX_DSA         AX(18) // DeepSeek sparse attention: lightning indexer tensors and top_k (model/dsa.c)
+#define AX_MINICPM3    AX(20) // minicpm3: MHA-form latent attention; embedding x12, residual branches x1.4/sqrt(L),
+                              // logits / (D/256) (the reference's fixed scales)
+#define AX_KIMI_LINEAR AX(21) // kimi-linear: KDA layers where head_count_kv is 0 (model/kda.c), MLA without RoPE elsewhere
+#define AX_MINIMAX01   AX(22) // minimax-01: lightning attention layers (model/lightning.c), DeepNorm residuals
+#define AX_KDA_SIGMOID_GATE AX(23) // bailingmoe3: KDA as kimi-linear's with the safe sigmoid gate (kda.c); MLA layers
+                                   // gated per head, their wo unscaled
+#define AX_DOTS3       AX(24) // dots3note: latent attention with its own dims on sliding layers, the shared rope key
+                              // RMS-normed (attn_k_norm), heads gated; the indexer on the full layers only
+#define AX_DSA_TYPES   AX(19) // glm-dsa: attention.indexer.types, indexers optional per layer, sigmoid routing default
 // <<<
 // >>> chat-format and sliding-window families (bits 26-35)
 #define AX_MROPE_TEXT    AX(26) // rope.dimension_sections with s0, s1 > 0: M-RoPE (NEOX pairs) on text positions (glm4)

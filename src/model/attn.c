@@ -363,6 +363,15 @@ static void clamp_n(float *x, int n, float c) {
     for (int i = 0; i < n; i++) x[i] = x[i] < -c ? -c : x[i] > c ? c : x[i];
 }
 
+void attn_rope(const struct model *m, const struct layer *L, float *v, int pos) {
+    struct rope_p rp = rope_params(m, L);
+    rope_head(v, &rp, pos);
+}
+
+void attn_attend(struct exec *ex, const struct layer *L, const float *q, int64_t ldq, int il, int T, float *o) {
+    attn_run(ex, L, q, ldq, il, T, o);
+}
+
 void attn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
     const struct model *m = ex->m;
     const struct layer *L = &m->layers[il];
@@ -502,15 +511,17 @@ void attn_mla_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
     }
     exec_mm(ex, &L->wkv_a, 0, xn, D, T, cb, ld);
     struct rope_p rp = rope_params(m, L);
+    bool rope = !feat_has(L->feat, LF_NO_ROPE); // (kimi-linear's latent attention has none)
     for (int t = 0; t < T; t++) {
         float *c = cb + (size_t)t * ld;
         struct seq *s = ex->run[ex->tok_run[t]].s;
         int pos = ex->pos[t];
-        rope_head(c + kvl, &rp, pos);
+        if (feat_has(L->feat, LF_MLA_KPE_NORM)) exec_rms_norm(c + kvl, c + kvl, L->mla_kpe_norm, r, eps); // (dots3note)
+        if (rope) rope_head(c + kvl, &rp, pos);
         exec_rms_norm(c, c, L->kv_a_norm, kvl, eps);
         seq_kv_store_row(s, il, KV_K, pos, c);
         seq_kv_store_row(s, il, KV_V, pos, c);
-        for (int h = 0; h < H; h++) rope_head(qb + (size_t)t * ld + (size_t)h * dqk + dn, &rp, pos);
+        for (int h = 0; rope && h < H; h++) rope_head(qb + (size_t)t * ld + (size_t)h * dqk + dn, &rp, pos);
     }
     // Absorb k_b into q: per head, q_nope [d_nope] -> [kv_lora]; q_pe follows it.
     exec_act_invalidate(ex);
@@ -523,6 +534,7 @@ void attn_mla_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
     attn_run(ex, L, qf, ld, il, T, att);
     exec_act_invalidate(ex);
     for (int h = 0; h < H; h++) exec_mm(ex, &L->wv_b, h, att + (size_t)h * kvl, (int64_t)H * kvl, T, cb + (size_t)h * dvm, (int64_t)H * dvm);
+    if (feat_has(L->feat, LF_MLA_HEAD_GATE)) mla_head_gate(ex, L, xn, T, cb); // (bailingmoe3; kda.c)
     exec_act_invalidate(ex);
     exec_mm(ex, &L->wo, 0, cb, (int64_t)H * dvm, T, y, D);
 }

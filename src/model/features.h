@@ -100,6 +100,15 @@
     X(QK_NORM_PER_HEAD,  "qk_norm_per_head",  HOST, "qk_norm with weights per head: [H][d] and [Hkv][d] (plamo2)") \
     /* <<< */                                                                                                 \
     /* >>> MLA and sparse-attention families */                                                                                  \
+    X(MLA_MHA,           "mla_mha",           HOST, "latent attention in the MHA form: per-head k_nope | v from W_kv_b, RoPE on the trailing n_rot dims (minicpm3)") \
+    X(KDA,               "kda",               HOST, "Kimi Delta Attention mixer: gated delta rule with a decay per key channel, q/k/v convs, sigmoid-gated norm") \
+    X(LIGHTNING,         "lightning",         HOST, "lightning (linear) attention mixer with per-head slope decay and a sigmoid-gated norm (minimax-01)") \
+    X(NORM_RESIDUAL,     "norm_residual",     HOST, "both residuals add the normed input times hp.mm01_residual_scale, not the input (minimax-01)") \
+    X(KDA_SIGMOID_GATE,  "kda_sigmoid_gate",  HOST, "KDA decay lower_bound * sigmoid((W_f x + dt_bias) A) and a one-matrix output gate (bailingmoe3)") \
+    X(MLA_HEAD_GATE,     "mla_head_gate",     HOST, "MLA output of each head times sigmoid(W_gate x)_h before wo (bailingmoe3)") \
+    X(SWIGLU_LIMIT,      "swiglu_limit",      HOST, "experts / shared expert: min(silu(g), c) * clamp(u, -c, c), c = swiglu_lim_* (bailingmoe3)") \
+    X(MLA_KPE_NORM,      "mla_kpe_norm",      HOST, "MLA: the shared rope key RMS-normed (attn_k_norm) before RoPE (dots3note)") \
+    X(DSA_ALL,           "dsa_all",           HOST, "DeepSeek sparse attention while its indexer selects every cell (positions <= hp.dsa_top_k; longer refused)") \
     /* <<< */                                                                                                 \
     /* >>> chat-format and sliding-window families */                                                                                  \
     X(SHEXP_HALF,        "shexp_half",        HOST, "(routed experts + shared expert) * 0.5 (cohere2moe)")        \

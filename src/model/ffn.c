@@ -211,9 +211,24 @@ static void route(const struct model *m, const struct layer *L, float *probs, fl
         for (int k = 0; k < K; k++) wt[k] *= hp->expert_weights_scale;
 }
 
+// g[i] = min(silu(g[i]), c) * clamp(u[i], -c, c), for n values: the reference's limited SwiGLU
+// of the experts and the shared expert (LF_SWIGLU_LIMIT, bailingmoe3), in its order (the SiLU,
+// then the clamps, then the product).
+static void glu_limited(float *g, const float *u, int n, float c) {
+    for (int i = 0; i < n; i++) {
+        float s = exec_silu(g[i]), y = u[i] < -c ? -c : u[i] > c ? c : u[i];
+        g[i] = (s < c ? s : c) * y;
+    }
+}
+
 // An expert's gated activation, g[i] = act(g[i]) * u[i] for n values: the layer's activation,
-// or maple's clamped SwiGLU (gate at most c, up within [-c, c], in the reference's scalar form).
+// maple's clamped SwiGLU (gate at most c, up within [-c, c], in the reference's scalar form),
+// or bailingmoe3's limited one (glu_limited).
 static void expert_glu(enum quant_isa_id isa, const struct layer *L, int act, float *g, const float *u, int n) {
+    if (L->swiglu_lim_exp > 0) {
+        glu_limited(g, u, n, L->swiglu_lim_exp);
+        return;
+    }
     if (!feat_has(L->feat, LF_SWIGLU_CLAMP)) {
         glu(isa, act, g, u, n);
         return;
@@ -282,7 +297,8 @@ void ffn_moe(struct exec *ex, const struct layer *L, const float *xn, int T, flo
         exec_mm_multi(ex, 2, w2, xn, D, T, y2, ex->ldh);
         for (int t = 0; t < T; t++) {
             float *g = ex->hb + (size_t)t * ex->ldh, *u = ex->hb2 + (size_t)t * ex->ldh;
-            for (int c = 0; c < Fs; c++) g[c] = exec_silu(g[c]) * u[c];
+            if (L->swiglu_lim_shexp > 0) glu_limited(g, u, Fs, L->swiglu_lim_shexp);
+            else for (int c = 0; c < Fs; c++) g[c] = exec_silu(g[c]) * u[c];
         }
         exec_mm(ex, &L->down_shexp, 0, ex->hb, ex->ldh, T, ex->yg, D);
         for (int t = 0; t < T; t++) {

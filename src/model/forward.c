@@ -126,6 +126,14 @@ static void host_mixer(struct exec *ex, int il, const float *xa, int T, float *y
     }
     // <<<
     // >>> MLA and sparse-attention families
+    if (feat_has(L->feat, LF_KDA)) {
+        kda_layer(ex, il, xa, T, y);
+        return;
+    }
+    if (feat_has(L->feat, LF_MLA_MHA)) {
+        mla_mha_layer(ex, il, xa, T, y);
+        return;
+    }
     // <<<
     // >>> chat-format and sliding-window families
     if (feat_has(L->feat, LF_ATTN_OUT_SCALE)) {
@@ -178,6 +186,10 @@ void exec_host_block(struct exec *ex, int il, float *x, int T) {
     size_t n = (size_t)T * D;
     float *xn = ex->xn, *y = ex->y;
     float rs = m->hp.f_residual_scale;
+    if (feat_has(L->feat, LF_NORM_RESIDUAL)) { // (a block of its own: minimax-01, lightning.c)
+        mm01_block(ex, il, x, T);
+        return;
+    }
     if (!feat_has(L->feat, LF_NO_ATTN_NORM)) norm_rows(m, xn, x, L->attn_norm, L->attn_norm_b, T);
     else memcpy(xn, x, n * sizeof(float));
     const float *xa = xn;
@@ -297,6 +309,7 @@ frink_status exec_forward(struct exec *ex, struct seq *s, const int32_t *tokens,
     const struct model *m = ex->m;
     if (n <= 0) return frink_fail(FRINK_ERR_ARG, "no tokens to evaluate");
     frink_status st = check_ids(m, tokens, n);
+    if (!st) st = dsa_check_positions(m, s->n_past + n);
     if (!st) st = seq_reserve(s, s->n_past + n);
     if (st) return st;
     for (int i = 0; i < n; i += ex->max_T) {
@@ -369,7 +382,8 @@ frink_status exec_batch(struct exec *ex, const struct exec_tok *tok, int n, floa
         bs[k].idx[bs[k].n++] = i;
     }
     for (int k = 0; k < n_seq; k++)
-        if ((st = seq_reserve(bs[k].s, bs[k].s->n_past + bs[k].n))) goto done;
+        if ((st = dsa_check_positions(m, bs[k].s->n_past + bs[k].n)) || (st = seq_reserve(bs[k].s, bs[k].s->n_past + bs[k].n)))
+            goto done;
     // Steps of at most max_T rows. A hybrid sequence's run stops at its next periodic
     // checkpoint boundary, so the checkpoint is taken exactly there (as seq_append does);
     // the rest of it goes to the next step.

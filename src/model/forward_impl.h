@@ -118,6 +118,12 @@ void exec_host_block(struct exec *ex, int il, float *x, int T);
 void attn_layer(struct exec *ex, int il, const float *xn, int T, float *y);
 void gdn_layer(struct exec *ex, int il, const float *xn, int T, float *y);
 void attn_mla_layer(struct exec *ex, int il, const float *xn, int T, float *y);
+// attn.c's pieces for the mixers in other files: RoPE of layer L (its n_rot, mode, base,
+// scaling, frequency factors) on the first n_rot floats at v, for position pos; and the
+// attention of the step's T query rows q [T][H][head_dim] (stride ldq) over the K/V rows of
+// layer il already stored in each row's sequence, into o [T][H * head_dim_v].
+void attn_rope(const struct model *m, const struct layer *L, float *v, int pos);
+void attn_attend(struct exec *ex, const struct layer *L, const float *q, int64_t ldq, int il, int T, float *o);
 // The groups' mixers (each in its own file), same contract.
 // >>> ssm: Mamba / Mamba-2 mixers and the hybrids built on them
 // <<<
@@ -127,6 +133,19 @@ void shortconv_layer(struct exec *ex, int il, const float *xn, int T, float *y);
 void plamo2_mamba_layer(struct exec *ex, int il, const float *xn, int T, float *y); // plamo2.c
 // <<<
 // >>> MLA and sparse-attention families
+// FRINK_OK, or the refusal of a sequence reaching n_end positions past the lightning
+// indexer's top_k (dsa.c): checked before a step evaluates anything.
+frink_status dsa_check_positions(const struct model *m, int64_t n_end);
+// minicpm3's latent attention in the MHA form (minicpm3.c).
+void mla_mha_layer(struct exec *ex, int il, const float *xn, int T, float *y);
+// Kimi Delta Attention (kda.c): each sequence's run in order, its conv and S state updated.
+void kda_layer(struct exec *ex, int il, const float *xn, int T, float *y);
+// bailingmoe3 (kda.c): o [T][H*dv] (packed) *= sigmoid(W_gate xn) per head; uses ex->hb3.
+void mla_head_gate(struct exec *ex, const struct layer *L, const float *xn, int T, float *o);
+// MiniMax-01 (lightning.c): its lightning attention mixer, and its whole block (LF_NORM_RESIDUAL:
+// exec_host_block hands it x [T][D] in and out).
+void lightning_layer(struct exec *ex, int il, const float *xn, int T, float *y);
+void mm01_block(struct exec *ex, int il, float *x, int T);
 // <<<
 // >>> chat-format and sliding-window families
 // <<<

@@ -17,6 +17,7 @@
 #include "quant/quant.h"
 #include "model/path.h"
 #include "model/loader.h"
+#include "model/mla.h"
 #include "model/moe.h"
 #include "model/chatfam.h"
 #include "model/convmix.h"
@@ -466,7 +467,8 @@ static void bind_mla(struct loader *ld, struct layer *L, int il, int q_lora, int
     snprintf(b, sizeof b, "blk.%d.attn_v_b", il);
     L->wv_b = mat_take(ld, b, kvl, d_v, H, true, false);
     snprintf(b, sizeof b, "blk.%d.attn_output", il);
-    L->wo = mat_take(ld, b, (int64_t)H * d_v, D, 0, true, true);
+    // (bailingmoe3 multiplies by wo alone: its `.scale` stays unread)
+    L->wo = mat_take(ld, b, (int64_t)H * d_v, D, 0, true, !(ld->m->arch->flags2 & AX_KDA_SIGMOID_GATE));
     // The attention kernel sees one KV head of kv_lora + n_rot, values kv_lora wide.
     L->n_head_kv = 1;
     L->head_dim = kvl + r;
@@ -747,6 +749,10 @@ static void read_hparams_features(struct loader *ld) {
     }
     // <<<
     // >>> MLA and sparse-attention families
+    if (m->arch->flags2 & AX_DSA) dsa_read_hparams(ld);
+    if (m->arch->flags2 & AX_MINICPM3) minicpm3_read_hparams(ld);
+    if (m->arch->flags2 & AX_KIMI_LINEAR) kda_read_hparams(ld);
+    if (m->arch->flags2 & AX_MINIMAX01) mm01_read_hparams(ld);
     // <<<
     // >>> chat-format and sliding-window families
     chatfam_read_hparams(ld);
@@ -1075,6 +1081,45 @@ static frink_status bind_layer_mixer(struct loader *ld, struct layer *L, int il,
     }
     // <<<
     // >>> MLA and sparse-attention families
+    // DeepSeek sparse attention: the indexer beside the latent attention bound below.
+    if ((m->arch->flags2 & AX_DSA) && (af & AF_MLA)) dsa_bind_indexer(ld, L, il, lp->q_lora);
+    if (m->arch->flags2 & AX_DOTS3) {
+        // dots3note: the shared rope key's norm and the per-head output gate on every layer;
+        // the sliding layers' own MLA dims.
+        char b[64];
+        snprintf(b, sizeof b, "blk.%d.attn_k_norm.weight", il);
+        L->mla_kpe_norm = vec_take(ld, b, m->hp.n_rot, true);
+        feat_set(&L->feat, LF_MLA_KPE_NORM);
+        mla_bind_head_gate(ld, L, il);
+        if (feat_has(L->feat, LF_SWA)) {
+            if (L->n_head <= 0 || L->n_head > 1024)
+                return ld_fail(ld, FRINK_ERR_FORMAT, "layer %d: head count %d is out of range", il, L->n_head);
+            L->kv_lora = m->hp.mla_kv_lora_swa;
+            bind_mla(ld, L, il, lp->q_lora, m->hp.mla_dqk_swa, m->hp.mla_dv_swa);
+            m->n_attn_layers++;
+            return FRINK_OK;
+        }
+    }
+    if (m->arch->flags2 & AX_MINIMAX01) {
+        feat_set(&L->feat, LF_NORM_RESIDUAL);
+        if (mm01_layer_is_lightning(ld, il, lp->n_total)) {
+            mm01_bind_lightning(ld, L, il);
+            return FRINK_OK;
+        }
+    }
+    // bailingmoe3: the FFN's SwiGLU limits (bound with the mixer: the FFN binder is shared).
+    if (m->arch->flags2 & AX_KDA_SIGMOID_GATE) ffn_bind_swiglu_limits(ld, L, il, lp->n_total);
+    if ((m->arch->flags2 & AX_KIMI_LINEAR) && L->n_head_kv == 0) {
+        kda_bind(ld, L, il);
+        return FRINK_OK;
+    }
+    // bailingmoe3: the latent attention bound below, gated per head.
+    if ((m->arch->flags2 & AX_KDA_SIGMOID_GATE) && (af & AF_MLA)) mla_bind_head_gate(ld, L, il);
+    if (m->arch->flags2 & AX_MINICPM3) {
+        minicpm3_bind(ld, L, il);
+        m->n_attn_layers++;
+        return FRINK_OK;
+    }
     // <<<
     // >>> chat-format and sliding-window families
     if (chatfam_bind_layer(ld, L, il, lp->n_swa, lp->n_dense_lead)) return ld->st; // else the generic attention below

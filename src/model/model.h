@@ -129,6 +129,24 @@ struct layer {
     int sc_l;
     // <<<
     // >>> MLA and sparse-attention families
+    // The lightning indexer of DeepSeek sparse attention (LF_DSA_ALL: bound, not computed).
+    struct weight idx_q_b;      // [q_lora -> Hi*di]
+    struct weight idx_k;        // [D -> di]
+    struct weight idx_proj;     // [D -> Hi] per-head weights of the scores
+    const float *idx_k_norm, *idx_k_norm_b; // [di] LayerNorm of the indexer key
+    struct weight wkv_b;        // LF_MLA_MHA: [kv_lora -> H*(d_nope + dv_mla)], per head [k_nope | v]
+    // Kimi Delta Attention (LF_KDA, kda.c): q/k/v in wq/wk/wv, beta in ssm_beta, A in ssm_a,
+    // dt_bias in ssm_dt_b [H*d], the output norm in ssm_norm [d], the output in wo.
+    const float *kda_conv_q, *kda_conv_k, *kda_conv_v; // [H*d][Kc] each
+    struct weight kda_f_a, kda_f_b; // decay: [D -> d], [d -> H*d]
+    struct weight kda_g_a, kda_g_b; // output gate: [D -> d], [d -> H*d]
+    // Lightning attention (LF_LIGHTNING, lightning.c): [q|k|v] per head in wqkv, the output in wo.
+    struct weight la_gate;      // [D -> H*d] sigmoid output gate
+    struct weight mla_gate;     // LF_MLA_HEAD_GATE: [D -> H] one sigmoid gate per head of the MLA output
+    const float *mla_kpe_norm;  // LF_MLA_KPE_NORM: [n_rot] RMSNorm of the shared rope key before RoPE
+    float swiglu_lim_exp, swiglu_lim_shexp; // LF_SWIGLU_LIMIT: the experts' / shared expert's SwiGLU
+                                // limit c (0: none; ffn.c glu_limited)
+    const float *la_norm;       // [H*d] RMSNorm of the attention output
     // <<<
     // >>> chat-format and sliding-window families
     bool chat_no_rope;      // a layer without RoPE (cohere2's full layers, afmoe's every 4th, ...)
@@ -181,6 +199,13 @@ struct hparams {
     // >>> conv and linear attention: short convolutions, KDA, lightning attention
     // <<<
     // >>> MLA and sparse-attention families
+    int dsa_n_head, dsa_head_dim; // lightning indexer heads and key length (AX_DSA)
+    int dsa_top_k;             // positions the indexer selects; 0: no indexer (model/dsa.c)
+    int mla_q_lora, mla_kv_lora; // AX_MINICPM3: the latent ranks (minicpm3.c)
+    int kda_head_dim, kda_conv;  // AX_KIMI_LINEAR: KDA head size and conv kernel (kda.c)
+    float mm01_residual_scale;   // AX_MINIMAX01: the normed input's weight in both residuals
+    float kda_gate_lower_bound;  // AX_KDA_SIGMOID_GATE: g = lower_bound * sigmoid(.)
+    int mla_kv_lora_swa, mla_dqk_swa, mla_dv_swa; // AX_DOTS3: the sliding layers' MLA rank and head sizes
     // <<<
     // >>> chat-format and sliding-window families
     float chat_attn_out_scale; // mimo2: attention.value_scale (0: none), applied after wo
@@ -245,6 +270,7 @@ struct model {
         , &(L)->sc_in, &(L)->sc_out \
         /* <<< */ \
         /* >>> MLA and sparse-attention families (each line ", &(L)->name") */ \
+        , &(L)->wkv_b, &(L)->kda_f_a, &(L)->kda_f_b, &(L)->kda_g_a, &(L)->kda_g_b, &(L)->la_gate, &(L)->mla_gate \
         /* <<< */ \
         /* >>> chat-format and sliding-window families (each line ", &(L)->name") */ \
         , &(L)->chat_wgate \

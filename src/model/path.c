@@ -85,6 +85,8 @@ const char *path_kind_name(const struct layer *L) {
     if (feat_has(L->feat, LF_MLA)) return "mla";
     if (feat_has(L->feat, LF_MAMBA) || feat_has(L->feat, LF_PLAMO2_MAMBA)) return "mamba";
     if (feat_has(L->feat, LF_SHORTCONV)) return "shortconv";
+    if (feat_has(L->feat, LF_KDA)) return "kda";
+    if (feat_has(L->feat, LF_LIGHTNING)) return "lightning";
     return "attention";
 }
 
