@@ -185,9 +185,12 @@ static const struct arch_info table[] = {
     {"smallthinker", NULL, ROPE_NEOX, AF_TIED_OK | AF_MOE_NORM_W, 0, .flags2 = AX_SMALLTHINKER},
     // <<<
     // >>> GPT-2 style, vision-language text towers and the rest
-    {"gpt2", "'gpt2' is not verified against the reference", ROPE_NONE, 0, 0},
-    {"starcoder", "'starcoder' is not verified against the reference", ROPE_NONE, 0, 0},
-    {"codeshell", "'codeshell' is not verified against the reference", ROPE_NONE, 0, 0},
+    // gpt2, starcoder: learned positions, LayerNorm, fused qkv with bias, ungated GELU FFN; the
+    // reference applies the attention matrices' `.scale` and not the FFN's (left unread).
+    {"gpt2", NULL, ROPE_NONE, AF_TIED_OK | AF_LAYERNORM | AF_GELU | AF_FFN_UNGATED | AF_POS_EMBD, 0},
+    {"starcoder", NULL, ROPE_NONE, AF_TIED_OK | AF_LAYERNORM | AF_GELU | AF_FFN_UNGATED | AF_POS_EMBD, 0},
+    // codeshell: gpt2's block with NeoX RoPE instead of learned positions; output.weight required.
+    {"codeshell", NULL, ROPE_NEOX, AF_LAYERNORM | AF_GELU | AF_FFN_UNGATED, 0},
     {"phi2", "'phi2' is not verified against the reference", ROPE_NONE, 0, 0},
     {"chatglm", "'chatglm' is not verified against the reference", ROPE_NONE, 0, 0},
     {"qwen2vl", "multi-section RoPE (M-RoPE) of the text tower is not implemented", ROPE_NONE, 0, 0},
