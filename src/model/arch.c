@@ -191,7 +191,9 @@ static const struct arch_info table[] = {
     {"starcoder", NULL, ROPE_NONE, AF_TIED_OK | AF_LAYERNORM | AF_GELU | AF_FFN_UNGATED | AF_POS_EMBD, 0},
     // codeshell: gpt2's block with NeoX RoPE instead of learned positions; output.weight required.
     {"codeshell", NULL, ROPE_NEOX, AF_LAYERNORM | AF_GELU | AF_FFN_UNGATED, 0},
-    {"phi2", "'phi2' is not verified against the reference", ROPE_NONE, 0, 0},
+    // phi2: parallel block (x + attn(n) + ffn(n), one LayerNorm), partial NeoX RoPE, q scaled after
+    // RoPE with kq scale 1, biased projections and an output bias.
+    {"phi2", NULL, ROPE_NEOX, AF_LAYERNORM | AF_GELU | AF_FFN_UNGATED | AF_PARALLEL | AF_Q_PRESCALE | AF_OUTPUT_BIAS, 0},
     {"chatglm", "'chatglm' is not verified against the reference", ROPE_NONE, 0, 0},
     {"qwen2vl", "multi-section RoPE (M-RoPE) of the text tower is not implemented", ROPE_NONE, 0, 0},
     {"qwen3vl", "multi-section RoPE (M-RoPE) and deepstack inputs are not implemented", ROPE_NONE, 0, 0},
