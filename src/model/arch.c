@@ -194,7 +194,9 @@ static const struct arch_info table[] = {
     // phi2: parallel block (x + attn(n) + ffn(n), one LayerNorm), partial NeoX RoPE, q scaled after
     // RoPE with kq scale 1, biased projections and an output bias.
     {"phi2", NULL, ROPE_NEOX, AF_LAYERNORM | AF_GELU | AF_FFN_UNGATED | AF_PARALLEL | AF_Q_PRESCALE | AF_OUTPUT_BIAS, 0},
-    {"chatglm", "'chatglm' is not verified against the reference", ROPE_NONE, 0, 0},
+    // chatglm: RMSNorm llama blocks with biased q/k/v, NORM RoPE over rope.dimension_count (half the
+    // head in the real models), and ffn_up holding [gate | up] for SwiGLU.
+    {"chatglm", NULL, ROPE_NORM, AF_TIED_OK, 0},
     {"qwen2vl", "multi-section RoPE (M-RoPE) of the text tower is not implemented", ROPE_NONE, 0, 0},
     {"qwen3vl", "multi-section RoPE (M-RoPE) and deepstack inputs are not implemented", ROPE_NONE, 0, 0},
     {"qwen3vlmoe", "multi-section RoPE (M-RoPE) and deepstack inputs are not implemented", ROPE_NONE, 0, 0},
