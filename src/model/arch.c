@@ -187,8 +187,9 @@ static const struct arch_info table[] = {
     // >>> GPT-2 style, vision-language text towers and the rest
     // gpt2, starcoder: learned positions, LayerNorm, fused qkv with bias, ungated GELU FFN; the
     // reference applies the attention matrices' `.scale` and not the FFN's (left unread).
-    {"gpt2", NULL, ROPE_NONE, AF_TIED_OK | AF_LAYERNORM | AF_GELU | AF_FFN_UNGATED | AF_POS_EMBD, 0},
-    {"starcoder", NULL, ROPE_NONE, AF_TIED_OK | AF_LAYERNORM | AF_GELU | AF_FFN_UNGATED | AF_POS_EMBD, 0},
+    {"gpt2", NULL, ROPE_NONE, AF_TIED_OK | AF_LAYERNORM | AF_GELU | AF_FFN_UNGATED | AF_POS_EMBD, 0, .flags2 = AX_POS_EMBD_REQ},
+    {"starcoder", NULL, ROPE_NONE, AF_TIED_OK | AF_LAYERNORM | AF_GELU | AF_FFN_UNGATED | AF_POS_EMBD, 0,
+     .flags2 = AX_POS_EMBD_REQ},
     // codeshell: gpt2's block with NeoX RoPE instead of learned positions; output.weight required.
     {"codeshell", NULL, ROPE_NEOX, AF_LAYERNORM | AF_GELU | AF_FFN_UNGATED, 0},
     // phi2: parallel block (x + attn(n) + ffn(n), one LayerNorm), partial NeoX RoPE, q scaled after
@@ -197,9 +198,16 @@ static const struct arch_info table[] = {
     // chatglm: RMSNorm llama blocks with biased q/k/v, NORM RoPE over rope.dimension_count (half the
     // head in the real models), and ffn_up holding [gate | up] for SwiGLU.
     {"chatglm", NULL, ROPE_NORM, AF_TIED_OK, 0},
-    {"qwen2vl", "multi-section RoPE (M-RoPE) of the text tower is not implemented", ROPE_NONE, 0, 0},
-    {"qwen3vl", "multi-section RoPE (M-RoPE) and deepstack inputs are not implemented", ROPE_NONE, 0, 0},
-    {"qwen3vlmoe", "multi-section RoPE (M-RoPE) and deepstack inputs are not implemented", ROPE_NONE, 0, 0},
+    // The vision-language text towers, text tokens only (what frink feeds them): M-RoPE in its
+    // text form is NeoX RoPE (mrope.h); image inputs (and qwen3vl's deepstack embeddings, which
+    // add zeros to text rows) are not part of a language model's input here.
+    // qwen2vl: qwen2's blocks with sequential M-RoPE sections; the reference loads output.bias and
+    // does not add it (it stays unread).
+    {"qwen2vl", NULL, ROPE_NEOX, AF_TIED_OK, 0, .flags2 = AX_MROPE_TEXT},
+    // qwen3vl, qwen3vlmoe: qwen3's / qwen3moe's blocks with interleaved M-RoPE sections; no
+    // per-tensor FFN or expert scales (the reference passes none).
+    {"qwen3vl", NULL, ROPE_NEOX, AF_TIED_OK | AF_QK_NORM, 0, .flags2 = AX_IMROPE_TEXT},
+    {"qwen3vlmoe", NULL, ROPE_NEOX, AF_TIED_OK | AF_QK_NORM | AF_MOE_NORM_W, 0, .flags2 = AX_IMROPE_TEXT},
     {"hunyuan_vl", "Hunyuan-VL text tower is not verified", ROPE_NONE, 0, 0},
     {"paddleocr", "PaddleOCR-VL text tower is not verified", ROPE_NONE, 0, 0},
     {"cogvlm", "CogVLM visual experts are not implemented", ROPE_NONE, 0, 0},

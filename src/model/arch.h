@@ -148,6 +148,9 @@
 #define AX_WO_NO_BIAS       AX(50)        // attn_output.bias is not applied (left unread): ernie4_5-moe, exaone-moe
 // <<<
 // >>> GPT-2 style, vision-language towers and the rest (bits 55-63)
+#define AX_POS_EMBD_REQ        AX(55)  // position_embd.weight is required (gpt2, starcoder)
+#define AX_MROPE_TEXT          AX(56)  // M-RoPE (sequential sections) in its text form: rope.dimension_sections required
+#define AX_IMROPE_TEXT         AX(57)  // interleaved M-RoPE (qwen3vl) in its text form: rope.dimension_sections required
 // <<<
 
 struct arch_info {

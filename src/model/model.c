@@ -21,6 +21,7 @@
 #include "model/chatfam.h"
 #include "model/convmix.h"
 #include "model/dense.h"
+#include "model/mrope.h"
 #include "model/shape.h"
 #include "quant/types.h"
 
@@ -769,6 +770,15 @@ static void read_hparams_features(struct loader *ld) {
     }
     // <<<
     // >>> GPT-2 style, vision-language text towers and the rest
+    uint64_t ax = m->arch->flags2;
+    if ((ax & AX_POS_EMBD_REQ) && gguf_tensor_index(ld->f, "position_embd.weight") < 0)
+        ld_fail(ld, FRINK_ERR_FORMAT, "required tensor 'position_embd.weight' is missing");
+    if (ax & (AX_MROPE_TEXT | AX_IMROPE_TEXT)) {
+        // (the reference asserts that M-RoPE rotates whole heads)
+        if (hp->n_rot != hp->head_dim)
+            ld_fail(ld, FRINK_ERR_FORMAT, "'%s' rotates whole heads: rope.dimension_count %d differs from the head size %d", ld->arch, hp->n_rot, hp->head_dim);
+        else mrope_text_check(ld, hp->n_rot, (ax & AX_IMROPE_TEXT) != 0);
+    }
     // <<<
 }
 
