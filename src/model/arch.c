@@ -208,9 +208,16 @@ static const struct arch_info table[] = {
     // per-tensor FFN or expert scales (the reference passes none).
     {"qwen3vl", NULL, ROPE_NEOX, AF_TIED_OK | AF_QK_NORM, 0, .flags2 = AX_IMROPE_TEXT},
     {"qwen3vlmoe", NULL, ROPE_NEOX, AF_TIED_OK | AF_QK_NORM | AF_MOE_NORM_W, 0, .flags2 = AX_IMROPE_TEXT},
-    {"hunyuan_vl", "Hunyuan-VL text tower is not verified", ROPE_NONE, 0, 0},
-    {"paddleocr", "PaddleOCR-VL text tower is not verified", ROPE_NONE, 0, 0},
-    {"cogvlm", "CogVLM visual experts are not implemented", ROPE_NONE, 0, 0},
+    // hunyuan_vl: llama blocks with biased q/k/v, per-head q/k RMSNorms after RoPE, M-RoPE (text
+    // form) when its sections say so, else NeoX; rope.scaling.alpha raises the base (XDRoPE).
+    {"hunyuan_vl", NULL, ROPE_NEOX, AF_TIED_OK | AF_QK_NORM, 0,
+     .flags2 = AX_MROPE_TEXT | AX_MROPE_OPT | AX_QK_NORM_POST_ROPE | AX_ROPE_ALPHA},
+    // paddleocr: ernie4_5's dense blocks (biased q/k/v/o) with M-RoPE; the reference builds no
+    // experts for it whatever expert_count says.
+    {"paddleocr", NULL, ROPE_NEOX, AF_TIED_OK, 0, .flags2 = AX_MROPE_TEXT | AX_NO_EXPERTS},
+    // cogvlm: text tokens run the language expert only (vlm.h); NeoX RoPE with ggml_rope's fixed
+    // base 10000 (rope_freqs.weight and the file's RoPE base and scaling are not used).
+    {"cogvlm", NULL, ROPE_NEOX, AF_TIED_OK, 0, .flags2 = AX_COGVLM},
     {"qwen3tts", "text-to-speech codec heads are not implemented: frink runs language models", ROPE_NONE, 0, 0},
     {"pockettts", "text-to-speech model: frink runs language models", ROPE_NONE, 0, 0},
     {"dream", "diffusion language model (non-causal decoding) is not implemented", ROPE_NONE, 0, 0},

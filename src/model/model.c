@@ -21,7 +21,7 @@
 #include "model/chatfam.h"
 #include "model/convmix.h"
 #include "model/dense.h"
-#include "model/mrope.h"
+#include "model/vlm.h"
 #include "model/shape.h"
 #include "quant/types.h"
 
@@ -675,6 +675,7 @@ static void layer_features(const struct model *m, struct layer *L) {
     if ((AX_MOE_FAM_IS(m->arch->flags2, AX_MOE_NORM_KEYS) || AX_MOE_FAM_IS(m->arch->flags2, AX_HY_V3)) && hp->moe_norm_w && feat_has(L->feat, LF_FFN_MOE)) feat_set(&L->feat, LF_MOE_NORM_W);
     // <<<
     // >>> GPT-2 style, vision-language text towers and the rest
+    if ((m->arch->flags2 & AX_QK_NORM_POST_ROPE) && feat_has(L->feat, LF_QK_NORM)) feat_set(&L->feat, LF_QK_NORM_POST_ROPE);
     // <<<
     const struct weight *ws[] = {LAYER_MATRICES(L), LAYER_EXPERT_MATRICES(L)};
     for (size_t i = 0; i < sizeof ws / sizeof ws[0]; i++)
@@ -777,8 +778,14 @@ static void read_hparams_features(struct loader *ld) {
         // (the reference asserts that M-RoPE rotates whole heads)
         if (hp->n_rot != hp->head_dim)
             ld_fail(ld, FRINK_ERR_FORMAT, "'%s' rotates whole heads: rope.dimension_count %d differs from the head size %d", ld->arch, hp->n_rot, hp->head_dim);
-        else mrope_text_check(ld, hp->n_rot, (ax & AX_IMROPE_TEXT) != 0);
+        else vlm_mrope_text_check(ld, hp->n_rot, (ax & AX_IMROPE_TEXT) != 0, (ax & AX_MROPE_OPT) != 0);
     }
+    if (ax & AX_ROPE_ALPHA) {
+        float alpha = (float)hp_num(ld, "rope.scaling.alpha", 0);
+        if (alpha > 0 && hp->head_dim > 2) hp->rope_base *= powf(alpha, (float)hp->head_dim / (float)(hp->head_dim - 2));
+    }
+    if (ax & AX_NO_EXPERTS) hp->n_expert = hp->n_expert_used = 0;
+    if (ax & AX_COGVLM) vlm_cogvlm_plain_rope(ld);
     // <<<
 }
 
@@ -1108,6 +1115,12 @@ static frink_status bind_layer_mixer(struct loader *ld, struct layer *L, int il,
     moe_bind_extras(ld, L, il); // binds beside the mixer, then falls through
     // <<<
     // >>> GPT-2 style, vision-language text towers and the rest
+    if (m->arch->flags2 & AX_COGVLM) {
+        if (il == 0) vlm_cogvlm_plain_rope(ld); // (after bind_globals took rope_freqs.weight)
+        vlm_bind_cogvlm_attn(ld, L, il);
+        m->n_attn_layers++;
+        return FRINK_OK;
+    }
     // <<<
     bool recurrent = (af & AF_HYBRID_GDN) && layer_is_recurrent(ld, il, lp->n_total);
     if (recurrent) {
