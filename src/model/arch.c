@@ -218,7 +218,9 @@ static const struct arch_info table[] = {
     // cogvlm: text tokens run the language expert only (vlm.h); NeoX RoPE with ggml_rope's fixed
     // base 10000 (rope_freqs.weight and the file's RoPE base and scaling are not used).
     {"cogvlm", NULL, ROPE_NEOX, AF_TIED_OK, 0, .flags2 = AX_COGVLM},
-    {"qwen3tts", "text-to-speech codec heads are not implemented: frink runs language models", ROPE_NONE, 0, 0},
+    // qwen3tts: qwen3vl's text tower; the reference's codec-head form (an output of 3072 rows
+    // under a larger token table, the rest of the logits -inf) fails the output's shape check.
+    {"qwen3tts", NULL, ROPE_NEOX, AF_TIED_OK | AF_QK_NORM, 0, .flags2 = AX_IMROPE_TEXT},
     {"pockettts", "text-to-speech model: frink runs language models", ROPE_NONE, 0, 0},
     {"dream", "diffusion language model (non-causal decoding) is not implemented", ROPE_NONE, 0, 0},
     {"llada", "diffusion language model (non-causal decoding) is not implemented", ROPE_NONE, 0, 0},
