@@ -221,7 +221,9 @@ static const struct arch_info table[] = {
     // qwen3tts: qwen3vl's text tower; the reference's codec-head form (an output of 3072 rows
     // under a larger token table, the rest of the logits -inf) fails the output's shape check.
     {"qwen3tts", NULL, ROPE_NEOX, AF_TIED_OK | AF_QK_NORM, 0, .flags2 = AX_IMROPE_TEXT},
-    {"pockettts", "text-to-speech model: frink runs language models", ROPE_NONE, 0, 0},
+    // pockettts: the text model of Pocket TTS runs as a language model: LayerNorm blocks with
+    // biased q/k/v, NORM RoPE, an ungated GELU FFN, the output tied to token_embd.
+    {"pockettts", NULL, ROPE_NORM, AF_ALWAYS_TIED | AF_LAYERNORM | AF_GELU | AF_FFN_UNGATED, 0},
     {"dream", "diffusion language model (non-causal decoding) is not implemented", ROPE_NONE, 0, 0},
     {"llada", "diffusion language model (non-causal decoding) is not implemented", ROPE_NONE, 0, 0},
     {"llada-moe", "diffusion language model (non-causal decoding) is not implemented", ROPE_NONE, 0, 0},
