@@ -151,9 +151,12 @@
 #define AX_POS_EMBD_REQ        AX(55)  // position_embd.weight is required (gpt2, starcoder)
 #define AX_MROPE_TEXT          AX(56)  // M-RoPE (sequential sections) in its text form: rope.dimension_sections required
 #define AX_IMROPE_TEXT         AX(57)  // interleaved M-RoPE (qwen3vl) in its text form: rope.dimension_sections required
-#define AX_MROPE_OPT           AX(58)  // with AX_MROPE_TEXT: sections optional, M-RoPE only when the first two are > 0 (hunyuan_vl)
-#define AX_QK_NORM_POST_ROPE   AX(59)  // with AF_QK_NORM: the per-head q/k norms come after RoPE (hunyuan_vl)
-#define AX_ROPE_ALPHA          AX(60)  // rope.scaling.alpha > 0 raises the base: base * alpha^(d/(d-2)) (hunyuan_vl's NTK form)
+// hunyuan_vl: with AX_MROPE_TEXT, sections optional (M-RoPE only when the first two are > 0, else
+// NeoX); the per-head q/k norms (AF_QK_NORM) after RoPE; rope.scaling.alpha > 0 raises the base
+// to base * alpha^(d/(d-2)) (its NTK form)
+#define AX_HUNYUAN_VL          AX(58)
+#define AX_FFN_UNBIASED        AX(59)  // the reference adds no FFN bias: ffn_{gate,up,down}.bias stay unread
+// (bit 60 is free; attn_output.bias left unread is the shared AX_WO_NO_BIAS of the MoE section)
 #define AX_NO_EXPERTS          AX(61)  // expert_count is not used: every layer is dense (paddleocr, ernie4_5's dense form)
 #define AX_COGVLM              AX(62)  // cogvlm: the language expert (text tokens), ggml_rope's fixed RoPE
 // <<<
