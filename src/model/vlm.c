@@ -23,7 +23,8 @@ static int mrope_stream(const int64_t s[4], int j, bool interleaved) {
 bool vlm_mrope_text_check(struct loader *ld, int n_rot, bool interleaved, bool optional) {
     const struct gguf_kv *sec = kv_take(ld, "rope.dimension_sections");
     if (!sec && optional) return false;
-    if (!sec || sec->type != GGUF_VT_ARRAY || sec->v.arr.type == GGUF_VT_STRING || sec->v.arr.n < 3 || sec->v.arr.n > 4) {
+    bool numeric = sec && sec->type == GGUF_VT_ARRAY && sec->v.arr.type != GGUF_VT_STRING;
+    if (!numeric || sec->v.arr.n < 3 || sec->v.arr.n > 4) {
         ld_fail(ld, FRINK_ERR_FORMAT, "'%s.rope.dimension_sections' (3 or 4 numbers) is required", ld->arch);
         return false;
     }
@@ -32,7 +33,8 @@ bool vlm_mrope_text_check(struct loader *ld, int n_rot, bool interleaved, bool o
     if (optional && !(s[0] > 0 && s[1] > 0)) return false; // (hparams.use_mrope())
     int64_t sum = s[0] + s[1] + s[2] + s[3];
     if (s[0] < 0 || s[1] < 0 || s[2] < 0 || s[3] < 0 || sum <= 0 || 2 * sum > 1 << 20) {
-        ld_fail(ld, FRINK_ERR_FORMAT, "'%s.rope.dimension_sections' = [%lld, %lld, %lld, %lld] is out of range", ld->arch,
+        ld_fail(ld, FRINK_ERR_FORMAT, "'%s.rope.dimension_sections' = [%lld, %lld, %lld, %lld] is out of range",
+                ld->arch,
                 (long long)s[0], (long long)s[1], (long long)s[2], (long long)s[3]);
         return false;
     }
@@ -54,7 +56,8 @@ void vlm_bind_cogvlm_attn(struct loader *ld, struct layer *L, int il) {
     feat_set(&L->feat, LF_FUSED_QKV);
     // [q | k | v], each H*d wide (the reference's views assume n_head_kv = n_head)
     if (L->n_head_kv != H) {
-        ld_fail(ld, FRINK_ERR_FORMAT, "layer %d: cogvlm's fused qkv needs as many kv heads as heads (%d, %d)", il, L->n_head_kv, H);
+        ld_fail(ld, FRINK_ERR_FORMAT, "layer %d: cogvlm's fused qkv needs as many kv heads as heads (%d, %d)", il,
+                L->n_head_kv, H);
         return;
     }
     snprintf(b, sizeof b, "blk.%d.attn_qkv", il);
