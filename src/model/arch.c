@@ -192,42 +192,48 @@ static const struct arch_info table[] = {
     {"starcoder", NULL, ROPE_NONE, AF_TIED_OK | AF_LAYERNORM | AF_GELU | AF_FFN_UNGATED | AF_POS_EMBD, 0,
      .flags2 = AX_POS_EMBD_REQ},
     // codeshell: gpt2's block with NeoX RoPE instead of learned positions; output.weight required.
-    {"codeshell", NULL, ROPE_NEOX, AF_LAYERNORM | AF_GELU | AF_FFN_UNGATED, 0},
+    {"codeshell", NULL, ROPE_NEOX, AF_LAYERNORM | AF_GELU | AF_FFN_UNGATED, 0, .flags2 = AX_NO_ROPE_FREQS},
     // phi2: parallel block (x + attn(n) + ffn(n), one LayerNorm), partial NeoX RoPE, q scaled after
     // RoPE with kq scale 1, biased projections and an output bias.
     {"phi2", NULL, ROPE_NEOX,
-     AF_LAYERNORM | AF_GELU | AF_FFN_UNGATED | AF_PARALLEL | AF_Q_PRESCALE | AF_OUTPUT_BIAS, 0},
+     AF_LAYERNORM | AF_GELU | AF_FFN_UNGATED | AF_PARALLEL | AF_Q_PRESCALE | AF_OUTPUT_BIAS, 0,
+     .flags2 = AX_NO_ROPE_FREQS},
     // chatglm: RMSNorm llama blocks with biased q/k/v, NORM RoPE over rope.dimension_count (half the
     // head in the real models), and ffn_up holding [gate | up] for SwiGLU.
-    {"chatglm", NULL, ROPE_NORM, AF_TIED_OK, 0, .flags2 = AX_FFN_UNBIASED | AX_WO_NO_BIAS},
+    {"chatglm", NULL, ROPE_NORM, AF_TIED_OK, 0, .flags2 = AX_FFN_UNBIASED | AX_WO_NO_BIAS | AX_NO_ROPE_FREQS},
     // The vision-language text towers, text tokens only (what frink feeds them): M-RoPE in its
-    // text form is NeoX RoPE (vlm.h); image inputs (and qwen3vl's deepstack embeddings, which
-    // add zeros to text rows) are not part of a language model's input here.
+    // text form is NeoX RoPE with the fourth stream's pairs unrotated (vlm.h); image inputs (and
+    // qwen3vl's deepstack embeddings, which add zeros to text rows) are not part of a language
+    // model's input here. The reference's graphs of this section pass no RoPE frequency factors
+    // but hunyuan_vl's (AX_NO_ROPE_FREQS).
     // qwen2vl: qwen2's blocks with sequential M-RoPE sections; the reference loads output.bias and
     // does not add it (it stays unread).
-    {"qwen2vl", NULL, ROPE_NEOX, AF_TIED_OK, 0, .flags2 = AX_MROPE_TEXT | AX_FFN_UNBIASED},
+    {"qwen2vl", NULL, ROPE_NEOX, AF_TIED_OK, 0, .flags2 = AX_MROPE_TEXT | AX_FFN_UNBIASED | AX_NO_ROPE_FREQS},
     // qwen3vl, qwen3vlmoe: qwen3's / qwen3moe's blocks with interleaved M-RoPE sections; no
     // per-tensor FFN or expert scales (the reference passes none).
-    {"qwen3vl", NULL, ROPE_NEOX, AF_TIED_OK | AF_QK_NORM, 0, .flags2 = AX_IMROPE_TEXT | AX_FFN_UNBIASED},
+    {"qwen3vl", NULL, ROPE_NEOX, AF_TIED_OK | AF_QK_NORM, 0,
+     .flags2 = AX_IMROPE_TEXT | AX_FFN_UNBIASED | AX_NO_ROPE_FREQS},
     {"qwen3vlmoe", NULL, ROPE_NEOX, AF_TIED_OK | AF_QK_NORM | AF_MOE_NORM_W, 0,
-     .flags2 = AX_IMROPE_TEXT | AX_FFN_UNBIASED},
+     .flags2 = AX_IMROPE_TEXT | AX_FFN_UNBIASED | AX_NO_ROPE_FREQS},
     // hunyuan_vl: llama blocks with biased q/k/v, per-head q/k RMSNorms after RoPE, M-RoPE (text
     // form) when its sections say so, else NeoX; rope.scaling.alpha raises the base (XDRoPE).
     {"hunyuan_vl", NULL, ROPE_NEOX, AF_TIED_OK | AF_QK_NORM, 0,
      .flags2 = AX_MROPE_TEXT | AX_HUNYUAN_VL | AX_FFN_UNBIASED},
     // paddleocr: ernie4_5's dense blocks (biased q/k/v/o) with M-RoPE; the reference builds no
     // experts for it whatever expert_count says.
-    {"paddleocr", NULL, ROPE_NEOX, AF_TIED_OK, 0, .flags2 = AX_MROPE_TEXT | AX_NO_EXPERTS | AX_FFN_UNBIASED},
+    {"paddleocr", NULL, ROPE_NEOX, AF_TIED_OK, 0,
+     .flags2 = AX_MROPE_TEXT | AX_NO_EXPERTS | AX_FFN_UNBIASED | AX_NO_ROPE_FREQS},
     // cogvlm: text tokens run the language expert only (vlm.h); NeoX RoPE with ggml_rope's fixed
     // base 10000 (rope_freqs.weight and the file's RoPE base and scaling are not used).
-    {"cogvlm", NULL, ROPE_NEOX, AF_TIED_OK, 0, .flags2 = AX_COGVLM | AX_FFN_UNBIASED},
+    {"cogvlm", NULL, ROPE_NEOX, AF_TIED_OK, 0, .flags2 = AX_COGVLM | AX_FFN_UNBIASED | AX_NO_ROPE_FREQS},
     // qwen3tts: qwen3vl's text tower; the reference's codec-head form (an output of 3072 rows
     // under a larger token table, the rest of the logits -inf) fails the output's shape check.
-    {"qwen3tts", NULL, ROPE_NEOX, AF_TIED_OK | AF_QK_NORM, 0, .flags2 = AX_IMROPE_TEXT | AX_FFN_UNBIASED},
+    {"qwen3tts", NULL, ROPE_NEOX, AF_TIED_OK | AF_QK_NORM, 0,
+     .flags2 = AX_IMROPE_TEXT | AX_FFN_UNBIASED | AX_NO_ROPE_FREQS},
     // pockettts: the text model of Pocket TTS runs as a language model: LayerNorm blocks with
     // biased q/k/v, NORM RoPE, an ungated GELU FFN, the output tied to token_embd.
     {"pockettts", NULL, ROPE_NORM, AF_ALWAYS_TIED | AF_LAYERNORM | AF_GELU | AF_FFN_UNGATED, 0,
-     .flags2 = AX_FFN_UNBIASED | AX_WO_NO_BIAS},
+     .flags2 = AX_FFN_UNBIASED | AX_WO_NO_BIAS | AX_NO_ROPE_FREQS},
     // (the reference's own batch and token-by-token logits of these fixtures differ by nmse ~2e-4)
     {"dream",
      "diffusion language model: non-causal attention (a token's logits depend on later tokens of its batch) and "

@@ -159,6 +159,7 @@
 // (bit 60 is free; attn_output.bias left unread is the shared AX_WO_NO_BIAS of the MoE section)
 #define AX_NO_EXPERTS          AX(61)  // expert_count is not used: every layer is dense (paddleocr, ernie4_5's dense form)
 #define AX_COGVLM              AX(62)  // cogvlm: the language expert (text tokens), ggml_rope's fixed RoPE
+#define AX_NO_ROPE_FREQS       AX(63)  // the reference's graph passes no frequency factors: rope_freqs.weight stays unread
 // <<<
 
 struct arch_info {

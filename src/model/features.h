@@ -134,6 +134,7 @@
     /* <<< */                                                                                                 \
     /* >>> GPT-2 style, vision-language text towers and the rest */                                                                                  \
     /* (qk_norm_post_rope, hunyuan_vl's too, is in the MoE section) */                                          \
+    X(MROPE_EXTRA,       "mrope_extra",       HOST, "M-RoPE pairs on the fourth stream stay unrotated for text (rope_freqs +inf there)") \
     /* <<< */                                                                                                 \
     /* (end of the list) */
 

@@ -676,6 +676,7 @@ static void layer_features(const struct model *m, struct layer *L) {
     // <<<
     // >>> GPT-2 style, vision-language text towers and the rest
     if ((m->arch->flags2 & AX_HUNYUAN_VL) && feat_has(L->feat, LF_QK_NORM)) feat_set(&L->feat, LF_QK_NORM_POST_ROPE);
+    if (hp->mrope_extra && feat_has(L->feat, LF_ATTN)) feat_set(&L->feat, LF_MROPE_EXTRA);
     // <<<
     const struct weight *ws[] = {LAYER_MATRICES(L), LAYER_EXPERT_MATRICES(L)};
     for (size_t i = 0; i < sizeof ws / sizeof ws[0]; i++)
@@ -778,7 +779,7 @@ static void read_hparams_features(struct loader *ld) {
         // (the reference asserts that M-RoPE rotates whole heads)
         if (hp->n_rot != hp->head_dim)
             ld_fail(ld, FRINK_ERR_FORMAT, "'%s' rotates whole heads: rope.dimension_count %d differs from the head size %d", ld->arch, hp->n_rot, hp->head_dim);
-        else vlm_mrope_text_check(ld, hp->n_rot, (ax & AX_IMROPE_TEXT) != 0, (ax & AX_HUNYUAN_VL) != 0);
+        else vlm_mrope_read(ld, hp->n_rot, (ax & AX_IMROPE_TEXT) != 0, (ax & AX_HUNYUAN_VL) != 0);
     }
     if (ax & AX_HUNYUAN_VL) {
         float alpha = (float)hp_num(ld, "rope.scaling.alpha", 0);
@@ -1115,8 +1116,8 @@ static frink_status bind_layer_mixer(struct loader *ld, struct layer *L, int il,
     moe_bind_extras(ld, L, il); // binds beside the mixer, then falls through
     // <<<
     // >>> GPT-2 style, vision-language text towers and the rest
+    if (il == 0) vlm_rope_factors(ld); // (after bind_globals took rope_freqs.weight)
     if (m->arch->flags2 & AX_COGVLM) {
-        if (il == 0) vlm_cogvlm_plain_rope(ld); // (after bind_globals took rope_freqs.weight)
         vlm_bind_cogvlm_attn(ld, L, il);
         m->n_attn_layers++;
         return FRINK_OK;

@@ -1,6 +1,7 @@
 // vlm.c — the vision-language text towers' load-time pieces (see vlm.h).
 #include "model/vlm.h"
 
+#include <math.h>
 #include <stdio.h>
 
 // The stream of rotary pair j under sections s[4] (ggml_mrope_cache_init's choice):
@@ -20,7 +21,8 @@ static int mrope_stream(const int64_t s[4], int j, bool interleaved) {
     return 3;
 }
 
-bool vlm_mrope_text_check(struct loader *ld, int n_rot, bool interleaved, bool optional) {
+bool vlm_mrope_read(struct loader *ld, int n_rot, bool interleaved, bool optional) {
+    struct hparams *hp = &ld->m->hp;
     const struct gguf_kv *sec = kv_take(ld, "rope.dimension_sections");
     if (!sec && optional) return false;
     bool numeric = sec && sec->type == GGUF_VT_ARRAY && sec->v.arr.type != GGUF_VT_STRING;
@@ -34,19 +36,38 @@ bool vlm_mrope_text_check(struct loader *ld, int n_rot, bool interleaved, bool o
     int64_t sum = s[0] + s[1] + s[2] + s[3];
     if (s[0] < 0 || s[1] < 0 || s[2] < 0 || s[3] < 0 || sum <= 0 || 2 * sum > 1 << 20) {
         ld_fail(ld, FRINK_ERR_FORMAT, "'%s.rope.dimension_sections' = [%lld, %lld, %lld, %lld] is out of range",
-                ld->arch,
-                (long long)s[0], (long long)s[1], (long long)s[2], (long long)s[3]);
+                ld->arch, (long long)s[0], (long long)s[1], (long long)s[2], (long long)s[3]);
         return false;
     }
+    for (int i = 0; i < 4; i++) hp->mrope_sections[i] = (int)s[i];
+    hp->mrope_mode = interleaved ? 2 : 1;
     for (int j = 0; j < n_rot / 2; j++)
-        if (mrope_stream(s, j, interleaved) == 3) {
-            ld_fail(ld, FRINK_ERR_UNSUPPORTED,
-                    "'%s.rope.dimension_sections' put rotary pair %d on M-RoPE's fourth position stream (0 for text "
-                    "tokens, so that pair is not rotated), which frink does not implement",
-                    ld->arch, j);
-            return false;
-        }
+        if (mrope_stream(s, j, interleaved) == 3) hp->mrope_extra = true;
     return true;
+}
+
+void vlm_rope_factors(struct loader *ld) {
+    struct model *m = ld->m;
+    struct hparams *hp = &m->hp;
+    if (m->arch->flags2 & AX_NO_ROPE_FREQS) {
+        static const char *names[] = {"rope_freqs.weight", "rope_factors_short.weight"};
+        for (int k = 0; k < 2; k++) {
+            int64_t i = gguf_tensor_index(ld->f, names[k]);
+            if (i >= 0) ld->t_used[i] = 0;
+        }
+        m->rope_freqs = NULL;
+    }
+    if (!hp->mrope_extra) return;
+    int n = hp->n_rot / 2;
+    float *ff = owned_alloc(m, (size_t)n * sizeof(float));
+    if (!ff) {
+        ld_fail(ld, FRINK_ERR_NOMEM, "out of memory");
+        return;
+    }
+    int64_t s[4] = {hp->mrope_sections[0], hp->mrope_sections[1], hp->mrope_sections[2], hp->mrope_sections[3]};
+    for (int j = 0; j < n; j++)
+        ff[j] = mrope_stream(s, j, hp->mrope_mode == 2) == 3 ? INFINITY : m->rope_freqs ? m->rope_freqs[j] : 1.0f;
+    m->rope_freqs = ff;
 }
 
 void vlm_bind_cogvlm_attn(struct loader *ld, struct layer *L, int il) {
@@ -67,12 +88,9 @@ void vlm_bind_cogvlm_attn(struct loader *ld, struct layer *L, int il) {
 }
 
 void vlm_cogvlm_plain_rope(struct loader *ld) {
-    struct model *m = ld->m;
-    int64_t i = gguf_tensor_index(ld->f, "rope_freqs.weight");
-    if (i >= 0) ld->t_used[i] = 0;
-    m->rope_freqs = NULL;
-    m->hp.rope_base = 10000.0f;
-    m->hp.rope_freq_scale = 1.0f;
-    m->hp.rope_ext_factor = 0.0f;
-    m->hp.rope_attn_factor = 1.0f;
+    struct hparams *hp = &ld->m->hp;
+    hp->rope_base = 10000.0f;
+    hp->rope_freq_scale = 1.0f;
+    hp->rope_ext_factor = 0.0f;
+    hp->rope_attn_factor = 1.0f;
 }
