@@ -204,8 +204,8 @@ static const struct arch_info table[] = {
     // The vision-language text towers, text tokens only (what frink feeds them): M-RoPE in its
     // text form is NeoX RoPE with the fourth stream's pairs unrotated (vlm.h); image inputs (and
     // qwen3vl's deepstack embeddings, which add zeros to text rows) are not part of a language
-    // model's input here. The reference's graphs of this section pass no RoPE frequency factors
-    // but hunyuan_vl's (AX_NO_ROPE_FREQS).
+    // model's input here. None of this section's graphs applies RoPE frequency factors (hunyuan_vl
+    // asks for them, but its layers bind none): AX_NO_ROPE_FREQS.
     // qwen2vl: qwen2's blocks with sequential M-RoPE sections; the reference loads output.bias and
     // does not add it (it stays unread).
     {"qwen2vl", NULL, ROPE_NEOX, AF_TIED_OK, 0, .flags2 = AX_MROPE_TEXT | AX_FFN_UNBIASED | AX_NO_ROPE_FREQS},
@@ -218,7 +218,7 @@ static const struct arch_info table[] = {
     // hunyuan_vl: llama blocks with biased q/k/v, per-head q/k RMSNorms after RoPE, M-RoPE (text
     // form) when its sections say so, else NeoX; rope.scaling.alpha raises the base (XDRoPE).
     {"hunyuan_vl", NULL, ROPE_NEOX, AF_TIED_OK | AF_QK_NORM, 0,
-     .flags2 = AX_MROPE_TEXT | AX_HUNYUAN_VL | AX_FFN_UNBIASED},
+     .flags2 = AX_MROPE_TEXT | AX_HUNYUAN_VL | AX_FFN_UNBIASED | AX_NO_ROPE_FREQS},
     // paddleocr: ernie4_5's dense blocks (biased q/k/v/o) with M-RoPE; the reference builds no
     // experts for it whatever expert_count says.
     {"paddleocr", NULL, ROPE_NEOX, AF_TIED_OK, 0,

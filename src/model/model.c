@@ -580,7 +580,8 @@ static void bind_ffn(struct loader *ld, struct layer *L, int il) {
             L->ffn_gate = mat_take_b(ld, b, D, L->n_ff, 0, true, fs, fb);
         }
         snprintf(b, sizeof b, "blk.%d.ffn_up", il);
-        L->ffn_up = mat_take_b(ld, b, D, feat_has(L->feat, LF_FFN_GATE_UP_FUSED) ? 2 * L->n_ff : L->n_ff, 0, true, fs, fb);
+        int64_t up_rows = feat_has(L->feat, LF_FFN_GATE_UP_FUSED) ? 2 * L->n_ff : L->n_ff;
+        L->ffn_up = mat_take_b(ld, b, D, up_rows, 0, true, fs, fb);
         snprintf(b, sizeof b, "blk.%d.ffn_down", il);
         L->ffn_down = mat_take_b(ld, b, L->n_ff, D, 0, true, fs, fb);
         // The reference's FFN adds the bias before the per-tensor scale.
@@ -778,12 +779,15 @@ static void read_hparams_features(struct loader *ld) {
     if (ax & (AX_MROPE_TEXT | AX_IMROPE_TEXT)) {
         // (the reference asserts that M-RoPE rotates whole heads)
         if (hp->n_rot != hp->head_dim)
-            ld_fail(ld, FRINK_ERR_FORMAT, "'%s' rotates whole heads: rope.dimension_count %d differs from the head size %d", ld->arch, hp->n_rot, hp->head_dim);
+            ld_fail(ld, FRINK_ERR_FORMAT, "'%s' rotates whole heads: rope.dimension_count %d differs from the head size %d",
+                    ld->arch, hp->n_rot, hp->head_dim);
         else vlm_mrope_read(ld, hp->n_rot, (ax & AX_IMROPE_TEXT) != 0, (ax & AX_HUNYUAN_VL) != 0);
     }
     if (ax & AX_HUNYUAN_VL) {
         float alpha = (float)hp_num(ld, "rope.scaling.alpha", 0);
-        if (alpha > 0 && hp->head_dim > 2) hp->rope_base *= powf(alpha, (float)hp->head_dim / (float)(hp->head_dim - 2));
+        // (the reference's float arithmetic: base * powf(alpha, d / (d - 2)))
+        if (alpha > 0 && hp->head_dim > 2)
+            hp->rope_base *= powf(alpha, (float)hp->head_dim / (float)(hp->head_dim - 2));
     }
     if (ax & AX_NO_EXPERTS) hp->n_expert = hp->n_expert_used = 0;
     if (ax & AX_COGVLM) vlm_cogvlm_plain_rope(ld);
