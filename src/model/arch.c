@@ -208,28 +208,28 @@ static const struct arch_info table[] = {
     // asks for them, but its layers bind none): AX_NO_ROPE_FREQS.
     // qwen2vl: qwen2's blocks with sequential M-RoPE sections; the reference loads output.bias and
     // does not add it (it stays unread).
-    {"qwen2vl", NULL, ROPE_NEOX, AF_TIED_OK, 0, .flags2 = AX_MROPE_TEXT | AX_FFN_UNBIASED | AX_NO_ROPE_FREQS},
+    {"qwen2vl", NULL, ROPE_NEOX, AF_TIED_OK, 0, .flags2 = AX_VL_MROPE | AX_FFN_UNBIASED | AX_NO_ROPE_FREQS},
     // qwen3vl, qwen3vlmoe: qwen3's / qwen3moe's blocks with interleaved M-RoPE sections; no
     // per-tensor FFN or expert scales (the reference passes none).
     {"qwen3vl", NULL, ROPE_NEOX, AF_TIED_OK | AF_QK_NORM, 0,
-     .flags2 = AX_IMROPE_TEXT | AX_FFN_UNBIASED | AX_NO_ROPE_FREQS},
+     .flags2 = AX_VL_IMROPE | AX_FFN_UNBIASED | AX_NO_ROPE_FREQS},
     {"qwen3vlmoe", NULL, ROPE_NEOX, AF_TIED_OK | AF_QK_NORM | AF_MOE_NORM_W, 0,
-     .flags2 = AX_IMROPE_TEXT | AX_FFN_UNBIASED | AX_NO_ROPE_FREQS},
+     .flags2 = AX_VL_IMROPE | AX_FFN_UNBIASED | AX_NO_ROPE_FREQS},
     // hunyuan_vl: llama blocks with biased q/k/v, per-head q/k RMSNorms after RoPE, M-RoPE (text
     // form) when its sections say so, else NeoX; rope.scaling.alpha raises the base (XDRoPE).
     {"hunyuan_vl", NULL, ROPE_NEOX, AF_TIED_OK | AF_QK_NORM, 0,
-     .flags2 = AX_MROPE_TEXT | AX_HUNYUAN_VL | AX_FFN_UNBIASED | AX_NO_ROPE_FREQS},
+     .flags2 = AX_VL_MROPE | AX_HUNYUAN_VL | AX_FFN_UNBIASED | AX_NO_ROPE_FREQS},
     // paddleocr: ernie4_5's dense blocks (biased q/k/v/o) with M-RoPE; the reference builds no
     // experts for it whatever expert_count says.
     {"paddleocr", NULL, ROPE_NEOX, AF_TIED_OK, 0,
-     .flags2 = AX_MROPE_TEXT | AX_NO_EXPERTS | AX_FFN_UNBIASED | AX_NO_ROPE_FREQS},
+     .flags2 = AX_VL_MROPE | AX_NO_EXPERTS | AX_FFN_UNBIASED | AX_NO_ROPE_FREQS},
     // cogvlm: text tokens run the language expert only (vlm.h); NeoX RoPE with ggml_rope's fixed
     // base 10000 (rope_freqs.weight and the file's RoPE base and scaling are not used).
     {"cogvlm", NULL, ROPE_NEOX, AF_TIED_OK, 0, .flags2 = AX_COGVLM | AX_FFN_UNBIASED | AX_NO_ROPE_FREQS},
     // qwen3tts: qwen3vl's text tower; the reference's codec-head form (an output of 3072 rows
     // under a larger token table, the rest of the logits -inf) fails the output's shape check.
     {"qwen3tts", NULL, ROPE_NEOX, AF_TIED_OK | AF_QK_NORM, 0,
-     .flags2 = AX_IMROPE_TEXT | AX_FFN_UNBIASED | AX_NO_ROPE_FREQS},
+     .flags2 = AX_VL_IMROPE | AX_FFN_UNBIASED | AX_NO_ROPE_FREQS},
     // pockettts: the text model of Pocket TTS runs as a language model: LayerNorm blocks with
     // biased q/k/v, NORM RoPE, an ungated GELU FFN, the output tied to token_embd.
     {"pockettts", NULL, ROPE_NORM, AF_ALWAYS_TIED | AF_LAYERNORM | AF_GELU | AF_FFN_UNGATED, 0,

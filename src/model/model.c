@@ -776,12 +776,12 @@ static void read_hparams_features(struct loader *ld) {
     uint64_t ax = m->arch->flags2;
     if ((ax & AX_POS_EMBD_REQ) && gguf_tensor_index(ld->f, "position_embd.weight") < 0)
         ld_fail(ld, FRINK_ERR_FORMAT, "required tensor 'position_embd.weight' is missing");
-    if (ax & (AX_MROPE_TEXT | AX_IMROPE_TEXT)) {
+    if (ax & (AX_VL_MROPE | AX_VL_IMROPE)) {
         // (the reference asserts that M-RoPE rotates whole heads)
         if (hp->n_rot != hp->head_dim)
             ld_fail(ld, FRINK_ERR_FORMAT, "'%s' rotates whole heads: rope.dimension_count %d differs from the head size %d",
                     ld->arch, hp->n_rot, hp->head_dim);
-        else vlm_mrope_read(ld, hp->n_rot, (ax & AX_IMROPE_TEXT) != 0, (ax & AX_HUNYUAN_VL) != 0);
+        else vlm_mrope_read(ld, hp->n_rot, (ax & AX_VL_IMROPE) != 0, (ax & AX_HUNYUAN_VL) != 0);
     }
     if (ax & AX_HUNYUAN_VL) {
         float alpha = (float)hp_num(ld, "rope.scaling.alpha", 0);
