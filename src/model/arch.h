@@ -158,6 +158,18 @@
 #define AX_WO_NO_BIAS       AX(50)        // attn_output.bias is not applied (left unread): ernie4_5-moe, exaone-moe
 // <<<
 // >>> GPT-2 style, vision-language towers and the rest (bits 55-63)
+#define AX_POS_EMBD_REQ        AX(55)  // position_embd.weight is required (gpt2, starcoder)
+#define AX_VL_MROPE            AX(56)  // M-RoPE (sequential sections), text form: rope.dimension_sections required
+#define AX_VL_IMROPE           AX(57)  // interleaved M-RoPE (qwen3vl), text form: rope.dimension_sections required
+// hunyuan_vl: with AX_VL_MROPE, sections optional (M-RoPE only when the first two are > 0, else
+// NeoX); the per-head q/k norms (AF_QK_NORM) after RoPE; rope.scaling.alpha > 0 raises the base
+// to base * alpha^(d/(d-2)) (its NTK form)
+#define AX_HUNYUAN_VL          AX(58)
+#define AX_FFN_UNBIASED        AX(59)  // the reference adds no FFN bias: ffn_{gate,up,down}.bias stay unread
+// (bit 60 is free; attn_output.bias left unread is the shared AX_WO_NO_BIAS of the MoE section)
+#define AX_NO_EXPERTS          AX(61)  // expert_count is not used: every layer is dense (paddleocr)
+#define AX_COGVLM              AX(62)  // cogvlm: the language expert (text tokens), ggml_rope's fixed RoPE
+#define AX_NO_ROPE_FREQS       AX(63)  // the graph applies no frequency factors: rope_freqs.weight stays unread
 // <<<
 
 struct arch_info {

@@ -142,6 +142,8 @@
     X(MOE_DENSE_RSQRT2,  "moe_dense_rsqrt2",  HOST, "a dense FFN (n_ff_dense) beside the experts on the same input, (dense + experts) * sqrt(2)/2 (grok)") \
     /* <<< */                                                                                                 \
     /* >>> GPT-2 style, vision-language text towers and the rest */                                                                                  \
+    /* (qk_norm_post_rope, hunyuan_vl's too, is in the MoE section) */                                          \
+    X(MROPE_EXTRA,       "mrope_extra",       HOST, "M-RoPE pairs on the fourth stream stay unrotated for text (rope_freqs +inf there)") \
     /* <<< */                                                                                                 \
     /* (end of the list) */
 

@@ -22,6 +22,7 @@
 #include "model/chatfam.h"
 #include "model/convmix.h"
 #include "model/dense.h"
+#include "model/vlm.h"
 #include "model/shape.h"
 #include "quant/types.h"
 
@@ -564,7 +565,7 @@ static void bind_ffn(struct loader *ld, struct layer *L, int il) {
         }
     } else {
         feat_set(&L->feat, LF_FFN_DENSE);
-        bool fs = (af & AF_FFN_SCALES) != 0;
+        bool fs = (af & AF_FFN_SCALES) != 0, fb = !(ld->m->arch->flags2 & AX_FFN_UNBIASED);
         char gn[80];
         snprintf(gn, sizeof gn, "blk.%d.ffn_gate.weight", il);
         if (af & AF_FFN_UNGATED) {
@@ -578,12 +579,13 @@ static void bind_ffn(struct loader *ld, struct layer *L, int il) {
             feat_set(&L->feat, LF_FFN_GATE_UP_FUSED);
         } else {
             snprintf(b, sizeof b, "blk.%d.ffn_gate", il);
-            L->ffn_gate = mat_take(ld, b, D, L->n_ff, 0, true, fs);
+            L->ffn_gate = mat_take_b(ld, b, D, L->n_ff, 0, true, fs, fb);
         }
         snprintf(b, sizeof b, "blk.%d.ffn_up", il);
-        L->ffn_up = mat_take(ld, b, D, feat_has(L->feat, LF_FFN_GATE_UP_FUSED) ? 2 * L->n_ff : L->n_ff, 0, true, fs);
+        int64_t up_rows = feat_has(L->feat, LF_FFN_GATE_UP_FUSED) ? 2 * L->n_ff : L->n_ff;
+        L->ffn_up = mat_take_b(ld, b, D, up_rows, 0, true, fs, fb);
         snprintf(b, sizeof b, "blk.%d.ffn_down", il);
-        L->ffn_down = mat_take(ld, b, L->n_ff, D, 0, true, fs);
+        L->ffn_down = mat_take_b(ld, b, L->n_ff, D, 0, true, fs, fb);
         // The reference's FFN adds the bias before the per-tensor scale.
         L->ffn_gate.bias_first = L->ffn_up.bias_first = L->ffn_down.bias_first = true;
     }
@@ -676,6 +678,8 @@ static void layer_features(const struct model *m, struct layer *L) {
     if ((AX_MOE_FAM_IS(m->arch->flags2, AX_MOE_NORM_KEYS) || AX_MOE_FAM_IS(m->arch->flags2, AX_HY_V3)) && hp->moe_norm_w && feat_has(L->feat, LF_FFN_MOE)) feat_set(&L->feat, LF_MOE_NORM_W);
     // <<<
     // >>> GPT-2 style, vision-language text towers and the rest
+    if ((m->arch->flags2 & AX_HUNYUAN_VL) && feat_has(L->feat, LF_QK_NORM)) feat_set(&L->feat, LF_QK_NORM_POST_ROPE);
+    if (hp->mrope_extra && feat_has(L->feat, LF_ATTN)) feat_set(&L->feat, LF_MROPE_EXTRA);
     // <<<
     const struct weight *ws[] = {LAYER_MATRICES(L), LAYER_EXPERT_MATRICES(L)};
     for (size_t i = 0; i < sizeof ws / sizeof ws[0]; i++)
@@ -775,6 +779,24 @@ static void read_hparams_features(struct loader *ld) {
     }
     // <<<
     // >>> GPT-2 style, vision-language text towers and the rest
+    uint64_t ax = m->arch->flags2;
+    if ((ax & AX_POS_EMBD_REQ) && gguf_tensor_index(ld->f, "position_embd.weight") < 0)
+        ld_fail(ld, FRINK_ERR_FORMAT, "required tensor 'position_embd.weight' is missing");
+    if (ax & (AX_VL_MROPE | AX_VL_IMROPE)) {
+        // (the reference asserts that M-RoPE rotates whole heads)
+        if (hp->n_rot != hp->head_dim)
+            ld_fail(ld, FRINK_ERR_FORMAT, "'%s' rotates whole heads: rope.dimension_count %d differs from the head size %d",
+                    ld->arch, hp->n_rot, hp->head_dim);
+        else vlm_mrope_read(ld, hp->n_rot, (ax & AX_VL_IMROPE) != 0, (ax & AX_HUNYUAN_VL) != 0);
+    }
+    if (ax & AX_HUNYUAN_VL) {
+        float alpha = (float)hp_num(ld, "rope.scaling.alpha", 0);
+        // (the reference's float arithmetic: base * powf(alpha, d / (d - 2)))
+        if (alpha > 0 && hp->head_dim > 2)
+            hp->rope_base *= powf(alpha, (float)hp->head_dim / (float)(hp->head_dim - 2));
+    }
+    if (ax & AX_NO_EXPERTS) hp->n_expert = hp->n_expert_used = 0;
+    if (ax & AX_COGVLM) vlm_cogvlm_plain_rope(ld);
     // <<<
 }
 
@@ -1143,6 +1165,12 @@ static frink_status bind_layer_mixer(struct loader *ld, struct layer *L, int il,
     moe_bind_extras(ld, L, il); // binds beside the mixer, then falls through
     // <<<
     // >>> GPT-2 style, vision-language text towers and the rest
+    if (il == 0) vlm_rope_factors(ld); // (after bind_globals took rope_freqs.weight)
+    if (m->arch->flags2 & AX_COGVLM) {
+        vlm_bind_cogvlm_attn(ld, L, il);
+        m->n_attn_layers++;
+        return FRINK_OK;
+    }
     // <<<
     bool recurrent = (af & AF_HYBRID_GDN) && layer_is_recurrent(ld, il, lp->n_total);
     if (recurrent) {

@@ -220,6 +220,10 @@ struct hparams {
     int grove_per_group;       // grovemoe: experts_per_group (G): chunk expert c serves experts c*G ..
     // <<<
     // >>> GPT-2 style, vision-language text towers and the rest
+    // M-RoPE (vlm.h): rope.dimension_sections, the layout (0: none, 1: sequential, 2: interleaved),
+    // and whether some rotary pair falls on the fourth stream (unrotated for text tokens)
+    int mrope_sections[4], mrope_mode;
+    bool mrope_extra;
     // <<<
 };
 
