@@ -90,6 +90,7 @@
     X(GDN_BA_FUSED,      "gdn_ba_fused",      HOST, "one ssm_ba [b | a per key head] instead of ssm_beta / ssm_alpha (qwen3next)") \
     X(GDN_GROUPED_V,     "gdn_grouped_v",     HOST, "value head h reads key head h / (nv/nk) (else h % nk)")      \
     /* >>> ssm: Mamba / Mamba-2 mixers and the hybrids built on them */                                                                                  \
+    X(MAMBA2,            "mamba2",            HOST, "Mamba-2 mixer: ssm_in, causal conv1d + bias + SiLU, selective scan (per-head dt, A; D skip), SiLU(z) gate, grouped RMSNorm, ssm_out") \
     /* <<< */                                                                                                 \
     /* >>> conv and linear attention: short convolutions, KDA, lightning attention */                                                                                  \
     X(NO_FFN,            "no_ffn",            HOST, "the block has no FFN: x += mixer(norm(x)) only (mamba)")    \

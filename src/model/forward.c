@@ -110,6 +110,10 @@ static void output_logits(struct exec *ex, const float *x, int T, float *logits)
 static void host_mixer(struct exec *ex, int il, const float *xa, int T, float *y) {
     const struct layer *L = &ex->m->layers[il];
     // >>> ssm: Mamba / Mamba-2 mixers and the hybrids built on them
+    if (feat_has(L->feat, LF_MAMBA2)) {
+        mamba2_layer(ex, il, xa, T, y);
+        return;
+    }
     // <<<
     // >>> conv and linear attention: short convolutions, KDA, lightning attention
     if (feat_has(L->feat, LF_MAMBA)) {

@@ -17,6 +17,7 @@
 #include "quant/quant.h"
 #include "model/path.h"
 #include "model/loader.h"
+#include "model/mamba2.h"
 #include "model/moe.h"
 #include "model/chatfam.h"
 #include "model/convmix.h"
@@ -737,6 +738,7 @@ static void read_hparams_features(struct loader *ld) {
     if (af & AF_CLAMP_KQV) hp->clamp_kqv = (float)hp_num(ld, "attention.clamp_kqv", 0);
     // The groups' hyperparameters.
     // >>> ssm: Mamba / Mamba-2 mixers and the hybrids built on them
+    if (m->arch->flags2 & (AX_MAMBA2 | AX_MAMBA2_KV0)) mamba2_read_hparams(ld);
     // <<<
     // >>> conv and linear attention: short convolutions, KDA, lightning attention
     // lfm2moe reads its routing like DeepSeek's (sigmoid, leading dense blocks) but the reference
@@ -1039,6 +1041,10 @@ static frink_status bind_layer_mixer(struct loader *ld, struct layer *L, int il,
     uint64_t af = m->arch->flags;
     // The groups' mixers: each binds its layer and returns, or falls through.
     // >>> ssm: Mamba / Mamba-2 mixers and the hybrids built on them
+    if (mamba2_layer_is_mamba(ld, L)) {
+        mamba2_bind(ld, L, il);
+        return ld->st;
+    }
     // <<<
     // >>> conv and linear attention: short convolutions, KDA, lightning attention
     uint64_t ax = m->arch->flags2;
