@@ -114,6 +114,10 @@ static void host_mixer(struct exec *ex, int il, const float *xa, int T, float *y
         mamba2_layer(ex, il, xa, T, y);
         return;
     }
+    if (feat_has(L->feat, LF_FFN_MIXER)) {
+        relu2_ffn_layer(ex, il, xa, T, y);
+        return;
+    }
     // <<<
     // >>> conv and linear attention: short convolutions, KDA, lightning attention
     if (feat_has(L->feat, LF_MAMBA)) {

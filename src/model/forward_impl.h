@@ -121,6 +121,7 @@ void attn_mla_layer(struct exec *ex, int il, const float *xn, int T, float *y);
 // The groups' mixers (each in its own file), same contract.
 // >>> ssm: Mamba / Mamba-2 mixers and the hybrids built on them
 void mamba2_layer(struct exec *ex, int il, const float *xn, int T, float *y); // mamba2.c
+void relu2_ffn_layer(struct exec *ex, int il, const float *xn, int T, float *y); // mamba2.c
 // <<<
 // >>> conv and linear attention: short convolutions, KDA, lightning attention
 void mamba_layer(struct exec *ex, int il, const float *xn, int T, float *y);     // mamba.c

@@ -1,4 +1,5 @@
-// mamba2.c — the Mamba-2 mixer (host path), for mamba2 and the hybrids built on it (granite 4).
+// mamba2.c — the Mamba-2 mixer (host path), for mamba2 and the hybrids built on it (granite 4,
+// nemotron_h), and nemotron_h's FFN-only layers.
 //
 //   zxBCdt = W_in xn                       [T][d_inner + conv_dim + n_head]   (* ssm_in.scale)
 //            z [d_inner] | xBC [conv_dim] | dt [n_head],   conv_dim = d_inner + 2 n_group d_state
@@ -54,7 +55,8 @@ void mamba2_read_hparams(struct loader *ld) {
 
 bool mamba2_layer_is_mamba(struct loader *ld, const struct layer *L) {
     uint64_t f2 = ld->m->arch->flags2;
-    return (f2 & AX_MAMBA2) || ((f2 & AX_MAMBA2_KV0) && L->n_head_kv == 0);
+    return (f2 & AX_MAMBA2) || ((f2 & AX_MAMBA2_KV0) && L->n_head_kv == 0) ||
+           ((f2 & AX_NEMOTRON_H) && L->n_head_kv == 0 && L->n_ff == 0);
 }
 
 void mamba2_bind(struct loader *ld, struct layer *L, int il) {
@@ -63,7 +65,7 @@ void mamba2_bind(struct loader *ld, struct layer *L, int il) {
     int D = hp->n_embd, di = hp->ssm_d_inner, nh = hp->ssm_dt_rank, Kc = hp->ssm_conv_kernel;
     int64_t conv_dim = di + 2LL * hp->ssm_n_group * hp->ssm_d_state, d_in_proj = di + conv_dim + nh;
     feat_set(&L->feat, LF_MAMBA2);
-    if (ld->m->arch->flags2 & AX_MAMBA2) feat_set(&L->feat, LF_NO_FFN);
+    if (ld->m->arch->flags2 & (AX_MAMBA2 | AX_NEMOTRON_H)) feat_set(&L->feat, LF_NO_FFN);
     // (the reference has no bias on either projection: a .bias stays unread and is refused)
     snprintf(b, sizeof b, "blk.%d.ssm_in", il);
     L->ssm_in = mat_take_b(ld, b, D, d_in_proj, 0, true, true, false);
@@ -258,4 +260,24 @@ void mamba2_layer(struct exec *ex, int il, const float *xn, int T, float *out) {
     }
     exec_act_invalidate(ex);
     exec_mm(ex, &L->ssm_out, 0, y, ld, T, out, D);
+}
+
+// ---- the FFN as a layer's one branch (nemotron_h) ---------------------------------------
+
+// y = W_down relu(W_up xn + b_up)^2 + b_down (each product's bias, then its scale, as the
+// reference's build_ffn): relu, then the square, each rounded, as ggml_relu and ggml_sqr.
+void relu2_ffn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
+    const struct layer *L = &ex->m->layers[il];
+    const int D = ex->m->hp.n_embd, F = L->n_ff;
+    const int64_t ld = ex->ldh;
+    exec_mm(ex, &L->ffn_up, 0, xn, D, T, ex->hb, ld);
+    for (int t = 0; t < T; t++) {
+        float *u = ex->hb + (size_t)t * ld;
+        for (int i = 0; i < F; i++) {
+            float r = u[i] > 0 ? u[i] : 0;
+            u[i] = r * r;
+        }
+    }
+    exec_act_invalidate(ex);
+    exec_mm(ex, &L->ffn_down, 0, ex->hb, ld, T, y, D);
 }

@@ -738,7 +738,7 @@ static void read_hparams_features(struct loader *ld) {
     if (af & AF_CLAMP_KQV) hp->clamp_kqv = (float)hp_num(ld, "attention.clamp_kqv", 0);
     // The groups' hyperparameters.
     // >>> ssm: Mamba / Mamba-2 mixers and the hybrids built on them
-    if (m->arch->flags2 & (AX_MAMBA2 | AX_MAMBA2_KV0)) mamba2_read_hparams(ld);
+    if (m->arch->flags2 & (AX_MAMBA2 | AX_MAMBA2_KV0 | AX_NEMOTRON_H)) mamba2_read_hparams(ld);
     // <<<
     // >>> conv and linear attention: short convolutions, KDA, lightning attention
     // lfm2moe reads its routing like DeepSeek's (sigmoid, leading dense blocks) but the reference
@@ -1039,11 +1039,25 @@ static void bind_layer_hparams(struct loader *ld, struct layer *L, int il, const
 static frink_status bind_layer_mixer(struct loader *ld, struct layer *L, int il, const struct layer_plan *lp) {
     struct model *m = ld->m;
     uint64_t af = m->arch->flags;
+    const uint64_t af2 = m->arch->flags2;
     // The groups' mixers: each binds its layer and returns, or falls through.
     // >>> ssm: Mamba / Mamba-2 mixers and the hybrids built on them
     if (mamba2_layer_is_mamba(ld, L)) {
         mamba2_bind(ld, L, il);
         return ld->st;
+    }
+    if (af2 & AX_NEMOTRON_H) {
+        // Nemotron-H: a layer with an FFN has nothing else (its FFN is its one branch); an
+        // attention layer has no FFN.
+        feat_set(&L->feat, LF_NO_FFN);
+        if (L->n_ff > 0) {
+            if (L->n_expert > 0)
+                return ld_fail(ld, FRINK_ERR_UNSUPPORTED, "layer %d: Nemotron-H routed experts (ReLU^2 experts, sigmoid routing, latent projections) are not implemented", il);
+            bind_ffn(ld, L, il);
+            feat_set(&L->feat, LF_FFN_MIXER);
+            feat_set(&L->feat, LF_ACT_RELU2);
+            return ld->st;
+        }
     }
     // <<<
     // >>> conv and linear attention: short convolutions, KDA, lightning attention
