@@ -65,7 +65,8 @@ static const struct arch_info table[] = {
     // nemotron_h(_moe): Mamba-2, attention (no RoPE) and ReLU^2 FFN layers, each alone in its block.
     {"nemotron_h", NULL, ROPE_NONE, AF_TIED_OK | AF_FFN_UNGATED | AF_FFN_SCALES, 0, .flags2 = AX_NEMOTRON_H},
     {"nemotron_h_moe", NULL, ROPE_NONE, AF_TIED_OK | AF_FFN_UNGATED | AF_FFN_SCALES, 0, .flags2 = AX_NEMOTRON_H},
-    {"falcon-h1", "parallel Mamba-2 and attention mixers (Falcon-H1) are not implemented", ROPE_NONE, 0, 0},
+    // falcon-h1: its FFN applies no per-tensor `.scale` (they stay unread); its attention does.
+    {"falcon-h1", NULL, ROPE_NEOX, AF_TIED_OK, 0, .flags2 = AX_FALCON_H1},
     // <<<
     // >>> conv and linear attention: short convolutions, KDA, lightning attention
     {"mamba", NULL, ROPE_NONE, AF_TIED_OK, 0, .flags2 = AX_MAMBA},

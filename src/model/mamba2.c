@@ -1,5 +1,5 @@
 // mamba2.c — the Mamba-2 mixer (host path), for mamba2 and the hybrids built on it (granite 4,
-// nemotron_h), and nemotron_h's FFN-only layers.
+// nemotron_h, falcon-h1 beside attention), and nemotron_h's FFN-only layers.
 //
 //   zxBCdt = W_in xn                       [T][d_inner + conv_dim + n_head]   (* ssm_in.scale)
 //            z [d_inner] | xBC [conv_dim] | dt [n_head],   conv_dim = d_inner + 2 n_group d_state

@@ -738,7 +738,7 @@ static void read_hparams_features(struct loader *ld) {
     if (af & AF_CLAMP_KQV) hp->clamp_kqv = (float)hp_num(ld, "attention.clamp_kqv", 0);
     // The groups' hyperparameters.
     // >>> ssm: Mamba / Mamba-2 mixers and the hybrids built on them
-    if (m->arch->flags2 & (AX_MAMBA2 | AX_MAMBA2_KV0 | AX_NEMOTRON_H)) mamba2_read_hparams(ld);
+    if (m->arch->flags2 & (AX_MAMBA2 | AX_MAMBA2_KV0 | AX_NEMOTRON_H | AX_FALCON_H1)) mamba2_read_hparams(ld);
     // <<<
     // >>> conv and linear attention: short convolutions, KDA, lightning attention
     // lfm2moe reads its routing like DeepSeek's (sigmoid, leading dense blocks) but the reference
@@ -944,7 +944,7 @@ static frink_status bind_globals(struct loader *ld) {
     } else {
         return ld_fail(ld, FRINK_ERR_FORMAT, "required tensor 'output.weight' is missing ('%s' does not tie it to token_embd)", ld->arch);
     }
-    if (hp->rope_mode != ROPE_NONE) {
+    if (hp->rope_mode != ROPE_NONE && !(m->arch->flags2 & AX_FALCON_H1)) {
         if (gguf_tensor_index(ld->f, "rope_freqs.weight") >= 0)
             m->rope_freqs = vec_take(ld, "rope_freqs.weight", hp->n_rot / 2, true);
         // LongRoPE (phi3): the short factors serve contexts up to the original
@@ -1042,6 +1042,22 @@ static frink_status bind_layer_mixer(struct loader *ld, struct layer *L, int il,
     const uint64_t af2 = m->arch->flags2;
     // The groups' mixers: each binds its layer and returns, or falls through.
     // >>> ssm: Mamba / Mamba-2 mixers and the hybrids built on them
+    if (af2 & AX_FALCON_H1) {
+        // falcon-h1: attention and Mamba-2 in every layer. The reference creates attn_output.bias
+        // but never adds it: it is put back unread, so that a file holding it is refused by name.
+        bind_attention(ld, L, il);
+        char ob[64];
+        snprintf(ob, sizeof ob, "blk.%d.attn_output.bias", il);
+        int64_t ti = gguf_tensor_index(ld->f, ob);
+        if (ti >= 0) ld->t_used[ti] = 0;
+        L->wo.bias = NULL;
+        mamba2_bind(ld, L, il);
+        feat_set(&L->feat, LF_ATTN_SSM_SUM);
+        snprintf(ob, sizeof ob, "blk.%d.ffn_norm", il); // (no ".weight" in this family's name)
+        L->ffn_norm = vec_take(ld, ob, m->hp.n_embd, true);
+        m->n_attn_layers++;
+        return ld->st;
+    }
     if (mamba2_layer_is_mamba(ld, L)) {
         mamba2_bind(ld, L, il);
         return ld->st;
