@@ -19,7 +19,8 @@
 // ggml_compute_forward_ssm_scan_f32). The scan's state update is a product, a product and a sum,
 // each rounded; its dot product with C runs, in the reference's SIMD build, in 4 x 16 float lanes
 // (one fused multiply-add per element into lane i % 64), reduced as GGML_F32x16_REDUCE does, with
-// the d_state % 64 tail added in order after. scan_row computes exactly that sequence.
+// the d_state % 64 tail added in order after: ssm_scan_row (quant/ssm_kernels.c, a scalar twin
+// and AVX2 / AVX-512 kernels giving the same bits).
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -157,39 +158,6 @@ static void conv_task(void *p, int ith, int nth) {
     for (int r = 0; r < j->n_run; r++) conv_run(j, r, c0, c1);
 }
 
-// One row of the scan for one token: s [ds] updated in place, returns y = s . C, in the
-// reference's order (the header): s[i] = s[i] dA + B[i] x_dt; lane i % 64 += s[i] C[i] (fused);
-// the 64 lanes reduced as GGML_F32x16_REDUCE (vector 0 += 2, 1 += 3, 0 += 1, then the 16 lanes
-// by halves: 8, 4, 2, 1); the tail past the last multiple of 64 added after, in order.
-static float scan_row(float *s, const float *B, const float *C, int ds, float dA, float x_dt) {
-    enum { L = 64 };
-    float acc[L] = {0};
-    const int np = ds & ~(L - 1);
-    for (int i = 0; i < np; i += L)
-        for (int k = 0; k < L; k++) {
-            float st = s[i + k] * dA + B[i + k] * x_dt;
-            acc[k] = fmaf(st, C[i + k], acc[k]);
-            s[i + k] = st;
-        }
-    float sum = 0;
-    if (np) {
-        for (int k = 0; k < 16; k++) {
-            acc[k] += acc[32 + k];
-            acc[16 + k] += acc[48 + k];
-        }
-        for (int k = 0; k < 16; k++) acc[k] += acc[16 + k];
-        for (int w = 8; w >= 1; w >>= 1)
-            for (int k = 0; k < w; k++) acc[k] += acc[k + w];
-        sum = acc[0];
-    }
-    for (int i = np; i < ds; i++) {
-        float st = s[i] * dA + B[i] * x_dt;
-        sum += st * C[i];
-        s[i] = st;
-    }
-    return sum;
-}
-
 // The scan of every sequence of the step over this thread's rows (head, row of the head): each
 // row is independent of the others given its head's dt, so a thread runs its rows through all
 // of a sequence's tokens in order, with no barrier.
@@ -202,6 +170,7 @@ struct m2_scan_job {
     int64_t ld;
     const struct exec_run *run;
     int n_run, il;
+    enum quant_isa_id isa;
 };
 
 static void scan_task(void *p, int ith, int nth) {
@@ -221,7 +190,7 @@ static void scan_task(void *p, int ith, int nth) {
                 const int h = (int)(ii / d->hd), g = h / hpg;
                 const float dt = j->dtv[(size_t)t * d->nh + h], dA = j->dA[(size_t)t * d->nh + h];
                 const float x_dt = x[ii] * dt;
-                float v = scan_row(S + (size_t)ii * d->ds, Bm + (size_t)g * d->ds, Cm + (size_t)g * d->ds, d->ds, dA, x_dt);
+                float v = ssm_scan_row(j->isa, S + (size_t)ii * d->ds, Bm + (size_t)g * d->ds, Cm + (size_t)g * d->ds, d->ds, dA, x_dt);
                 y[ii] = v + x[ii] * j->Dskip[h]; // (the reference: ggml_mul, then ggml_add)
             }
         }
@@ -249,7 +218,7 @@ void mamba2_layer(struct exec *ex, int il, const float *xn, int T, float *out) {
             dtv[(size_t)t * d.nh + h] = sp;
             dA[(size_t)t * d.nh + h] = expf(sp * L->ssm_a[h]);
         }
-    struct m2_scan_job sj = {d, zx, dtv, dA, L->ssm_d, y, ld, ex->run, ex->n_run, il};
+    struct m2_scan_job sj = {d, zx, dtv, dA, L->ssm_d, y, ld, ex->run, ex->n_run, il, ex->isa};
     pool_run_sized(ex->pool, scan_task, &sj, (int64_t)d.di * d.ds * 4 * T);
     // y = silu(z) * y, then the grouped RMSNorm.
     const int gs = d.di / d.ng;
