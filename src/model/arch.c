@@ -66,7 +66,7 @@ static const struct arch_info table[] = {
     {"nemotron_h", NULL, ROPE_NONE, AF_TIED_OK | AF_FFN_UNGATED | AF_FFN_SCALES, 0, .flags2 = AX_NEMOTRON_H},
     {"nemotron_h_moe", NULL, ROPE_NONE, AF_TIED_OK | AF_FFN_UNGATED | AF_FFN_SCALES, 0, .flags2 = AX_NEMOTRON_H},
     // falcon-h1: its FFN applies no per-tensor `.scale` (they stay unread); its attention does.
-    {"falcon-h1", NULL, ROPE_NEOX, AF_TIED_OK, 0, .flags2 = AX_FALCON_H1},
+    {"falcon-h1", NULL, ROPE_NEOX, AF_TIED_OK, 0, .flags2 = AX_FALCON_H1 | AX_WO_NO_BIAS},
     // <<<
     // >>> conv and linear attention: short convolutions, KDA, lightning attention
     {"mamba", NULL, ROPE_NONE, AF_TIED_OK, 0, .flags2 = AX_MAMBA},

@@ -71,7 +71,7 @@
 #define AX_ROPE_FINETUNED      AX(2)   // rope.scaling.finetuned (default true) false turns RoPE off (granite 4)
 #define AX_NEMOTRON_H          AX(3)   // a layer is Mamba-2 (no KV heads, no FFN), attention alone (no FFN) or a ReLU^2 FFN alone
 #define AX_FALCON_H1           AX(4)   // attention and Mamba-2 side by side on attn_norm's output, summed; ffn_norm without .weight;
-                                       // no attn_output bias and no rope_freqs (the reference creates both and applies neither)
+                                       // no rope_freqs (the reference creates them and does not apply them)
 // <<<
 // >>> conv and linear attention (bits 10-17)
 #define AX_MAMBA               AX(10)  // every layer is a Mamba-1 mixer with no FFN (mamba.c)

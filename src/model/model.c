@@ -1043,15 +1043,11 @@ static frink_status bind_layer_mixer(struct loader *ld, struct layer *L, int il,
     // The groups' mixers: each binds its layer and returns, or falls through.
     // >>> ssm: Mamba / Mamba-2 mixers and the hybrids built on them
     if (af2 & AX_FALCON_H1) {
-        // falcon-h1: attention and Mamba-2 in every layer. The reference creates attn_output.bias
-        // but never adds it: it is put back unread, so that a file holding it is refused by name.
+        // falcon-h1: attention and Mamba-2 in every layer. (The reference creates attn_output.bias
+        // but never adds it: the row's AX_WO_NO_BIAS leaves it unread, refused by name.)
         bind_attention(ld, L, il);
-        char ob[64];
-        snprintf(ob, sizeof ob, "blk.%d.attn_output.bias", il);
-        int64_t ti = gguf_tensor_index(ld->f, ob);
-        if (ti >= 0) ld->t_used[ti] = 0;
-        L->wo.bias = NULL;
         mamba2_bind(ld, L, il);
+        char ob[64];
         feat_set(&L->feat, LF_ATTN_SSM_SUM);
         snprintf(ob, sizeof ob, "blk.%d.ffn_norm", il); // (no ".weight" in this family's name)
         L->ffn_norm = vec_take(ld, ob, m->hp.n_embd, true);
