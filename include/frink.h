@@ -148,7 +148,8 @@ FRINK_API const char *frink_model_unread_name(const frink_model *m, int i);
 FRINK_API uint64_t frink_model_identity(const frink_model *m);
 
 // How one layer is evaluated: the path chosen at load ("host" today), the layer's
-// kind ("attention", "gdn", "mla", "mamba", "shortconv") and the features that shape its math, as a
+// kind ("attention", "gdn", "mla", "mamba", "shortconv", "mamba2", "attention+mamba2", "ffn") and the
+// features that shape its math, as a
 // space-separated list of names. Paths that refused the layer are listed in
 // `refusals` as "path: missing features; ..." ("" when none). Strings are owned by the
 // model. FRINK_ERR_ARG for a layer out of range.

@@ -128,10 +128,14 @@ static void check_host_plan(const char *path, const struct model *m) {
         CHECK(path_accepts(path_host(), L), "%s layer %d: bits outside the host path: %s", path, il, fs);
         CHECK(L->path == path_host(), "%s layer %d: path %s", path, il, L->path ? L->path->name : "(none)");
         CHECK(L->path_refused == NULL, "%s layer %d: refused '%s'", path, il, L->path_refused);
-        CHECK(feat_has(L->feat, LF_ATTN) + feat_has(L->feat, LF_GDN) + feat_has(L->feat, LF_MAMBA) + feat_has(L->feat, LF_SHORTCONV) +
-                      feat_has(L->feat, LF_PLAMO2_MAMBA) + feat_has(L->feat, LF_KDA) + feat_has(L->feat, LF_LIGHTNING) == 1,
-              "%s layer %d: one mixer kind", path, il);
-        CHECK(feat_has(L->feat, LF_FFN_DENSE) + feat_has(L->feat, LF_FFN_MOE) + feat_has(L->feat, LF_NO_FFN) == 1,
+        // (falcon-h1 runs attention and Mamba-2 side by side; nemotron_h's FFN-only layers have
+        // their FFN as the mixer; a no_ffn layer has no FFN after its mixer)
+        const int mixers = feat_has(L->feat, LF_ATTN) + feat_has(L->feat, LF_GDN) + feat_has(L->feat, LF_MAMBA) +
+                           feat_has(L->feat, LF_SHORTCONV) + feat_has(L->feat, LF_PLAMO2_MAMBA) + feat_has(L->feat, LF_MAMBA2) +
+                           feat_has(L->feat, LF_FFN_MIXER) + feat_has(L->feat, LF_KDA) + feat_has(L->feat, LF_LIGHTNING);
+        CHECK(mixers == 1 + feat_has(L->feat, LF_ATTN_SSM_SUM), "%s layer %d: one mixer kind", path, il);
+        CHECK(feat_has(L->feat, LF_FFN_DENSE) + feat_has(L->feat, LF_FFN_MOE) ==
+                  (!feat_has(L->feat, LF_NO_FFN) || feat_has(L->feat, LF_FFN_MIXER)),
               "%s layer %d: one FFN kind (or none)", path, il);
         CHECK(!feat_has(L->feat, LF_MLA) || feat_has(L->feat, LF_ATTN), "%s layer %d: MLA is attention", path, il);
     }

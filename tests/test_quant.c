@@ -479,6 +479,34 @@ static void test_panels(void) {
     test_panel_shapes(GGML_TYPE_BF16, "bf16");
 }
 
+// The Mamba-2 scan row (ssm_kernels.c): every kernel set this CPU runs gives the scalar twin's
+// bits, state and output, over several tokens of one row, on sizes with and without a tail.
+static void test_ssm_scan(void) {
+    static const int sizes[] = {16, 64, 100, 128, 256};
+    for (size_t n = 0; n < sizeof sizes / sizeof sizes[0]; n++) {
+        const int ds = sizes[n];
+        float B[256], C[256], s[QUANT_ISA_COUNT][256];
+        uint32_t x = 12345u + (uint32_t)ds;
+        for (int i = 0; i < ds; i++) {
+            x = x * 1664525u + 1013904223u;
+            B[i] = (float)((int)(x >> 9) % 2001 - 1000) / 997.0f;
+            x = x * 1664525u + 1013904223u;
+            C[i] = (float)((int)(x >> 9) % 2001 - 1000) / 991.0f;
+            for (int k = 0; k < QUANT_ISA_COUNT; k++) s[k][i] = B[i] * 0.25f - C[i] * 0.5f;
+        }
+        bool same = true;
+        for (int tok = 0; tok < 5; tok++) {
+            const float dA = 0.9f - 0.07f * (float)tok, x_dt = 0.3f + 0.11f * (float)tok;
+            const float y0 = ssm_scan_row(QUANT_ISA_SCALAR, s[0], B, C, ds, dA, x_dt);
+            for (int k = QUANT_ISA_AVX2; k <= (int)quant_cpu_isa(); k++) {
+                const float y = ssm_scan_row((enum quant_isa_id)k, s[k], B, C, ds, dA, x_dt);
+                same &= !memcmp(&y, &y0, sizeof y) && !memcmp(s[k], s[0], (size_t)ds * sizeof(float));
+            }
+        }
+        CHECK(same, "Mamba-2 scan row, d_state %d: a kernel set differs from the scalar twin", ds);
+    }
+}
+
 int main(void) {
     printf("quant: cpu isa %s\n", quant_isa());
     static const uint32_t unsupported[] = {GGML_TYPE_Q8_1, GGML_TYPE_Q8_K, GGML_TYPE_IQ2_XXS,
@@ -497,6 +525,7 @@ int main(void) {
         test_matmul(golden_types[i].type, golden_types[i].file);
     }
     test_panels();
+    test_ssm_scan();
     // and every lower x86 kernel set this CPU can run (panels and packed layouts included)
     for (int cap = QUANT_ISA_AVX2; cap < (int)quant_cpu_isa(); cap++) {
         quant_cap_isa((enum quant_isa_id)cap);

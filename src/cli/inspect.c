@@ -200,14 +200,21 @@ int cmd_inspect(int argc, char **argv) {
         fprintf(stderr, "frink: refused: %s\n", frink_errmsg());
         return 1;
     }
-    int n_gdn = 0, n_layer = frink_model_n_layer(m);
+    int n_gdn = 0, n_mamba = 0, n_ffn = 0, n_layer = frink_model_n_layer(m);
     for (int il = 0; il < n_layer; il++) {
         frink_layer_info li;
-        if (frink_model_layer(m, il, &li) == FRINK_OK && !strcmp(li.kind, "gdn")) n_gdn++;
+        if (frink_model_layer(m, il, &li) != FRINK_OK) continue;
+        n_gdn += !strcmp(li.kind, "gdn");
+        n_mamba += !strcmp(li.kind, "mamba2"); // ("attention+mamba2" counts as attention)
+        n_ffn += !strcmp(li.kind, "ffn");
     }
-    printf("frink: runs as '%s': %d layers (%d attention, %d Gated DeltaNet), %d-wide, vocabulary %d, %.1f MB of weights per token\n",
-           frink_model_arch(m), n_layer, n_layer - n_gdn, n_gdn, frink_model_n_embd(m), frink_model_n_vocab(m),
-           frink_model_bytes_per_token(m) / 1e6);
+    char kinds[96];
+    if (n_mamba || n_ffn)
+        snprintf(kinds, sizeof kinds, "%d attention, %d Mamba-2, %d FFN alone", n_layer - n_gdn - n_mamba - n_ffn, n_mamba, n_ffn);
+    else
+        snprintf(kinds, sizeof kinds, "%d attention, %d Gated DeltaNet", n_layer - n_gdn, n_gdn);
+    printf("frink: runs as '%s': %d layers (%s), %d-wide, vocabulary %d, %.1f MB of weights per token\n", frink_model_arch(m),
+           n_layer, kinds, frink_model_n_embd(m), frink_model_n_vocab(m), frink_model_bytes_per_token(m) / 1e6);
     char mf[512];
     if (frink_model_features(m, mf, sizeof mf, NULL) == FRINK_OK) printf("model features: %s\n", mf[0] ? mf : "(none)");
     printf("%-5s %-10s %-8s %s\n", "layer", "kind", "path", "features");

@@ -58,11 +58,15 @@ static const struct arch_info table[] = {
     // The families added per group, each group between its two markers (so that groups never
     // touch the same lines). A refused row says, in a sentence, what frink lacks for it.
     // >>> ssm: Mamba / Mamba-2 mixers and the hybrids built on them
-    {"mamba2", "Mamba-2 selective state-space layers are not implemented", ROPE_NONE, 0, 0},
-    {"granitehybrid", "Mamba-2 selective state-space layers (Granite 4 hybrid) are not implemented", ROPE_NONE, 0, 0},
-    {"nemotron_h", "Mamba-2 selective state-space layers (Nemotron-H) are not implemented", ROPE_NONE, 0, 0},
-    {"nemotron_h_moe", "Mamba-2 selective state-space layers (Nemotron-H MoE) are not implemented", ROPE_NONE, 0, 0},
-    {"falcon-h1", "parallel Mamba-2 and attention mixers (Falcon-H1) are not implemented", ROPE_NONE, 0, 0},
+    {"mamba2", NULL, ROPE_NONE, AF_TIED_OK, 0, .flags2 = AX_MAMBA2},
+    // granitehybrid: the granite scales; a layer with no KV heads is Mamba-2. The reference's
+    // FFN applies no per-tensor `.scale` (they stay unread), its attention applies them.
+    {"granitehybrid", NULL, ROPE_NORM, AF_TIED_OK | AF_GRANITE | AF_MOE_NORM_W, 0, .flags2 = AX_MAMBA2_KV0 | AX_ROPE_FINETUNED},
+    // nemotron_h(_moe): Mamba-2, attention (no RoPE) and ReLU^2 FFN layers, each alone in its block.
+    {"nemotron_h", NULL, ROPE_NONE, AF_TIED_OK | AF_FFN_UNGATED | AF_FFN_SCALES, 0, .flags2 = AX_NEMOTRON_H},
+    {"nemotron_h_moe", NULL, ROPE_NONE, AF_TIED_OK | AF_FFN_UNGATED | AF_FFN_SCALES, 0, .flags2 = AX_NEMOTRON_H},
+    // falcon-h1: its FFN applies no per-tensor `.scale` (they stay unread); its attention does.
+    {"falcon-h1", NULL, ROPE_NEOX, AF_TIED_OK, 0, .flags2 = AX_FALCON_H1 | AX_WO_NO_BIAS},
     // <<<
     // >>> conv and linear attention: short convolutions, KDA, lightning attention
     {"mamba", NULL, ROPE_NONE, AF_TIED_OK, 0, .flags2 = AX_MAMBA},

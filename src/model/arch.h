@@ -66,6 +66,12 @@
 // group with its own range of bits so that rows of different groups never collide.
 #define AX(n) ((uint64_t)1 << (n))
 // >>> ssm (bits 0-9)
+#define AX_MAMBA2              AX(0)   // every layer is a Mamba-2 mixer and nothing else (no FFN): mamba2
+#define AX_MAMBA2_KV0          AX(1)   // a layer whose attention.head_count_kv is 0 is a Mamba-2 mixer (granite 4)
+#define AX_ROPE_FINETUNED      AX(2)   // rope.scaling.finetuned (default true) false turns RoPE off (granite 4)
+#define AX_NEMOTRON_H          AX(3)   // a layer is Mamba-2 (no KV heads, no FFN), attention alone (no FFN) or a ReLU^2 FFN alone
+#define AX_FALCON_H1           AX(4)   // attention and Mamba-2 side by side on attn_norm's output, summed; ffn_norm without .weight;
+                                       // no rope_freqs (the reference creates them and does not apply them)
 // <<<
 // >>> conv and linear attention (bits 10-17)
 #define AX_MAMBA               AX(10)  // every layer is a Mamba-1 mixer with no FFN (mamba.c)

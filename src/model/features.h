@@ -90,6 +90,10 @@
     X(GDN_BA_FUSED,      "gdn_ba_fused",      HOST, "one ssm_ba [b | a per key head] instead of ssm_beta / ssm_alpha (qwen3next)") \
     X(GDN_GROUPED_V,     "gdn_grouped_v",     HOST, "value head h reads key head h / (nv/nk) (else h % nk)")      \
     /* >>> ssm: Mamba / Mamba-2 mixers and the hybrids built on them */                                                                                  \
+    X(MAMBA2,            "mamba2",            HOST, "Mamba-2 mixer: ssm_in, causal conv1d + bias + SiLU, selective scan (per-head dt, A; D skip), SiLU(z) gate, grouped RMSNorm, ssm_out") \
+    X(FFN_MIXER,         "ffn_mixer",         HOST, "the layer's one branch is an ungated FFN on the attn_norm output (nemotron_h)") \
+    X(ACT_RELU2,         "act_relu2",         HOST, "FFN activation relu(x)^2 (nemotron_h)") \
+    X(ATTN_SSM_SUM,      "attn_ssm_sum",      HOST, "attention and Mamba-2 both read the attn_norm output; the mixer is their sum (falcon-h1)") \
     /* <<< */                                                                                                 \
     /* >>> conv and linear attention: short convolutions, KDA, lightning attention */                                                                                  \
     X(NO_FFN,            "no_ffn",            HOST, "the block has no FFN: x += mixer(norm(x)) only (mamba)")    \

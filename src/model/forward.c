@@ -110,6 +110,20 @@ static void output_logits(struct exec *ex, const float *x, int T, float *logits)
 static void host_mixer(struct exec *ex, int il, const float *xa, int T, float *y) {
     const struct layer *L = &ex->m->layers[il];
     // >>> ssm: Mamba / Mamba-2 mixers and the hybrids built on them
+    if (feat_has(L->feat, LF_ATTN_SSM_SUM)) { // falcon-h1: y = attn + ssm, in that order
+        attn_layer(ex, il, xa, T, y);
+        mamba2_layer(ex, il, xa, T, ex->y2);
+        for (size_t i = 0; i < (size_t)T * ex->m->hp.n_embd; i++) y[i] += ex->y2[i];
+        return;
+    }
+    if (feat_has(L->feat, LF_MAMBA2)) {
+        mamba2_layer(ex, il, xa, T, y);
+        return;
+    }
+    if (feat_has(L->feat, LF_FFN_MIXER)) {
+        relu2_ffn_layer(ex, il, xa, T, y);
+        return;
+    }
     // <<<
     // >>> conv and linear attention: short convolutions, KDA, lightning attention
     if (feat_has(L->feat, LF_MAMBA)) {

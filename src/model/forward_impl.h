@@ -126,6 +126,8 @@ void attn_rope(const struct model *m, const struct layer *L, float *v, int pos);
 void attn_attend(struct exec *ex, const struct layer *L, const float *q, int64_t ldq, int il, int T, float *o);
 // The groups' mixers (each in its own file), same contract.
 // >>> ssm: Mamba / Mamba-2 mixers and the hybrids built on them
+void mamba2_layer(struct exec *ex, int il, const float *xn, int T, float *y); // mamba2.c
+void relu2_ffn_layer(struct exec *ex, int il, const float *xn, int T, float *y); // mamba2.c
 // <<<
 // >>> conv and linear attention: short convolutions, KDA, lightning attention
 void mamba_layer(struct exec *ex, int il, const float *xn, int T, float *y);     // mamba.c

@@ -18,6 +18,7 @@
 #include "model/path.h"
 #include "model/loader.h"
 #include "model/mla.h"
+#include "model/mamba2.h"
 #include "model/moe.h"
 #include "model/chatfam.h"
 #include "model/convmix.h"
@@ -743,6 +744,7 @@ static void read_hparams_features(struct loader *ld) {
     if (af & AF_CLAMP_KQV) hp->clamp_kqv = (float)hp_num(ld, "attention.clamp_kqv", 0);
     // The groups' hyperparameters.
     // >>> ssm: Mamba / Mamba-2 mixers and the hybrids built on them
+    if (m->arch->flags2 & (AX_MAMBA2 | AX_MAMBA2_KV0 | AX_NEMOTRON_H | AX_FALCON_H1)) mamba2_read_hparams(ld);
     // <<<
     // >>> conv and linear attention: short convolutions, KDA, lightning attention
     // lfm2moe reads its routing like DeepSeek's (sigmoid, leading dense blocks) but the reference
@@ -970,7 +972,7 @@ static frink_status bind_globals(struct loader *ld) {
     } else {
         return ld_fail(ld, FRINK_ERR_FORMAT, "required tensor 'output.weight' is missing ('%s' does not tie it to token_embd)", ld->arch);
     }
-    if (hp->rope_mode != ROPE_NONE) {
+    if (hp->rope_mode != ROPE_NONE && !(m->arch->flags2 & AX_FALCON_H1)) {
         if (gguf_tensor_index(ld->f, "rope_freqs.weight") >= 0)
             m->rope_freqs = vec_take(ld, "rope_freqs.weight", hp->n_rot / 2, true);
         // LongRoPE (phi3): the short factors serve contexts up to the original
@@ -1065,8 +1067,38 @@ static void bind_layer_hparams(struct loader *ld, struct layer *L, int il, const
 static frink_status bind_layer_mixer(struct loader *ld, struct layer *L, int il, const struct layer_plan *lp) {
     struct model *m = ld->m;
     uint64_t af = m->arch->flags;
+    const uint64_t af2 = m->arch->flags2;
     // The groups' mixers: each binds its layer and returns, or falls through.
     // >>> ssm: Mamba / Mamba-2 mixers and the hybrids built on them
+    if (af2 & AX_FALCON_H1) {
+        // falcon-h1: attention and Mamba-2 in every layer. (The reference creates attn_output.bias
+        // but never adds it: the row's AX_WO_NO_BIAS leaves it unread, refused by name.)
+        bind_attention(ld, L, il);
+        mamba2_bind(ld, L, il);
+        char ob[64];
+        feat_set(&L->feat, LF_ATTN_SSM_SUM);
+        snprintf(ob, sizeof ob, "blk.%d.ffn_norm", il); // (no ".weight" in this family's name)
+        L->ffn_norm = vec_take(ld, ob, m->hp.n_embd, true);
+        m->n_attn_layers++;
+        return ld->st;
+    }
+    if (mamba2_layer_is_mamba(ld, L)) {
+        mamba2_bind(ld, L, il);
+        return ld->st;
+    }
+    if (af2 & AX_NEMOTRON_H) {
+        // Nemotron-H: a layer with an FFN has nothing else (its FFN is its one branch); an
+        // attention layer has no FFN.
+        feat_set(&L->feat, LF_NO_FFN);
+        if (L->n_ff > 0) {
+            if (L->n_expert > 0)
+                return ld_fail(ld, FRINK_ERR_UNSUPPORTED, "layer %d: Nemotron-H routed experts (ReLU^2 experts, sigmoid routing, latent projections) are not implemented", il);
+            bind_ffn(ld, L, il);
+            feat_set(&L->feat, LF_FFN_MIXER);
+            feat_set(&L->feat, LF_ACT_RELU2);
+            return ld->st;
+        }
+    }
     // <<<
     // >>> conv and linear attention: short convolutions, KDA, lightning attention
     uint64_t ax = m->arch->flags2;

@@ -105,6 +105,11 @@ struct layer {
 
     // Fields of the families added per group, each group between its two markers.
     // >>> ssm: Mamba / Mamba-2 mixers and the hybrids built on them
+    // Mamba-2 (mamba2.c; with ssm_conv1d [conv_dim][d_conv], ssm_dt_b [n_head], ssm_a [n_head],
+    // ssm_norm [d_inner] (n_group rows of d_inner / n_group) and ssm_out [d_inner -> D] above)
+    struct weight ssm_in;        // [D -> d_inner | conv_dim | n_head]: z | xBC | dt
+    const float *ssm_conv1d_b;   // [conv_dim]
+    const float *ssm_d;          // [n_head] skip: y += x * D[h]
     // <<<
     // >>> conv and linear attention: short convolutions, KDA, lightning attention
     // Mamba-1 (LF_MAMBA, mamba.c): di = mb_inner channels, ds = mb_state, r = mb_dt_rank.
@@ -268,6 +273,7 @@ struct model {
         &(L)->up_shexp, &(L)->down_shexp, &(L)->ssm_qkv, &(L)->ssm_gate, &(L)->ssm_beta, &(L)->ssm_alpha,   \
         &(L)->ssm_ba, &(L)->ssm_out                                                                          \
         /* >>> ssm: Mamba / Mamba-2 mixers and the hybrids built on them (each line ", &(L)->name") */ \
+        , &(L)->ssm_in \
         /* <<< */ \
         /* >>> conv and linear attention: short convolutions, KDA, lightning attention (each line ", &(L)->name") */ \
         , &(L)->mb_in, &(L)->mb_x, &(L)->mb_dt, &(L)->mb_out \

@@ -82,6 +82,8 @@ size_t path_model_features_str(struct featset feat, char *buf, size_t cap) {
 
 const char *path_kind_name(const struct layer *L) {
     if (feat_has(L->feat, LF_GDN)) return "gdn";
+    if (feat_has(L->feat, LF_MAMBA2)) return feat_has(L->feat, LF_ATTN) ? "attention+mamba2" : "mamba2";
+    if (feat_has(L->feat, LF_FFN_MIXER)) return "ffn";
     if (feat_has(L->feat, LF_MLA)) return "mla";
     if (feat_has(L->feat, LF_MAMBA) || feat_has(L->feat, LF_PLAMO2_MAMBA)) return "mamba";
     if (feat_has(L->feat, LF_SHORTCONV)) return "shortconv";

@@ -33,16 +33,18 @@ frink_status model_seq_shape_build(const struct model *m, struct seq_shape **out
     for (int il = 0; il < nl; il++) {
         const struct layer *L = &m->layers[il];
         struct seq_layer_shape *ls = &sh->layer[il];
-        // Recurrent first: a recurrent mixer (Gated DeltaNet, Mamba, a short convolution...)
-        // keeps its state and no K/V rows; its binder said how large the state is.
+        // A recurrent mixer (Gated DeltaNet, Mamba, a short convolution...) keeps its state; its
+        // binder said how large it is. An attention mixer keeps K/V rows.
         if (L->rec_conv_floats > 0 || L->rec_ssm_floats > 0) {
             ls->kind = SEQ_LAYER_RECURRENT;
             ls->conv_floats = L->rec_conv_floats;
             ls->ssm_floats = L->rec_ssm_floats;
             sh->n_recurrent++;
             sh->state_floats += ls->conv_floats + ls->ssm_floats;
-        } else if (feat_has(L->feat, LF_ATTN)) {
-            ls->kind = SEQ_LAYER_ATTN;
+        }
+        // (a layer may keep both: falcon-h1 runs attention and Mamba-2 side by side)
+        if (feat_has(L->feat, LF_ATTN)) {
+            if (ls->kind != SEQ_LAYER_RECURRENT) ls->kind = SEQ_LAYER_ATTN;
             ls->k_len = (int64_t)L->n_head_kv * L->head_dim;
             ls->v_len = (int64_t)L->n_head_kv * L->head_dim_v;
         }

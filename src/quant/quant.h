@@ -449,6 +449,11 @@ void quant_attn_f16_tile(enum quant_isa_id isa, const struct quant_attn_tile *t)
 void gdn_rule_token(enum quant_isa_id isa, float *S, int dk, int dv, const float *q, const float *k, const float *v,
                     float decay, float beta, float qs, float *o);
 
+// One row of the Mamba-2 selective scan for one token (ssm_kernels.c): s [ds] becomes
+// s * dA + B * x_dt and the row's output s . C is returned, in the reference's order of
+// operations; every kernel set gives identical results.
+float ssm_scan_row(enum quant_isa_id isa, float *s, const float *B, const float *C, int ds, float dA, float x_dt);
+
 // ---- the process-wide kernel set: for callers without a context ----------------------------
 // (frink bench --kernels, the kernel tests). No executor reads it: a context's set is its own.
 

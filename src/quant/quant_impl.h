@@ -57,6 +57,8 @@ void quant_cap_isa(enum quant_isa_id isa);
 // ---- Gated DeltaNet token step (gdn_kernels.c, gdn_avx2.c) ----
 void gdn_rule_token_avx2(float *S, int dk, int dv, const float *q, const float *k, const float *v, float decay,
                          float beta, float qs, float *o);
+float ssm_scan_row_avx2(float *s, const float *B, const float *C, int ds, float dA, float x_dt);
+float ssm_scan_row_avx512(float *s, const float *B, const float *C, int ds, float dA, float x_dt);
 
 // ---- attention F16 vector ops (attn_f16.c; AVX2 twins in quant_x86.inc) ----
 float f16_dot_ref(const uint16_t *x, const uint16_t *y, int n);

@@ -92,7 +92,7 @@ frink_status seq_create_opts(const struct seq_shape *sh, const struct seq_opts *
     if (o->kv_type == KV_Q8_0)
         for (int il = 0; il < nl; il++) {
             const struct seq_layer_shape *L = &sh->layer[il];
-            if (L->kind != SEQ_LAYER_ATTN) continue;
+            if (!L->k_len) continue;
             int nk = (int)L->k_len, nv = (int)L->v_len;
             if (nk % QK8_0 || nv % QK8_0)
                 return frink_fail(FRINK_ERR_UNSUPPORTED,
@@ -120,7 +120,8 @@ frink_status seq_create_opts(const struct seq_shape *sh, const struct seq_opts *
             s->conv[il] = calloc((size_t)(L->conv_floats > 0 ? L->conv_floats : 1), sizeof(float));
             s->ssm[il] = calloc((size_t)(L->ssm_floats > 0 ? L->ssm_floats : 1), sizeof(float));
             if (!s->conv[il] || !s->ssm[il]) goto oom;
-        } else if (L->kind == SEQ_LAYER_ATTN) {
+        }
+        if (L->k_len > 0) { // (a recurrent layer may also attend: falcon-h1)
             s->k_row[il] = seq_kv_row_bytes(s->kv_type, L->k_len);
             s->v_row[il] = seq_kv_row_bytes(s->kv_type, L->v_len);
         }

@@ -54,7 +54,8 @@ enum seq_layer_kind { SEQ_LAYER_NONE = 0, SEQ_LAYER_ATTN = 1, SEQ_LAYER_RECURREN
 
 struct seq_layer_shape {
     enum seq_layer_kind kind;
-    int64_t k_len, v_len;               // attention: elements of one K / V row (n_head_kv * head_dim(_v)); else 0
+    int64_t k_len, v_len;               // attention (a recurrent layer may also attend: falcon-h1): elements of
+                                        // one K / V row (n_head_kv * head_dim(_v)); else 0
     int64_t conv_floats, ssm_floats;    // recurrent: floats of the conv window / delta-rule state; else 0
 };
 

@@ -1,0 +1,50 @@
+// ssm_kernels.c — one row of the Mamba-2 selective scan for one token.
+//
+// A row of the state s [ds] (one element of one head's x) is updated and read out as the
+// reference's SIMD build of ggml_compute_forward_ssm_scan_f32 does it:
+//   s[i] = s[i] * dA + B[i] * x_dt          (two products and a sum, each rounded)
+//   lane i % 64 = fma(s[i], C[i], lane)     for i below the last multiple of 64 (4 x 16 lanes)
+//   y = the 64 lanes reduced as GGML_F32x16_REDUCE: vector 0 += 2, 1 += 3, 0 += 1, then its
+//       16 lanes by halves (8, 4, 2, 1)
+//   y += s[i] * C[i]                         for the tail, in order (product rounded, then added)
+// The scalar twin below is that sequence written out; the AVX2 and AVX-512 kernels
+// (ssm_avx2.c, ssm_avx512.c) run the same lanes in vectors, so every kernel set gives the same
+// bits (test_quant pins them together).
+#include <math.h>
+
+#include "quant/quant_impl.h"
+
+static float scan_row_ref(float *s, const float *B, const float *C, int ds, float dA, float x_dt) {
+    enum { L = 64 };
+    float acc[L] = {0};
+    const int np = ds & ~(L - 1);
+    for (int i = 0; i < np; i += L)
+        for (int k = 0; k < L; k++) {
+            float st = s[i + k] * dA + B[i + k] * x_dt;
+            acc[k] = fmaf(st, C[i + k], acc[k]);
+            s[i + k] = st;
+        }
+    float sum = 0;
+    if (np) {
+        for (int k = 0; k < 16; k++) {
+            acc[k] += acc[32 + k];
+            acc[16 + k] += acc[48 + k];
+        }
+        for (int k = 0; k < 16; k++) acc[k] += acc[16 + k];
+        for (int w = 8; w >= 1; w >>= 1)
+            for (int k = 0; k < w; k++) acc[k] += acc[k + w];
+        sum = acc[0];
+    }
+    for (int i = np; i < ds; i++) {
+        float st = s[i] * dA + B[i] * x_dt;
+        sum += st * C[i];
+        s[i] = st;
+    }
+    return sum;
+}
+
+float ssm_scan_row(enum quant_isa_id isa, float *s, const float *B, const float *C, int ds, float dA, float x_dt) {
+    if (ds >= 64 && isa >= QUANT_ISA_AVX512) return ssm_scan_row_avx512(s, B, C, ds, dA, x_dt);
+    if (ds >= 64 && isa >= QUANT_ISA_AVX2) return ssm_scan_row_avx2(s, B, C, ds, dA, x_dt);
+    return scan_row_ref(s, B, C, ds, dA, x_dt);
+}
