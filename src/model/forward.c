@@ -509,6 +509,7 @@ frink_status exec_create(const struct model *m, struct pool *pool, int max_batch
         W = imax(W, 2 * hp->ssm_n_group * hp->ssm_d_state + hp->ssm_d_inner);
         W = imax(W, 2 * hp->ssm_dt_rank);
     }
+    W = (W + 15) & ~15; // rows of the scratch buffers start on 64-byte boundaries (below)
     ex->ldh = W;
     size_t T = (size_t)max_batch;
     ex->x = malloc(T * D * sizeof(float));
@@ -519,10 +520,10 @@ frink_status exec_create(const struct model *m, struct pool *pool, int max_batch
     ex->y2 = malloc(T * D * sizeof(float));
     ex->xn2 = malloc(T * D * sizeof(float));
     ex->x0 = malloc(T * D * sizeof(float));
-    ex->hb = malloc(T * W * sizeof(float));
-    ex->hb2 = malloc(T * W * sizeof(float));
-    ex->hb3 = malloc(T * W * sizeof(float));
-    ex->hb4 = malloc(T * W * sizeof(float));
+    ex->hb = aligned_alloc(64, T * W * sizeof(float));
+    ex->hb2 = aligned_alloc(64, T * W * sizeof(float));
+    ex->hb3 = aligned_alloc(64, T * W * sizeof(float));
+    ex->hb4 = aligned_alloc(64, T * W * sizeof(float));
     ex->router = malloc(T * E * sizeof(float));
     ex->sel = malloc(T * K * sizeof(int));
     ex->selw = malloc(T * K * sizeof(float));

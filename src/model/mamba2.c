@@ -173,6 +173,11 @@ struct m2_scan_job {
     enum quant_isa_id isa;
 };
 
+// Rows per block of the scan's loop: a block's states (16 rows of d_state floats: 8 KiB at 128)
+// stay in L1 through all of a run's tokens, and each token's B and C rows are read once per
+// block rather than once per row. Rows are independent, so the blocking changes no bits.
+#define SCAN_ROW_BLOCK 16
+
 static void scan_task(void *p, int ith, int nth) {
     const struct m2_scan_job *j = p;
     const struct m2_dims *d = &j->d;
@@ -182,18 +187,46 @@ static void scan_task(void *p, int ith, int nth) {
     for (int r = 0; r < j->n_run; r++) {
         const struct exec_run *R = &j->run[r];
         float *S = R->s->ssm[j->il];
-        for (int t = R->t0; t < R->t0 + R->n; t++) {
-            const float *row = j->zx + (size_t)t * j->ld + d->di; // xBC
-            const float *x = row, *Bm = row + d->di, *Cm = row + d->di + (size_t)d->ng * d->ds;
-            float *y = j->y + (size_t)t * j->ld;
-            for (int64_t ii = r0; ii < r1; ii++) {
-                const int h = (int)(ii / d->hd), g = h / hpg;
-                const float dt = j->dtv[(size_t)t * d->nh + h], dA = j->dA[(size_t)t * d->nh + h];
-                const float x_dt = x[ii] * dt;
-                float v = ssm_scan_row(j->isa, S + (size_t)ii * d->ds, Bm + (size_t)g * d->ds, Cm + (size_t)g * d->ds, d->ds, dA, x_dt);
-                y[ii] = v + x[ii] * j->Dskip[h]; // (the reference: ggml_mul, then ggml_add)
+        for (int64_t b0 = r0; b0 < r1; b0 += SCAN_ROW_BLOCK) {
+            const int64_t b1 = b0 + SCAN_ROW_BLOCK < r1 ? b0 + SCAN_ROW_BLOCK : r1;
+            for (int t = R->t0; t < R->t0 + R->n; t++) {
+                const float *row = j->zx + (size_t)t * j->ld + d->di; // xBC
+                const float *x = row, *Bm = row + d->di, *Cm = row + d->di + (size_t)d->ng * d->ds;
+                float *y = j->y + (size_t)t * j->ld;
+                for (int64_t ii = b0; ii < b1; ii++) {
+                    const int h = (int)(ii / d->hd), g = h / hpg;
+                    const float dt = j->dtv[(size_t)t * d->nh + h], dA = j->dA[(size_t)t * d->nh + h];
+                    const float x_dt = x[ii] * dt;
+                    float v = ssm_scan_row(j->isa, S + (size_t)ii * d->ds, Bm + (size_t)g * d->ds, Cm + (size_t)g * d->ds, d->ds, dA, x_dt);
+                    y[ii] = v + x[ii] * j->Dskip[h]; // (the reference: ggml_mul, then ggml_add)
+                }
             }
         }
+    }
+}
+
+// y = silu(z) * y, then the grouped RMSNorm, over this thread's tokens (each token's row is
+// independent of the others).
+struct m2_gate_job {
+    struct m2_dims d;
+    const float *zx; // [T][ld]: z first
+    float *y;        // [T][ld]: the scan's output, gated and normalized in place
+    int64_t ld;
+    const float *norm; // [d_inner]
+    float eps;
+    int T;
+    enum quant_isa_id isa;
+};
+
+static void gate_task(void *p, int ith, int nth) {
+    const struct m2_gate_job *j = p;
+    const int gs = j->d.di / j->d.ng;
+    int64_t t0, t1;
+    pool_range(j->T, ith, nth, 1, &t0, &t1);
+    for (int64_t t = t0; t < t1; t++) {
+        float *yt = j->y + (size_t)t * j->ld;
+        quant_silu_mul(j->isa, yt, j->zx + (size_t)t * j->ld, yt, j->d.di);
+        for (int g = 0; g < j->d.ng; g++) exec_rms_norm(yt + (size_t)g * gs, yt + (size_t)g * gs, j->norm + (size_t)g * gs, gs, j->eps);
     }
 }
 
@@ -220,13 +253,8 @@ void mamba2_layer(struct exec *ex, int il, const float *xn, int T, float *out) {
         }
     struct m2_scan_job sj = {d, zx, dtv, dA, L->ssm_d, y, ld, ex->run, ex->n_run, il, ex->isa};
     pool_run_sized(ex->pool, scan_task, &sj, (int64_t)d.di * d.ds * 4 * T);
-    // y = silu(z) * y, then the grouped RMSNorm.
-    const int gs = d.di / d.ng;
-    for (int t = 0; t < T; t++) {
-        float *yt = y + (size_t)t * ld;
-        quant_silu_mul(ex->isa, yt, zx + (size_t)t * ld, yt, d.di);
-        for (int g = 0; g < d.ng; g++) exec_rms_norm(yt + (size_t)g * gs, yt + (size_t)g * gs, L->ssm_norm + (size_t)g * gs, gs, m->hp.norm_eps);
-    }
+    struct m2_gate_job gj = {d, zx, y, ld, L->ssm_norm, m->hp.norm_eps, T, ex->isa};
+    pool_run_sized(ex->pool, gate_task, &gj, (int64_t)d.di * 8 * T);
     exec_act_invalidate(ex);
     exec_mm(ex, &L->ssm_out, 0, y, ld, T, out, D);
 }

@@ -7,18 +7,29 @@
 float ssm_scan_row_avx2(float *s, const float *B, const float *C, int ds, float dA, float x_dt) {
     const int np = ds & ~63;
     const __m256 vdA = _mm256_set1_ps(dA), vx = _mm256_set1_ps(x_dt);
-    __m256 acc[8];
-    for (int j = 0; j < 8; j++) acc[j] = _mm256_setzero_ps();
-    for (int i = 0; i < np; i += 64)
-        for (int j = 0; j < 8; j++) {
-            const int o = i + 8 * j;
-            __m256 st = _mm256_add_ps(_mm256_mul_ps(_mm256_loadu_ps(s + o), vdA), _mm256_mul_ps(_mm256_loadu_ps(B + o), vx));
-            acc[j] = _mm256_fmadd_ps(st, _mm256_loadu_ps(C + o), acc[j]);
-            _mm256_storeu_ps(s + o, st);
-        }
+    // Eight named accumulators (an array of them is kept on the stack by the compiler, which puts
+    // a store and a reload in every step's chain).
+    __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
+#define SCAN_STEP(acc, o)                                                                                        \
+    do {                                                                                                         \
+        const __m256 st = _mm256_add_ps(_mm256_mul_ps(_mm256_loadu_ps(s + (o)), vdA), _mm256_mul_ps(_mm256_loadu_ps(B + (o)), vx)); \
+        acc = _mm256_fmadd_ps(st, _mm256_loadu_ps(C + (o)), acc);                                                \
+        _mm256_storeu_ps(s + (o), st);                                                                           \
+    } while (0)
+    for (int i = 0; i < np; i += 64) {
+        SCAN_STEP(a0, i);
+        SCAN_STEP(a1, i + 8);
+        SCAN_STEP(a2, i + 16);
+        SCAN_STEP(a3, i + 24);
+        SCAN_STEP(a4, i + 32);
+        SCAN_STEP(a5, i + 40);
+        SCAN_STEP(a6, i + 48);
+        SCAN_STEP(a7, i + 56);
+    }
+#undef SCAN_STEP
     // 16-lane vectors: v0 += v2, v1 += v3, v0 += v1; then v0's halves of 8.
-    __m256 lo = _mm256_add_ps(_mm256_add_ps(acc[0], acc[4]), _mm256_add_ps(acc[2], acc[6]));
-    __m256 hi = _mm256_add_ps(_mm256_add_ps(acc[1], acc[5]), _mm256_add_ps(acc[3], acc[7]));
+    __m256 lo = _mm256_add_ps(_mm256_add_ps(a0, a4), _mm256_add_ps(a2, a6));
+    __m256 hi = _mm256_add_ps(_mm256_add_ps(a1, a5), _mm256_add_ps(a3, a7));
     __m256 h = _mm256_add_ps(lo, hi);
     __m128 q = _mm_add_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1));
     q = _mm_add_ps(q, _mm_movehl_ps(q, q));

@@ -72,6 +72,15 @@ void seq_kv_load_row(const struct seq *s, int il, int which, int pos, int off, i
 
 // ---- lifetime -----------------------------------------------------------------------
 
+// n zeroed floats (at least one) on a 64-byte boundary: the recurrent kernels read a state's rows
+// in 64-byte vectors, and a row split across two cache lines costs each load twice. Freed by free().
+static float *zalloc_floats(int64_t n) {
+    size_t bytes = ((size_t)(n > 0 ? n : 1) * sizeof(float) + 63) & ~(size_t)63;
+    float *p = aligned_alloc(64, bytes);
+    if (p) memset(p, 0, bytes);
+    return p;
+}
+
 void seq_opts_default(struct seq_opts *o) {
     *o = (struct seq_opts){.cap = 512, .kv_type = KV_F16, .ckpt_every = 256, .ckpt_keep_recent = 4, .ckpt_keep_marked = 8};
 }
@@ -117,8 +126,8 @@ frink_status seq_create_opts(const struct seq_shape *sh, const struct seq_opts *
         const struct seq_layer_shape *L = &sh->layer[il];
         if (L->kind == SEQ_LAYER_RECURRENT) {
             // (a mixer may keep only one of the two: a short convolution has no ssm state)
-            s->conv[il] = calloc((size_t)(L->conv_floats > 0 ? L->conv_floats : 1), sizeof(float));
-            s->ssm[il] = calloc((size_t)(L->ssm_floats > 0 ? L->ssm_floats : 1), sizeof(float));
+            s->conv[il] = zalloc_floats(L->conv_floats);
+            s->ssm[il] = zalloc_floats(L->ssm_floats);
             if (!s->conv[il] || !s->ssm[il]) goto oom;
         }
         if (L->k_len > 0) { // (a recurrent layer may also attend: falcon-h1)
