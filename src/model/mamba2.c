@@ -173,7 +173,7 @@ struct m2_scan_job {
     enum quant_isa_id isa;
 };
 
-// Rows per block of the scan's loop: a block's states (16 rows of d_state floats: 8 KiB at 128)
+// Rows per block of the scan's loop (a block never crosses a head): a block's states (16 rows of d_state floats: 8 KiB at 128)
 // stay in L1 through all of a run's tokens, and each token's B and C rows are read once per
 // block rather than once per row. Rows are independent, so the blocking changes no bits.
 #define SCAN_ROW_BLOCK 16
@@ -184,23 +184,26 @@ static void scan_task(void *p, int ith, int nth) {
     int64_t r0, r1;
     pool_range((int64_t)d->nh * d->hd, ith, nth, 1, &r0, &r1);
     const int hpg = d->nh / d->ng;
+    const ssm_scan_row_fn row = ssm_scan_row_kernel(j->isa, d->ds);
     for (int r = 0; r < j->n_run; r++) {
         const struct exec_run *R = &j->run[r];
         float *S = R->s->ssm[j->il];
-        for (int64_t b0 = r0; b0 < r1; b0 += SCAN_ROW_BLOCK) {
-            const int64_t b1 = b0 + SCAN_ROW_BLOCK < r1 ? b0 + SCAN_ROW_BLOCK : r1;
+        for (int64_t b0 = r0; b0 < r1;) {
+            // a block of rows within one head (one dt, dA and group)
+            const int h = (int)(b0 / d->hd), g = h / hpg;
+            int64_t b1 = b0 + SCAN_ROW_BLOCK < r1 ? b0 + SCAN_ROW_BLOCK : r1;
+            b1 = b1 < (int64_t)(h + 1) * d->hd ? b1 : (int64_t)(h + 1) * d->hd;
             for (int t = R->t0; t < R->t0 + R->n; t++) {
-                const float *row = j->zx + (size_t)t * j->ld + d->di; // xBC
-                const float *x = row, *Bm = row + d->di, *Cm = row + d->di + (size_t)d->ng * d->ds;
+                const float *x = j->zx + (size_t)t * j->ld + d->di; // xBC
+                const float *Bg = x + d->di + (size_t)g * d->ds, *Cg = x + d->di + (size_t)(d->ng + g) * d->ds;
                 float *y = j->y + (size_t)t * j->ld;
+                const float dt = j->dtv[(size_t)t * d->nh + h], dA = j->dA[(size_t)t * d->nh + h], Dh = j->Dskip[h];
                 for (int64_t ii = b0; ii < b1; ii++) {
-                    const int h = (int)(ii / d->hd), g = h / hpg;
-                    const float dt = j->dtv[(size_t)t * d->nh + h], dA = j->dA[(size_t)t * d->nh + h];
-                    const float x_dt = x[ii] * dt;
-                    float v = ssm_scan_row(j->isa, S + (size_t)ii * d->ds, Bm + (size_t)g * d->ds, Cm + (size_t)g * d->ds, d->ds, dA, x_dt);
-                    y[ii] = v + x[ii] * j->Dskip[h]; // (the reference: ggml_mul, then ggml_add)
+                    float v = row(S + (size_t)ii * d->ds, Bg, Cg, d->ds, dA, x[ii] * dt);
+                    y[ii] = v + x[ii] * Dh; // (the reference: ggml_mul, then ggml_add)
                 }
             }
+            b0 = b1;
         }
     }
 }

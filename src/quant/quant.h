@@ -453,6 +453,9 @@ void gdn_rule_token(enum quant_isa_id isa, float *S, int dk, int dv, const float
 // s * dA + B * x_dt and the row's output s . C is returned, in the reference's order of
 // operations; every kernel set gives identical results.
 float ssm_scan_row(enum quant_isa_id isa, float *s, const float *B, const float *C, int ds, float dA, float x_dt);
+// The kernel ssm_scan_row calls for this kernel set and d_state, for callers that run many rows.
+typedef float (*ssm_scan_row_fn)(float *s, const float *B, const float *C, int ds, float dA, float x_dt);
+ssm_scan_row_fn ssm_scan_row_kernel(enum quant_isa_id isa, int ds);
 
 // ---- the process-wide kernel set: for callers without a context ----------------------------
 // (frink bench --kernels, the kernel tests). No executor reads it: a context's set is its own.

@@ -43,8 +43,12 @@ static float scan_row_ref(float *s, const float *B, const float *C, int ds, floa
     return sum;
 }
 
+ssm_scan_row_fn ssm_scan_row_kernel(enum quant_isa_id isa, int ds) {
+    if (ds >= 64 && isa >= QUANT_ISA_AVX512) return ssm_scan_row_avx512;
+    if (ds >= 64 && isa >= QUANT_ISA_AVX2) return ssm_scan_row_avx2;
+    return scan_row_ref;
+}
+
 float ssm_scan_row(enum quant_isa_id isa, float *s, const float *B, const float *C, int ds, float dA, float x_dt) {
-    if (ds >= 64 && isa >= QUANT_ISA_AVX512) return ssm_scan_row_avx512(s, B, C, ds, dA, x_dt);
-    if (ds >= 64 && isa >= QUANT_ISA_AVX2) return ssm_scan_row_avx2(s, B, C, ds, dA, x_dt);
-    return scan_row_ref(s, B, C, ds, dA, x_dt);
+    return ssm_scan_row_kernel(isa, ds)(s, B, C, ds, dA, x_dt);
 }
