@@ -507,6 +507,34 @@ static void test_ssm_scan(void) {
     }
 }
 
+// The SSM conv token (ssm_kernels.c): every kernel set gives the scalar twin's bits, for kernel
+// widths 2..4 and channel counts with and without a tail of the vector width, in place and not.
+static void test_ssm_conv(void) {
+    static const int widths[] = {2, 3, 4}, counts[] = {1, 7, 8, 29, 256};
+    for (size_t a = 0; a < 3; a++)
+        for (size_t b = 0; b < 5; b++) {
+            const int Kc = widths[a], n = counts[b];
+            static float in[4][256], w[4 * 256], bias[256], ref[256], out[256];
+            uint32_t x = 777u + (uint32_t)(Kc * 1000 + n);
+            for (int i = 0; i < Kc; i++)
+                for (int k = 0; k < n; k++) {
+                    x = x * 1664525u + 1013904223u;
+                    in[i][k] = (float)((int)(x >> 9) % 2001 - 1000) / 977.0f;
+                    x = x * 1664525u + 1013904223u;
+                    w[i * n + k] = (float)((int)(x >> 9) % 2001 - 1000) / 1013.0f;
+                }
+            for (int k = 0; k < n; k++) bias[k] = 0.01f * (float)(k % 17) - 0.08f;
+            const float *tap[4] = {in[0], in[1], in[2], in[3]};
+            ssm_conv_token(QUANT_ISA_SCALAR, ref, tap, w, bias, Kc, n);
+            bool same = true;
+            for (int k = QUANT_ISA_AVX2; k <= (int)quant_cpu_isa(); k++) {
+                ssm_conv_token((enum quant_isa_id)k, out, tap, w, bias, Kc, n);
+                same &= !memcmp(out, ref, (size_t)n * sizeof(float));
+            }
+            CHECK(same, "SSM conv token, width %d, %d channels: a kernel set differs from the scalar twin", Kc, n);
+        }
+}
+
 int main(void) {
     printf("quant: cpu isa %s\n", quant_isa());
     static const uint32_t unsupported[] = {GGML_TYPE_Q8_1, GGML_TYPE_Q8_K, GGML_TYPE_IQ2_XXS,
@@ -526,6 +554,7 @@ int main(void) {
     }
     test_panels();
     test_ssm_scan();
+    test_ssm_conv();
     // and every lower x86 kernel set this CPU can run (panels and packed layouts included)
     for (int cap = QUANT_ISA_AVX2; cap < (int)quant_cpu_isa(); cap++) {
         quant_cap_isa((enum quant_isa_id)cap);

@@ -104,6 +104,14 @@ void exec_mm_multi(struct exec *ex, int n, const struct weight *const *w, const 
 void exec_mm(struct exec *ex, const struct weight *w, int mat, const float *x, int64_t ldx, int T, float *y, int64_t ldy);
 void exec_rms_norm(float *y, const float *x, const float *w, int n, float eps);
 void exec_layer_norm(float *y, const float *x, const float *w, const float *b, int n, float eps);
+// The causal depthwise convolution (causal_conv.c) of channels [c0, c1) of one sequence's rows
+// x [T][ld], in place: out(t, c) = sum_i raw(t - Kc + 1 + i, c) * w_c[i], summed in i order from 0
+// (then + bias_c when bias is not NULL) as the reference's ssm_conv, then SiLU when silu.
+// raw(t < 0) comes from state [C][Kc - 1] (indexed by absolute channel), which ends up holding
+// the last Kc - 1 raw inputs. w points at channel c0's weight row [Kc] (rows of consecutive
+// channels follow), bias at c0's bias. Kc <= 16.
+void exec_causal_conv(enum quant_isa_id isa, float *x, int64_t ld, int T, float *state, const float *w, const float *bias, int Kc,
+                      int64_t c0, int64_t c1, bool silu);
 float exec_silu(float x);
 float exec_sigmoid(float x);
 

@@ -103,27 +103,12 @@ void kda_bind(struct loader *ld, struct layer *L, int il) {
     L->scratch_w = (int)(3 * Hd);
 }
 
-// The causal convolution of one sequence's rows x [T][ld] (channels [0, C)), in place, with the
-// window state [C][Kc-1] it updates: out(t, c) = sum_i raw(t - Kc + 1 + i, c) w_c[i], summed in
-// i order as the reference's ssm_conv; then SiLU. Tokens go last to first, so every raw input a
-// token needs is still unwritten. w(c) is the weight row [Kc] of channel c.
+// The causal convolution of one sequence's rows x [T][ld] (channels [0, 3 Hd): q | k | v, each
+// with its own weights [Hd][Kc]), in place, with the window state [3 Hd][Kc-1] it updates
+// (exec_causal_conv), then SiLU.
 static void kda_conv(const struct layer *L, float *x, int64_t ld, int T, int64_t Hd, int Kc, float *state, enum quant_isa_id isa) {
     const float *w3[3] = {L->kda_conv_q, L->kda_conv_k, L->kda_conv_v};
-    float next[16];
-    for (int64_t c = 0; c < 3 * Hd; c++) {
-        const float *w = w3[c / Hd] + (c % Hd) * Kc;
-        float *st = state + c * (Kc - 1);
-#define RAW(t) ((t) >= 0 ? x[(size_t)(t) * ld + c] : st[Kc - 1 + (t)])
-        for (int i = 0; i < Kc - 1; i++) next[i] = RAW(T - (Kc - 1) + i);
-        for (int t = T - 1; t >= 0; t--) {
-            float acc = 0;
-            for (int i = 0; i < Kc; i++) acc += RAW(t - (Kc - 1) + i) * w[i];
-            x[(size_t)t * ld + c] = acc;
-        }
-#undef RAW
-        for (int i = 0; i < Kc - 1; i++) st[i] = next[i];
-    }
-    for (int t = 0; t < T; t++) quant_silu_mul(isa, x + (size_t)t * ld, x + (size_t)t * ld, NULL, (int)(3 * Hd));
+    for (int p = 0; p < 3; p++) exec_causal_conv(isa, x, ld, T, state, w3[p], NULL, Kc, p * Hd, (p + 1) * Hd, true);
 }
 
 // The delta rule of one sequence's rows: mixed [T][ld] (q | k | v, conv'd and normalized), the

@@ -89,36 +89,12 @@ struct mb_conv_job {
     enum quant_isa_id isa;
 };
 
-// Channels [c0, c1) of run r: out(t, c) = sum_i raw(t - Kc + 1 + i, c) w[c][i] (in i order),
-// + b[c], then SiLU over the block's row. Tokens go last to first so every raw input a token
-// needs is still unwritten; raw(t < 0) comes from the state, which ends up holding the last
-// Kc - 1 raw inputs.
+// Channels [c0, c1) of run r: out(t, c) = silu(sum_i raw(t - Kc + 1 + i, c) w[c][i] + b[c])
+// (exec_causal_conv).
 static void mb_conv_run(const struct mb_conv_job *j, int r, int64_t c0, int64_t c1) {
     const struct layer *L = j->L;
-    const int Kc = L->mb_kc, T = j->run[r].n;
-    float *const xz = j->xz + (size_t)j->run[r].t0 * j->ld, *const state = j->run[r].s->conv[j->il];
-    enum { CB = 256 };
-    float next[CB * 15]; // the new state of a block of channels (Kc <= 16)
-    for (int64_t cb = c0; cb < c1; cb += CB) {
-        const int nc = (int)(c1 - cb < CB ? c1 - cb : CB);
-#define RAW(t, c) ((t) >= 0 ? xz[(size_t)(t) * j->ld + (c)] : state[(c) * (Kc - 1) + (Kc - 1 + (t))])
-        for (int i = 0; i < Kc - 1; i++)
-            for (int k = 0; k < nc; k++) next[k * (Kc - 1) + i] = RAW(T - (Kc - 1) + i, cb + k);
-        for (int t = T - 1; t >= 0; t--) {
-            float *row = xz + (size_t)t * j->ld;
-            for (int k = 0; k < nc; k++) {
-                const int64_t c = cb + k;
-                const float *w = L->mb_conv + c * Kc;
-                float acc = 0;
-                for (int i = 0; i < Kc; i++) acc += RAW(t - (Kc - 1) + i, c) * w[i];
-                row[c] = acc + L->mb_conv_b[c];
-            }
-            quant_silu_mul(j->isa, row + cb, row + cb, NULL, nc);
-        }
-#undef RAW
-        for (int k = 0; k < nc; k++)
-            for (int i = 0; i < Kc - 1; i++) state[(cb + k) * (Kc - 1) + i] = next[k * (Kc - 1) + i];
-    }
+    exec_causal_conv(j->isa, j->xz + (size_t)j->run[r].t0 * j->ld, j->ld, j->run[r].n, j->run[r].s->conv[j->il], L->mb_conv + c0 * L->mb_kc,
+                     L->mb_conv_b + c0, L->mb_kc, c0, c1, true);
 }
 
 static void mb_conv_task(void *p, int ith, int nth) {

@@ -121,34 +121,10 @@ struct m2_conv_job {
     enum quant_isa_id isa;
 };
 
-// out(t, c) = silu(sum_i raw(t - Kc + 1 + i, c) w[c][i] + bias[c]), summed in i order from 0 as the
-// reference's ssm_conv, the bias added to the rounded sum. Tokens go last to first so that every
-// raw input a token needs is still unwritten; the state ends up holding the last Kc - 1 raw inputs.
+// out(t, c) = silu(sum_i raw(t - Kc + 1 + i, c) w[c][i] + bias[c]) (exec_causal_conv).
 static void conv_run(const struct m2_conv_job *j, int r, int64_t c0, int64_t c1) {
-    const int Kc = j->d.Kc, T = j->run[r].n;
-    float *const x = j->xbc + (size_t)j->run[r].t0 * j->ld, *const state = j->run[r].s->conv[j->il];
-    enum { CB = 256 };
-    float next[CB * 15]; // the new state of a block of channels (Kc <= 16)
-    for (int64_t cb = c0; cb < c1; cb += CB) {
-        const int nc = (int)(c1 - cb < CB ? c1 - cb : CB);
-#define RAW(t, c) ((t) >= 0 ? x[(size_t)(t) * j->ld + (c)] : state[(c) * (Kc - 1) + (Kc - 1 + (t))])
-        for (int i = 0; i < Kc - 1; i++)
-            for (int k = 0; k < nc; k++) next[k * (Kc - 1) + i] = RAW(T - (Kc - 1) + i, cb + k);
-        for (int t = T - 1; t >= 0; t--) {
-            float *row = x + (size_t)t * j->ld;
-            for (int k = 0; k < nc; k++) {
-                const int64_t c = cb + k;
-                const float *w = j->w + c * Kc;
-                float acc = 0;
-                for (int i = 0; i < Kc; i++) acc += RAW(t - (Kc - 1) + i, c) * w[i];
-                row[c] = acc + j->bias[c]; // read again only by this channel's own sums, before
-            }
-            quant_silu_mul(j->isa, row + cb, row + cb, NULL, nc);
-        }
-#undef RAW
-        for (int k = 0; k < nc; k++)
-            for (int i = 0; i < Kc - 1; i++) state[(cb + k) * (Kc - 1) + i] = next[k * (Kc - 1) + i];
-    }
+    exec_causal_conv(j->isa, j->xbc + (size_t)j->run[r].t0 * j->ld, j->ld, j->run[r].n, j->run[r].s->conv[j->il], j->w + c0 * j->d.Kc,
+                     j->bias + c0, j->d.Kc, c0, c1, true);
 }
 
 static void conv_task(void *p, int ith, int nth) {

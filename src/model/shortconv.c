@@ -44,40 +44,24 @@ struct sc_job {
     int n_run, il, D;
     float *bcx;         // [T][ld]: b | c | x; b's columns become b * x, then the output c * v
     int64_t ld;
+    enum quant_isa_id isa;
 };
 
-// Channels [c0, c1) of run r. First bx = b * x in place of b for every token, then tokens last
-// to first: v(t, c) = sum_i bx(t - Lc + 1 + i, c) w[c][i] (bx(t < 0) from the state), y = c * v
-// written over b's column once no later token needs it. The state ends up holding the last
-// Lc - 1 bx.
+// Channels [c0, c1) of run r. First bx = b * x in place of b for every token, then the causal
+// conv of bx (exec_causal_conv: v(t, c) = sum_i bx(t - Lc + 1 + i, c) w[c][i], bx(t < 0) from the
+// state, which ends up holding the last Lc - 1 bx), then y = c * v over b's columns.
 static void sc_run(const struct sc_job *j, int r, int64_t c0, int64_t c1) {
     const struct layer *L = j->L;
-    const int Lc = L->sc_l, T = j->run[r].n, D = j->D;
-    float *const rows = j->bcx + (size_t)j->run[r].t0 * j->ld, *const state = j->run[r].s->conv[j->il];
-    enum { CB = 256 };
-    float next[CB * 15];
+    const int T = j->run[r].n, D = j->D;
+    float *const rows = j->bcx + (size_t)j->run[r].t0 * j->ld;
     for (int t = 0; t < T; t++) {
         float *row = rows + (size_t)t * j->ld;
         for (int64_t c = c0; c < c1; c++) row[c] = row[c] * row[2 * D + c];
     }
-    for (int64_t cb = c0; cb < c1; cb += CB) {
-        const int nc = (int)(c1 - cb < CB ? c1 - cb : CB);
-#define BX(t, c) ((t) >= 0 ? rows[(size_t)(t) * j->ld + (c)] : state[(c) * (Lc - 1) + (Lc - 1 + (t))])
-        for (int i = 0; i < Lc - 1; i++)
-            for (int k = 0; k < nc; k++) next[k * (Lc - 1) + i] = BX(T - (Lc - 1) + i, cb + k);
-        for (int t = T - 1; t >= 0; t--) {
-            float *row = rows + (size_t)t * j->ld;
-            for (int k = 0; k < nc; k++) {
-                const int64_t c = cb + k;
-                const float *w = L->sc_conv + c * Lc;
-                float acc = 0;
-                for (int i = 0; i < Lc; i++) acc += BX(t - (Lc - 1) + i, c) * w[i];
-                row[c] = row[D + c] * acc; // read again only by this channel's own sum, before
-            }
-        }
-#undef BX
-        for (int k = 0; k < nc; k++)
-            for (int i = 0; i < Lc - 1; i++) state[(cb + k) * (Lc - 1) + i] = next[k * (Lc - 1) + i];
+    exec_causal_conv(j->isa, rows, j->ld, T, j->run[r].s->conv[j->il], L->sc_conv + c0 * L->sc_l, NULL, L->sc_l, c0, c1, false);
+    for (int t = 0; t < T; t++) {
+        float *row = rows + (size_t)t * j->ld;
+        for (int64_t c = c0; c < c1; c++) row[c] = row[D + c] * row[c];
     }
 }
 
@@ -95,7 +79,7 @@ void shortconv_layer(struct exec *ex, int il, const float *xn, int T, float *y) 
     const int64_t ld = ex->ldh;
     float *bcx = ex->hb; // [T][ld]
     exec_mm(ex, &L->sc_in, 0, xn, D, T, bcx, ld);
-    struct sc_job j = {L, ex->run, ex->n_run, il, D, bcx, ld};
+    struct sc_job j = {L, ex->run, ex->n_run, il, D, bcx, ld, ex->isa};
     pool_run_sized(ex->pool, sc_task, &j, (int64_t)D * L->sc_l * T);
     exec_act_invalidate(ex);
     exec_mm(ex, &L->sc_out, 0, bcx, ld, T, y, D);

@@ -453,6 +453,13 @@ void gdn_rule_token(enum quant_isa_id isa, float *S, int dk, int dv, const float
 // s * dA + B * x_dt and the row's output s . C is returned, in the reference's order of
 // operations; every kernel set gives identical results.
 float ssm_scan_row(enum quant_isa_id isa, float *s, const float *B, const float *C, int ds, float dA, float x_dt);
+// One token of a causal depthwise convolution over n channels (the SSM conv):
+//   out[k] = ((((0 + tap[0][k] * w[0][k]) + tap[1][k] * w[1][k]) + ...) + tap[Kc-1][k] * w[Kc-1][k]) + bias[k]
+// each product and sum rounded, in tap order, as the reference's ssm_conv then its bias add;
+// tap[i] is the input row i - (Kc - 1) tokens back, w [Kc][n] the weights transposed. out may be
+// the last tap's row; bias NULL adds nothing. Every kernel set gives identical results.
+void ssm_conv_token(enum quant_isa_id isa, float *out, const float *const *tap, const float *w, const float *bias, int Kc, int n);
+
 // The kernel ssm_scan_row calls for this kernel set and d_state, for callers that run many rows.
 typedef float (*ssm_scan_row_fn)(float *s, const float *B, const float *C, int ds, float dA, float x_dt);
 ssm_scan_row_fn ssm_scan_row_kernel(enum quant_isa_id isa, int ds);

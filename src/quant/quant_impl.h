@@ -58,6 +58,7 @@ void quant_cap_isa(enum quant_isa_id isa);
 void gdn_rule_token_avx2(float *S, int dk, int dv, const float *q, const float *k, const float *v, float decay,
                          float beta, float qs, float *o);
 float ssm_scan_row_avx2(float *s, const float *B, const float *C, int ds, float dA, float x_dt);
+void ssm_conv_token_avx2(float *out, const float *const *tap, const float *w, const float *bias, int Kc, int n);
 float ssm_scan_row_avx512(float *s, const float *B, const float *C, int ds, float dA, float x_dt);
 
 // ---- attention F16 vector ops (attn_f16.c; AVX2 twins in quant_x86.inc) ----

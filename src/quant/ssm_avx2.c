@@ -1,4 +1,4 @@
-// ssm_avx2.c — the Mamba-2 scan row (ssm_kernels.c) in AVX2: the twin's 64 lanes are eight
+// ssm_avx2.c — the SSM conv token and the Mamba-2 scan row (ssm_kernels.c) in AVX2. The scan: the twin's 64 lanes are eight
 // vectors of 8 (its 16-lane vector j is the pair 2j, 2j + 1), reduced in the twin's order.
 #include <immintrin.h>
 
@@ -40,4 +40,20 @@ float ssm_scan_row_avx2(float *s, const float *B, const float *C, int ds, float 
         s[i] = st;
     }
     return sum;
+}
+
+// Eight channels per vector, taps in order, each product and sum rounded as the twin's.
+void ssm_conv_token_avx2(float *out, const float *const *tap, const float *w, const float *bias, int Kc, int n) {
+    int k = 0;
+    for (; k + 8 <= n; k += 8) {
+        __m256 acc = _mm256_setzero_ps();
+        for (int i = 0; i < Kc; i++)
+            acc = _mm256_add_ps(acc, _mm256_mul_ps(_mm256_loadu_ps(tap[i] + k), _mm256_loadu_ps(w + (size_t)i * n + k)));
+        _mm256_storeu_ps(out + k, bias ? _mm256_add_ps(acc, _mm256_loadu_ps(bias + k)) : acc);
+    }
+    for (; k < n; k++) {
+        float acc = 0;
+        for (int i = 0; i < Kc; i++) acc += tap[i][k] * w[(size_t)i * n + k];
+        out[k] = bias ? acc + bias[k] : acc;
+    }
 }

@@ -1,4 +1,5 @@
-// ssm_kernels.c — one row of the Mamba-2 selective scan for one token.
+// ssm_kernels.c — one row of the Mamba-2 selective scan for one token, and one token of the SSM
+// conv (ssm_conv_token, quant.h).
 //
 // A row of the state s [ds] (one element of one head's x) is updated and read out as the
 // reference's SIMD build of ggml_compute_forward_ssm_scan_f32 does it:
@@ -51,4 +52,17 @@ ssm_scan_row_fn ssm_scan_row_kernel(enum quant_isa_id isa, int ds) {
 
 float ssm_scan_row(enum quant_isa_id isa, float *s, const float *B, const float *C, int ds, float dA, float x_dt) {
     return ssm_scan_row_kernel(isa, ds)(s, B, C, ds, dA, x_dt);
+}
+
+static void conv_token_ref(float *out, const float *const *tap, const float *w, const float *bias, int Kc, int n) {
+    for (int k = 0; k < n; k++) {
+        float acc = 0;
+        for (int i = 0; i < Kc; i++) acc += tap[i][k] * w[(size_t)i * n + k];
+        out[k] = bias ? acc + bias[k] : acc;
+    }
+}
+
+void ssm_conv_token(enum quant_isa_id isa, float *out, const float *const *tap, const float *w, const float *bias, int Kc, int n) {
+    if (isa >= QUANT_ISA_AVX2) ssm_conv_token_avx2(out, tap, w, bias, Kc, n);
+    else conv_token_ref(out, tap, w, bias, Kc, n);
 }
