@@ -240,6 +240,26 @@ void mamba2_layer(struct exec *ex, int il, const float *xn, int T, float *out) {
 
 // ---- the FFN as a layer's one branch (nemotron_h) ---------------------------------------
 
+// u = relu(u)^2 in place over this thread's tokens of u [T][ld] (the first F of each row).
+struct relu2_job {
+    float *u;
+    int64_t ld;
+    int T, F;
+};
+
+static void relu2_task(void *p, int ith, int nth) {
+    const struct relu2_job *j = p;
+    int64_t t0, t1;
+    pool_range(j->T, ith, nth, 1, &t0, &t1);
+    for (int64_t t = t0; t < t1; t++) {
+        float *u = j->u + (size_t)t * j->ld;
+        for (int i = 0; i < j->F; i++) {
+            float r = u[i] > 0 ? u[i] : 0;
+            u[i] = r * r;
+        }
+    }
+}
+
 // y = W_down relu(W_up xn + b_up)^2 + b_down (each product's bias, then its scale, as the
 // reference's build_ffn): relu, then the square, each rounded, as ggml_relu and ggml_sqr.
 void relu2_ffn_layer(struct exec *ex, int il, const float *xn, int T, float *y) {
@@ -247,13 +267,8 @@ void relu2_ffn_layer(struct exec *ex, int il, const float *xn, int T, float *y) 
     const int D = ex->m->hp.n_embd, F = L->n_ff;
     const int64_t ld = ex->ldh;
     exec_mm(ex, &L->ffn_up, 0, xn, D, T, ex->hb, ld);
-    for (int t = 0; t < T; t++) {
-        float *u = ex->hb + (size_t)t * ld;
-        for (int i = 0; i < F; i++) {
-            float r = u[i] > 0 ? u[i] : 0;
-            u[i] = r * r;
-        }
-    }
+    struct relu2_job rj = {ex->hb, ld, T, F};
+    pool_run_sized(ex->pool, relu2_task, &rj, (int64_t)T * F);
     exec_act_invalidate(ex);
     exec_mm(ex, &L->ffn_down, 0, ex->hb, ld, T, y, D);
 }
