@@ -40,7 +40,8 @@ typedef struct frink_gen_params {
     const char *out_path;   // the GGUF to write (replaced if it exists)
     const char *vocab_path; // GGUF whose tokenizer.* keys are copied (its token count is the
                             // vocabulary size); NULL: the preset's default, a relative path
-                            // that only frink's own source tree holds (run elsewhere, pass one)
+                            // into frink's source tree, or the embedded model's tokenizer when
+                            // that is missing (run elsewhere) or the preset has none
     int n_layers;           // 0: the preset's layer count; otherwise 1..512
     uint64_t seed;          // weights are a function of (seed, tensor name, row); `frink gen`
                             // uses 1 unless told otherwise

@@ -6,15 +6,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
 
 #include "cli/args.h"
+
+const char *cli_cmd;
+
+// The one error shape: "frink: CMD: message", CMD said once (some messages already start with it).
+static void cli_vwarn(const char *fmt, va_list ap) {
+    char msg[2048];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    size_t nc = cli_cmd ? strlen(cli_cmd) : 0;
+    bool named = !nc || (!strncmp(msg, cli_cmd, nc) && msg[nc] == ':');
+    fprintf(stderr, "frink: %s%s%s\n", named ? "" : cli_cmd, named ? "" : ": ", msg);
+}
 
 int cli_die(const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    fputs("frink: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    cli_vwarn(fmt, ap);
     va_end(ap);
     return 2;
 }
@@ -24,7 +35,7 @@ bool cli_int(const char *flag, const char *s, long lo, long hi, long *out) {
     errno = 0;
     long v = strtol(s, &end, 10);
     if (errno || *end || end == s || v < lo || v > hi) {
-        fprintf(stderr, "frink: %s expects an integer in [%ld, %ld], got '%s'\n", flag, lo, hi, s);
+        cli_die("%s expects an integer in [%ld, %ld], got '%s'", flag, lo, hi, s);
         return false;
     }
     *out = v;
@@ -36,7 +47,7 @@ bool cli_float(const char *flag, const char *s, double lo, double hi, double *ou
     errno = 0;
     double v = strtod(s, &end);
     if (errno || *end || end == s || isnan(v) || v < lo || v > hi) {
-        fprintf(stderr, "frink: %s expects a number in [%g, %g], got '%s'\n", flag, lo, hi, s);
+        cli_die("%s expects a number in [%g, %g], got '%s'", flag, lo, hi, s);
         return false;
     }
     *out = v;
@@ -53,7 +64,7 @@ bool cli_ids(const char *s, int32_t **ids, int *n) {
         errno = 0;
         long x = strtol(p, &end, 10);
         if (end == p || errno || x < 0 || x > INT32_MAX || (*end && *end != ',')) {
-            fprintf(stderr, "frink: --ids expects comma-separated token ids, bad entry at '%s'\n", p);
+            cli_die("--ids expects comma-separated token ids, bad entry at '%s'", p);
             free(v);
             return false;
         }
@@ -66,7 +77,7 @@ bool cli_ids(const char *s, int32_t **ids, int *n) {
         p = *end ? end + 1 : end;
     }
     if (!k) {
-        fprintf(stderr, "frink: --ids is empty\n");
+        cli_die("--ids is empty");
         free(v);
         return false;
     }
@@ -109,10 +120,28 @@ char *cli_read_file(const char *path, size_t *len) {
     return d;
 }
 
+char *cli_read_input(const char *path, size_t *len) {
+    if (strcmp(path, "-")) return cli_read_file(path, len);
+    char *d = NULL;
+    size_t n = 0;
+    FILE *mem = open_memstream(&d, &n);
+    char buf[65536];
+    for (size_t k; mem && (k = fread(buf, 1, sizeof buf, stdin)) > 0;) fwrite(buf, 1, k, mem);
+    bool bad = !mem || ferror(stdin);
+    if (mem && fclose(mem)) bad = true;
+    if (bad || !d) {
+        free(d);
+        cli_die("cannot read stdin");
+        return NULL;
+    }
+    *len = n;
+    return d;
+}
+
 int cli_sampling_flag(frink_sampler_params *sp, int argc, char **argv, int i) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     static const char *const names[] = {"--temp", "--top-k", "--top-p", "--min-p", "--repeat-penalty", "--presence-penalty",
-                                        "--frequency-penalty", "--repeat-last-n", "--seed", "-s"};
+                                        "--frequency-penalty", "--repeat-last-n", "--seed", "-s", "--temperature"};
     int k = -1;
     for (int j = 0; j < (int)(sizeof names / sizeof *names); j++)
         if (!strcmp(a, names[j])) k = j;
@@ -122,6 +151,7 @@ int cli_sampling_flag(frink_sampler_params *sp, int argc, char **argv, int i) {
     long l;
     bool ok = true;
     switch (k) {
+    case 10:
     case 0: ok = cli_float(a, v, 0, 100, &d) && ((sp->temp = (float)d), 1); break;
     case 1: ok = cli_int(a, v, 0, 1 << 30, &l) && ((sp->top_k = (int)l), 1); break;
     case 2: ok = cli_float(a, v, 1e-9, 1, &d) && ((sp->top_p = (float)d), 1); break;
@@ -130,7 +160,24 @@ int cli_sampling_flag(frink_sampler_params *sp, int argc, char **argv, int i) {
     case 5: ok = cli_float(a, v, -100, 100, &d) && ((sp->presence_penalty = (float)d), 1); break;
     case 6: ok = cli_float(a, v, -100, 100, &d) && ((sp->frequency_penalty = (float)d), 1); break;
     case 7: ok = cli_int(a, v, 0, 1 << 20, &l) && ((sp->penalty_last_n = (int)l), 1); break;
-    default: ok = cli_int(a, v, 0, LONG_MAX, &l) && ((sp->seed = (uint64_t)l), 1); break;
+    default:
+        // -1 (and 4294967295, the reference's LLAMA_DEFAULT_SEED that -1 wraps to) is a random seed.
+        ok = cli_int(a, v, -1, LONG_MAX, &l);
+        if (ok) sp->seed = l == -1 || l == 0xFFFFFFFFL ? CLI_SEED_RANDOM : (uint64_t)l;
+        break;
     }
     return ok ? 2 : -1;
+}
+
+void cli_seed_resolve(frink_sampler_params *sp) {
+    if (sp->seed != CLI_SEED_RANDOM) return;
+    uint64_t seed = 0;
+    if (getrandom(&seed, sizeof seed, 0) != (ssize_t)sizeof seed) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        seed = (uint64_t)ts.tv_nsec * 0x9E3779B97F4A7C15ull ^ (uint64_t)ts.tv_sec;
+    }
+    seed &= 0x7fffffffffffffffull; // so that --seed can repeat it
+    sp->seed = seed;
+    fprintf(stderr, "frink: seed %llu\n", (unsigned long long)seed);
 }

@@ -11,8 +11,12 @@
 
 #include "frink.h"
 
-// Prints "frink: " and the message on stderr. Returns 2 (the exit status of a bad flag), so a
-// parser can `return cli_die(...)`.
+// The subcommand running (main.c sets it; NULL before one is chosen): errors name it.
+extern const char *cli_cmd;
+// Prints "frink: CMD: " and the message on stderr (CMD once: a message that starts with it
+// keeps its own). Returns 2 (the exit status of a bad flag), so a parser can
+// `return cli_die(...)`; runtime failures print with it and return 1 (the CLI's rule: 2 for
+// bad usage, 1 for a failure at run time).
 int cli_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 // Parses s as a decimal integer in [lo, hi] into *out. False (the message names `flag`, the
 // range and s) on junk or out of range; *out is then untouched.
@@ -27,9 +31,17 @@ bool cli_wants_help(int argc, char **argv);
 // The whole file at path in a malloc'ed NUL-terminated buffer (*len bytes, the NUL not
 // counted). NULL after printing the error (cannot open, cannot read, out of memory).
 char *cli_read_file(const char *path, size_t *len);
-// Consumes a sampling flag (--temp, --top-k, --top-p, --min-p, the penalties, --repeat-last-n,
-// --seed / -s) at argv[i] into *sp: returns how many args it used (2), 0 when argv[i] is no
-// sampling flag, or -1 after printing an error.
+// As cli_read_file, where "-" is stdin (read to its end).
+char *cli_read_input(const char *path, size_t *len);
+// Consumes a sampling flag (--temp / --temperature, --top-k, --top-p, --min-p, the penalties,
+// --repeat-last-n, --seed / -s) at argv[i] into *sp: returns how many args it used (2), 0 when
+// argv[i] is no sampling flag, or -1 after printing an error. --seed -1 (the reference's
+// "random") sets sp->seed to CLI_SEED_RANDOM, which cli_seed_resolve turns into a seed.
 int cli_sampling_flag(frink_sampler_params *sp, int argc, char **argv, int i);
+// The seed --seed -1 asks for; no value --seed can give (those stop at LONG_MAX).
+#define CLI_SEED_RANDOM UINT64_MAX
+// A CLI_SEED_RANDOM seed replaced by a random one, printed on stderr ("frink: seed N", so the
+// run can be repeated with --seed N); any other seed is left alone.
+void cli_seed_resolve(frink_sampler_params *sp);
 
 #endif

@@ -40,11 +40,18 @@ static const char help_chat[] =
     "generated, speed after each reply on stderr. Only the new tokens of each turn are evaluated.\n"
     "  --system TEXT            the system prompt\n"
     "  --reasoning on|off       let a reasoning model think (shown dimmed), or ask it not to (default on)\n"
-    "  -n, --n-predict N        most tokens of one reply (default 1024)\n"
+    "  -n, --predict N          most tokens of one reply (default 1024; -1: to the end of the context)\n"
     "  --grammar GBNF, --grammar-file F, --json-schema S   every reply constrained (as `frink run`;\n"
     "                           a template that opens a reasoning block needs --reasoning off)\n"
     "  --temp, --top-k, --top-p, --min-p, --seed, --repeat-penalty, ... as `frink run`\n"
-    "commands: /reset, /system TEXT, /save FILE, /load FILE, /help; Ctrl-C stops a reply, Ctrl-D ends.\n"
+    "  -sys, --system-prompt TEXT   the same as --system (the reference's spelling)\n"
+    "  --jinja                  accepted: templates are always rendered by frink's Jinja engine\n"
+    "commands (typed at the prompt):\n"
+    "  /reset                   forget the conversation (the system prompt stays)\n"
+    "  /system TEXT             set the system prompt (and start over; no TEXT: clear it)\n"
+    "  /save FILE, /load FILE   save the conversation and its state; resume it without re-reading it\n"
+    "  /help                    the commands; /quit or /exit (or Ctrl-D) ends the chat\n"
+    "  //TEXT                   sends /TEXT; an empty line sends nothing; Ctrl-C stops a reply\n"
     "When stdin is not a terminal, each line is one user message and each reply is printed on one line.\n"
     "example: frink chat -m model.gguf --system \"You are terse.\"\n";
 
@@ -453,7 +460,7 @@ int cmd_chat(int argc, char **argv) {
         if (used < 0) return 2;
         if (used > 0) { i += used - 1; continue; }
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--system")) {
+        if (!strcmp(a, "--system") || !strcmp(a, "-sys") || !strcmp(a, "--system-prompt")) {
             if (!v) return cli_die("%s needs a value", a);
             ch.system = strdup(v);
             i++;
@@ -461,9 +468,10 @@ int cmd_chat(int argc, char **argv) {
             if (!v || (strcmp(v, "on") && strcmp(v, "off"))) return cli_die("--reasoning expects on or off");
             ch.reasoning = !strcmp(v, "on");
             i++;
-        } else if (!strcmp(a, "-n") || !strcmp(a, "--n-predict")) {
+        } else if (!strcmp(a, "-n") || !strcmp(a, "--n-predict") || !strcmp(a, "--predict")) {
             if (!v) return cli_die("%s needs a value", a);
-            if (!cli_int(a, v, 1, 1 << 24, &ch.n_predict)) return 2;
+            if (!cli_int(a, v, -2, 1 << 24, &ch.n_predict) || !ch.n_predict) return ch.n_predict ? 2 : cli_die("%s: 0 tokens", a);
+            if (ch.n_predict < 0) ch.n_predict = 1 << 24; // -1, -2: until the end of the reply or of the context
             i++;
         } else if (!strcmp(a, "--chat-template-file")) {
             if (!v) return cli_die("%s needs a value", a);
@@ -475,8 +483,10 @@ int cmd_chat(int argc, char **argv) {
             i++;
         } else return cli_die("chat: unknown flag '%s' (see `frink chat --help`)", a);
     }
+    cli_seed_resolve(&ch.sp);
     struct cli_engine e;
-    if (cli_engine_open(&mo, &e)) return 1;
+    int open_rc = cli_engine_open(&mo, &e);
+    if (open_rc) return open_rc;
     ch.m = e.m;
     ch.c = e.c;
     ch.seq = e.seq;
@@ -502,6 +512,7 @@ int cmd_chat(int argc, char **argv) {
             if (interrupted) continue; // Ctrl-C at the prompt: a fresh prompt
             break;
         }
+        if (!line[strspn(line, " \t\r")]) { free(line); continue; } // Enter on an empty line sends nothing
         if (!strcmp(line, "/quit") || !strcmp(line, "/exit")) { free(line); break; }
         if (!strcmp(line, "/help")) fputs(help_commands, stdout);
         else if (!strcmp(line, "/reset")) {

@@ -29,7 +29,8 @@ struct cli_model_opts {
     bool allow_unread;
     bool vocab_only;    // tokenizer only (no weights bound)
     bool no_tokenizer;  // weights only (logits from ids)
-    int kv_type;        // frink_kv_type of the sequence's cache (F16 default)
+    int kv_type;        // frink_kv_type of the sequence's cache (F16 default): its K half
+    int kv_type_v;      // -ctv: the V half, which frink keeps in the same format (cli_kv_type)
     long gdn_chunk;     // chunk of the chunked Gated DeltaNet prefill (0: default)
     const char *device; // "cpu" or "cuda" (NULL: FRINK_DEVICE, else cpu)
 };
@@ -44,11 +45,13 @@ void cli_model_opts_init(struct cli_model_opts *o);
 // Consumes a model flag at argv[i]: returns how many args it used (0: not a
 // model flag), or -1 after printing an error.
 int cli_model_flag(struct cli_model_opts *o, int argc, char **argv, int i);
+// The KV cache type the flags ask for, or -1 after printing why not (-ctk and -ctv differ).
+int cli_kv_type(const struct cli_model_opts *o);
 // The model flags' help lines.
 extern const char cli_model_flags_help[];
 // A command's help: `text`, then the model flags' help, on stdout. Returns 0.
 int cli_help_model(const char *text);
-// Opens everything; prints the error and returns non-zero on failure. Tensors
+// Opens everything; prints the error and returns non-zero on failure (2: the flags, 1: the model). Tensors
 // accepted unread (--allow-unread) are listed on stderr.
 int cli_engine_open(const struct cli_model_opts *o, struct cli_engine *e);
 void cli_engine_close(struct cli_engine *e);

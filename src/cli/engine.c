@@ -13,17 +13,60 @@ void cli_model_opts_init(struct cli_model_opts *o) {
     *o = (struct cli_model_opts){.ctx = 0, .batch = 512};
 }
 
+// The reference's flags for GPU offload, flash attention and memory mapping: a script that
+// passes them runs, and the note says what frink does instead, since none of them can change
+// what frink computes. Returns how many args a flag used, 0 for another flag, -1 (printed) for
+// a missing or bad value.
+static int cli_offload_flag(int argc, char **argv, int i) {
+    static const struct { const char *names[3]; bool value; const char *note; } flags[] = {
+        {{"-ngl", "--gpu-layers", "--n-gpu-layers"}, true,
+         "layers run where --device puts them (default cpu; a CUDA build takes --device cuda)"},
+        {{"-fa", "--flash-attn", NULL}, true,
+         "frink's attention is always the reference's flash-attention algorithm (F16 online softmax)"},
+        {{"-sm", "--split-mode", NULL}, true, "frink uses one device; nothing is split"},
+        {{"-mg", "--main-gpu", NULL}, true, "frink uses one device; there is no main GPU to choose"},
+        {{"-ts", "--tensor-split", NULL}, true, "frink uses one device; nothing is split"},
+        {{"--no-mmap", NULL, NULL}, false, "frink always maps the file (packed weights are copied at load)"},
+        {{"--mlock", NULL, NULL}, false, "frink does not lock the model in memory"},
+    };
+    const char *a = argv[i];
+    if (!strcmp(a, "--jinja")) return 1; // what frink always does
+    for (size_t k = 0; k < sizeof flags / sizeof *flags; k++)
+        for (int j = 0; j < 3 && flags[k].names[j]; j++) {
+            if (strcmp(a, flags[k].names[j])) continue;
+            if (flags[k].value && i + 1 >= argc) return cli_die("%s needs a value", a), -1;
+            const char *v = flags[k].value ? argv[i + 1] : NULL;
+            if (k == 1 && strcmp(v, "on") && strcmp(v, "off") && strcmp(v, "auto"))
+                return cli_die("%s expects on, off or auto, got '%s'", a, v), -1;
+            fprintf(stderr, "frink: note: %s%s%s has no effect: %s\n", a, v ? " " : "", v ? v : "", flags[k].note);
+            return flags[k].value ? 2 : 1;
+        }
+    return 0;
+}
+
+int cli_kv_type(const struct cli_model_opts *o) {
+    static const char *const names[] = {"f16", "f32", "q8_0"};
+    if (o->kv_type == o->kv_type_v) return o->kv_type;
+    cli_die("the K cache is %s and the V cache %s (-ctk, -ctv): frink keeps both in one format; give the same "
+            "type (--cache-type T)", names[o->kv_type], names[o->kv_type_v]);
+    return -1;
+}
+
 const char cli_model_flags_help[] =
     "model flags:\n"
     "  -m, --model FILE        GGUF model (default: the embedded stories260K)\n"
     "  -t, --threads N         threads (default: all)\n"
     "  -c, --ctx-size N        tokens of context (default: the model's, at most 8192)\n"
     "  -b, --batch-size N      tokens per prefill step (default 512)\n"
-    "  --cache-type T          KV cache format: f16 (default), f32, q8_0\n"
+    "  --cache-type T          KV cache format: f16 (default), f32, q8_0; -ctk, --cache-type-k and\n"
+    "                          -ctv, --cache-type-v as the reference (K and V must be the same: one format)\n"
     "  --gdn-chunk N           chunked Gated DeltaNet prefill in chunks of N (default 1: the recurrence)\n"
     "  --reference             every product on the scalar reference kernels (slow)\n"
     "  --allow-unread          run files with tensors nothing reads, ignoring them as the reference does\n"
-    "  --device cpu|cuda       where layers may run (default: FRINK_DEVICE, else cpu; cuda needs `make CUDA=1`)\n";
+    "  --device cpu|cuda       where layers may run (default: FRINK_DEVICE, else cpu; cuda needs `make CUDA=1`)\n"
+    "  --jinja                 accepted: frink always renders chat templates with its Jinja engine\n"
+    "  -ngl N, -fa on|off|auto, -sm MODE, -mg I, -ts LIST, --no-mmap, --mlock: the reference's offload and\n"
+    "                          memory flags, accepted with a note on stderr saying what frink does instead\n";
 
 int cli_help_model(const char *text) {
     fputs(text, stdout);
@@ -60,11 +103,17 @@ int cli_model_flag(struct cli_model_opts *o, int argc, char **argv, int i) {
         if (!v) return cli_die("%s needs a value", a), -1;
         return cli_int(a, v, 1, 1 << 16, &o->batch) ? 2 : -1;
     }
-    if (!strcmp(a, "--cache-type") || !strcmp(a, "-ctk")) {
+    bool k = !strcmp(a, "-ctk") || !strcmp(a, "--cache-type-k"), both = !strcmp(a, "--cache-type");
+    if (k || both || !strcmp(a, "-ctv") || !strcmp(a, "--cache-type-v")) {
         if (!v) return cli_die("%s needs a value", a), -1;
-        if (!kv_type_parse(v, &o->kv_type)) return cli_die("%s expects f16, f32 or q8_0, got '%s'", a, v), -1;
+        int t;
+        if (!kv_type_parse(v, &t)) return cli_die("%s expects f16, f32 or q8_0, got '%s'", a, v), -1;
+        if (k || both) o->kv_type = t;
+        if (!k || both) o->kv_type_v = t;
         return 2;
     }
+    int used = cli_offload_flag(argc, argv, i);
+    if (used) return used;
     if (!strcmp(a, "--gdn-chunk")) {
         if (!v) return cli_die("%s needs a value", a), -1;
         return cli_int(a, v, 1, 1024, &o->gdn_chunk) ? 2 : -1;
@@ -88,6 +137,7 @@ int cli_ctx_size(const struct cli_model_opts *o, const frink_model *m) {
 
 int cli_engine_open(const struct cli_model_opts *o, struct cli_engine *e) {
     memset(e, 0, sizeof *e);
+    if (cli_kv_type(o) < 0) return 2;
     frink_model_params mp = frink_model_default_params();
     mp.path = o->path;
     mp.allow_unread = o->allow_unread;

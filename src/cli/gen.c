@@ -20,13 +20,17 @@
 static void gen_usage(FILE *f) {
     fputs("usage: frink gen --preset NAME -o OUT.gguf [--vocab FILE] [--layers N] [--seed S]\n"
           "  writes a GGUF (v3, F16 matrices) with random weights and the preset's real shapes;\n"
-          "  the tokenizer is copied from --vocab (default: the preset's file under tests/data).\n"
+          "  the tokenizer is copied from --vocab FILE (a GGUF). Default: the preset's file under tests/data\n"
+          "  when run in frink's checkout, else (and for the tiny presets) the embedded stories260K tokenizer.\n"
           "presets:\n",
           f);
     for (int i = 0; frink_gen_preset_name(i); i++)
         fprintf(f, "  %-16s %-14s %s\n", frink_gen_preset_name(i), frink_gen_preset_arch(i),
                 frink_gen_preset_about(i));
-    fputs("  --layers N               fewer layers than the preset's (same shapes otherwise)\n"
+    fputs("  --preset NAME            the shapes to write (above); --list prints this\n"
+          "  -o FILE                  the GGUF to write\n"
+          "  --vocab FILE             the GGUF whose tokenizer is copied\n"
+          "  --layers N               fewer layers than the preset's (same shapes otherwise)\n"
           "  --seed S                 seed of the random weights (same seed, same file)\n"
           "example: frink gen --preset llama-1b -o /tmp/llama-1b.gguf\n",
           f);

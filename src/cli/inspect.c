@@ -3,6 +3,7 @@
 // oracle's interface), `frink inspect` (the file, the verdict, each layer's plan) and `frink
 // archs` (the architecture table).
 #include <errno.h>
+#include <jansson.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,9 +12,12 @@
 #include "cli/cli.h"
 
 static const char help_tokenize[] =
-    "usage: frink tokenize [-m MODEL] [--no-bos] TEXT\n"
+    "usage: frink tokenize [-m MODEL] [--no-bos] (TEXT | -f FILE)\n"
     "Prints the token ids of TEXT, comma-separated (special tokens parsed).\n"
+    "  TEXT                     the text; - reads it from stdin\n"
+    "  -f, --file FILE          the text of FILE (-: stdin), byte for byte (a trailing newline is tokenized)\n"
     "  --no-bos                 do not add the BOS token the vocabulary asks for\n"
+    "  -m, --model FILE         the model whose tokenizer is used (default: the embedded stories260K)\n"
     "example: frink tokenize -m model.gguf \"Hello <|im_start|>\"\n";
 static const char help_logits[] =
     "usage: frink logits [-m MODEL] --ids 1,2,3 -o OUT.f32 [--all] [--decode] [model flags]\n"
@@ -26,8 +30,9 @@ static const char help_inspect[] =
     "layer runs: its kind, the path evaluating it and the features that shape its math.\n"
     "example: frink inspect -m model.gguf\n";
 static const char help_archs[] =
-    "usage: frink archs\n"
+    "usage: frink archs [--json]\n"
     "Lists the architectures frink runs and, for the ones it refuses, why.\n"
+    "  --json                   one JSON array: {\"arch\", \"runs\", \"why\" (null when it runs)} each\n"
     "example: frink archs\n";
 
 // ---- tokenize ------------------------------------------------------------------------
@@ -39,28 +44,37 @@ int cmd_tokenize(int argc, char **argv) {
     mo.vocab_only = true;
     bool bos = true;
     const char *text = NULL;
+    char *buf = NULL; // -f FILE, or - (stdin)
+    size_t len = 0;
     for (int i = 0; i < argc; i++) {
         int used = cli_model_flag(&mo, argc, argv, i);
         if (used < 0) return 2;
         if (used > 0) { i += used - 1; continue; }
+        bool file = !strcmp(argv[i], "-f") || !strcmp(argv[i], "--file");
         if (!strcmp(argv[i], "--no-bos")) bos = false;
-        else if (argv[i][0] == '-' && argv[i][1]) return cli_die("tokenize: unknown flag '%s'", argv[i]);
+        else if (file && i + 1 == argc) return cli_die("%s needs a value", argv[i]);
+        else if (argv[i][0] == '-' && argv[i][1] && !file) return cli_die("tokenize: unknown flag '%s'", argv[i]);
         else if (text) return cli_die("tokenize: one TEXT argument expected (quote it)");
-        else text = argv[i];
+        else if (file || !strcmp(argv[i], "-")) {
+            if (!(buf = cli_read_input(file ? argv[++i] : "-", &len))) return 2;
+            text = buf;
+        } else text = argv[i], len = strlen(text);
     }
-    if (!text) return cli_die("tokenize: missing TEXT");
+    if (!text) return cli_die("tokenize: missing TEXT (or -f FILE; - reads stdin)");
     struct cli_engine e;
-    if (cli_engine_open(&mo, &e)) return 1;
+    int open_rc = cli_engine_open(&mo, &e);
+    if (open_rc) return free(buf), open_rc;
     frink_token *ids = NULL;
     size_t n = 0;
     int rc = 0;
     unsigned fl = FRINK_TOKENIZE_PARSE_SPECIAL | (bos ? FRINK_TOKENIZE_ADD_SPECIAL : 0);
-    if (frink_tokenize(e.m, text, strlen(text), fl, &ids, &n)) rc = cli_die("%s", frink_errmsg());
+    if (frink_tokenize(e.m, text, len, fl, &ids, &n)) rc = cli_die("%s", frink_errmsg()), rc = 1;
     else {
         for (size_t i = 0; i < n; i++) printf("%s%d", i ? "," : "", ids[i]);
         printf("\n");
     }
     frink_free(ids);
+    free(buf);
     cli_engine_close(&e);
     return rc;
 }
@@ -98,7 +112,8 @@ int cmd_logits(int argc, char **argv) {
     if (!out) { free(ids); return cli_die("logits: -o OUT.f32 is required"); }
     if (!mo.ctx) mo.ctx = n; // exactly the ids, whatever the model's context
     struct cli_engine e;
-    if (cli_engine_open(&mo, &e)) { free(ids); return 1; }
+    int open_rc = cli_engine_open(&mo, &e);
+    if (open_rc) { free(ids); return open_rc; }
     int rc = 1;
     int V = frink_model_n_vocab(e.m);
     size_t rows = all ? (size_t)n : 1;
@@ -230,8 +245,29 @@ int cmd_inspect(int argc, char **argv) {
 
 int cmd_archs(int argc, char **argv) {
     if (cli_wants_help(argc, argv)) return fputs(help_archs, stdout), 0;
-    printf("%-14s %s\n", "architecture", "status");
+    bool json = false;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--json")) return cli_die("archs: unknown flag '%s' (see `frink archs --help`)", argv[i]);
+        json = true;
+    }
     const char *why;
+    if (json) {
+        json_t *a = json_array();
+        for (int i = 0; frink_arch_name(i, &why); i++) {
+            json_t *o = json_object();
+            json_object_set_new(o, "arch", json_string(frink_arch_name(i, NULL)));
+            json_object_set_new(o, "runs", json_boolean(!why));
+            json_object_set_new(o, "why", why ? json_string(why) : json_null());
+            json_array_append_new(a, o);
+        }
+        char *txt = json_dumps(a, JSON_INDENT(1));
+        json_decref(a);
+        if (!txt) return cli_die("out of memory"), 1;
+        puts(txt);
+        free(txt);
+        return 0;
+    }
+    printf("%-14s %s\n", "architecture", "status");
     for (int i = 0; frink_arch_name(i, &why); i++) printf("%-14s %s\n", frink_arch_name(i, NULL), why ? why : "runs");
     return 0;
 }

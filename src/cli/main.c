@@ -1,6 +1,7 @@
 // frink — the command-line program. main() only dispatches; each subcommand (cli.h lists
 // the files) parses its flags, validates them with one-line errors, and calls libfrink.
 #include <stdio.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -24,7 +25,8 @@ static void usage(FILE *f) {
           "model flags: -m MODEL (default: the embedded stories260K), -t THREADS, -c CONTEXT, -b BATCH,\n"
           "             --cache-type f16|f32|q8_0 (KV cache format, default f16), --gdn-chunk N (1: token recurrence),\n"
           "             --reference (scalar reference kernels), --allow-unread (ignore tensors nothing reads)\n"
-          "`frink COMMAND --help` describes a command's flags, with an example.\n"
+          "`frink help COMMAND` (or `frink COMMAND --help`) describes a command's flags, with an example;\n"
+          "`frink --version` prints the version.\n"
           "example: frink run -p \"Once upon a time\" -n 64\n",
           f);
 }
@@ -39,18 +41,51 @@ static const struct {
     {"gen", cmd_gen},         {"serve", cmd_serve},
 };
 
+// `frink --version`: the library's version, and what built it (the reference's --version
+// prints its version and build the same way; -v is its --verbose, so frink keeps -v for that).
+static int version(void) {
+    printf("frink %s\nbuilt with %s for %s\n", frink_version(),
+#ifdef __VERSION__
+           "cc " __VERSION__,
+#else
+           "an unknown compiler",
+#endif
+#if defined(__x86_64__)
+           "x86_64"
+#elif defined(__aarch64__)
+           "aarch64"
+#else
+           "this machine"
+#endif
+    );
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) {
         usage(stderr);
         return 2;
     }
     const char *cmd = argv[1];
-    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-        if (!strcmp(cmd, commands[i].name)) return commands[i].fn(argc - 2, argv + 2);
-    if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+    bool help = !strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h");
+    if (help && argc > 2) {
+        // `frink help CMD` is `frink CMD --help`.
+        char *hargv[] = {(char *)"--help", NULL};
+        for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+            if (!strcmp(argv[2], commands[i].name)) return cli_cmd = commands[i].name, commands[i].fn(1, hargv);
+        fprintf(stderr, "frink: help: unknown command '%s' (see `frink help`)\n", argv[2]);
+        return 2;
+    }
+    if (help) {
         usage(stdout);
         return 0;
     }
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) return version();
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        if (!strcmp(cmd, commands[i].name)) {
+            cli_cmd = commands[i].name;
+            return commands[i].fn(argc - 2, argv + 2);
+        }
     fprintf(stderr, "frink: unknown command '%s' (see `frink help`)\n", cmd);
     return 2;
 }

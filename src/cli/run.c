@@ -8,6 +8,7 @@
 //   run_generate   prefill what is left of the prompt, then sample and decode
 //   run_report     the JSON object, or the speed line on stderr
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,22 +26,31 @@ static double now_ms(void) {
 }
 
 static const char help_run[] =
-    "usage: frink run [-m MODEL] [-p PROMPT] [-n N] [sampling flags] [--json] [--prompt-cache FILE] [model flags]\n"
-    "Continues PROMPT with N generated tokens, streamed to stdout as whole UTF-8 characters;\n"
-    "speed on stderr.\n"
+    "usage: frink run [-m MODEL] [-p PROMPT | -f FILE] [-n N] [sampling flags] [--json] [--prompt-cache FILE]\n"
+    "                 [model flags]\n"
+    "Continues PROMPT with N generated tokens, streamed to stdout as whole UTF-8 characters (after the\n"
+    "prompt itself); speed on stderr.\n"
     "  -p, --prompt TEXT        the text to continue (special tokens such as <|im_start|> are parsed)\n"
-    "  -n, --n-predict N        tokens to generate (default 128); stops early at end of generation\n"
+    "  -f, --file FILE          the prompt from FILE (-: stdin), one trailing newline dropped\n"
+    "  -n, --predict N          tokens to generate (default 128; -1: until the end of generation or of the\n"
+    "                           context, -2: the same); stops early at end of generation\n"
+    "  -r, --reverse-prompt S   stop once the output contains S (repeatable; --stop S is the same)\n"
+    "  --ignore-eos             never end: end-of-generation tokens are masked (until -n or the context)\n"
+    "  --no-display-prompt      print only the generated text, not the prompt before it\n"
     "  --temp T                 temperature (default 0.8; 0: greedy)\n"
     "  --top-k K, --top-p P, --min-p M    candidate filters (defaults 40, 0.95, 0.05)\n"
     "  --repeat-penalty R, --presence-penalty P, --frequency-penalty F, --repeat-last-n N\n"
-    "  -s, --seed S             seed of the draw (default 61740)\n"
+    "  -s, --seed S             seed of the draw (default 61740; -1: a random seed, printed on stderr)\n"
     "  --json                   print one JSON object: prompt_ids, ids, text, timings\n"
     "  --prompt-cache FILE      reuse the saved state of an earlier prompt that shares a prefix, and save it\n"
     "  --grammar GBNF           constrain the output to a GBNF grammar (llama.cpp's syntax; --grammar-file F)\n"
     "  --json-schema S          constrain the output to JSON valid under a JSON Schema (a file, or inline '{...}')\n"
     "  --chat                   the prompt as one user turn of the model's chat template (and --system TEXT\n"
     "                           before it; --chat-template-file T for another template); prints the reply\n"
-    "example: frink run -p \"Once upon a time\" -n 64 --temp 0\n";
+    "  -sys, --system-prompt S  the system message of the chat template (implies --chat)\n"
+    "  --jinja                  accepted: templates are always rendered by frink's Jinja engine\n"
+    "examples: frink run -p \"Once upon a time\" -n 64 --temp 0\n"
+    "          frink run -m model.gguf -f prompt.txt -n -1 -r \"User:\" --seed -1\n";
 
 static void json_str(FILE *f, const char *s) {
     fputc('"', f);
@@ -97,6 +107,10 @@ struct run_opts {
     const char *grammar_text, *grammar_file, *schema; // constrained output
     const char *system_prompt, *tfile;
     frink_sampler_params sp;
+    char *prompt_buf;          // -f: the file's text (o->prompt points into it)
+    const char *rprompts[16];  // -r / --stop
+    int n_rprompts;
+    bool ignore_eos, no_display_prompt;
 };
 
 // One run's objects and figures; run_free releases what is set.
@@ -110,10 +124,25 @@ struct run {
     frink_template *tmpl;
     frink_chat_parser *cparse; // --chat: the reply's reasoning and tool calls parsed out
     frink_grammar *grammar;
+    frink_logit_bias *eog_bias; // --ignore-eos: -inf on every end-of-generation token
+    char *gen;               // the generated text so far (-r looks in it)
+    size_t gen_len, gen_cap;
     float *logits;           // [n_vocab]
     int n_reused, n_replayed;
     double cache_load_ms, cache_save_ms, t0, t1, t2; // t0..t1 prefill, t1..t2 decode
 };
+
+// -f FILE: the prompt from FILE, or stdin for "-", without one trailing newline (as the
+// reference reads it). Returns 0, or 2 with the error printed.
+static int run_read_prompt(struct run_opts *o, const char *path) {
+    size_t n = 0;
+    free(o->prompt_buf);
+    if (!(o->prompt_buf = cli_read_input(path, &n))) return 2; // printed
+    if (n && o->prompt_buf[n - 1] == '\n') o->prompt_buf[--n] = 0;
+    if (strlen(o->prompt_buf) != n) return cli_die("-f %s: the prompt holds a NUL byte", path);
+    o->prompt = o->prompt_buf;
+    return 0;
+}
 
 // Returns -1 when the flags are good, else the exit status (2; the message printed).
 static int run_parse(int argc, char **argv, struct run_opts *o) {
@@ -130,7 +159,18 @@ static int run_parse(int argc, char **argv, struct run_opts *o) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 #define NEED_VALUE() do { if (!v) return cli_die("%s needs a value", a); i++; } while (0)
         if (!strcmp(a, "-p") || !strcmp(a, "--prompt")) { NEED_VALUE(); o->prompt = v; }
-        else if (!strcmp(a, "-n") || !strcmp(a, "--n-predict")) { NEED_VALUE(); if (!cli_int(a, v, 0, 1 << 24, &o->n_predict)) return 2; }
+        else if (!strcmp(a, "-f") || !strcmp(a, "--file")) { NEED_VALUE(); if (run_read_prompt(o, v)) return 2; }
+        else if (!strcmp(a, "-n") || !strcmp(a, "--n-predict") || !strcmp(a, "--predict")) { NEED_VALUE(); if (!cli_int(a, v, -2, 1 << 24, &o->n_predict)) return 2; }
+        else if (!strcmp(a, "-r") || !strcmp(a, "--reverse-prompt") || !strcmp(a, "--stop")) {
+            NEED_VALUE();
+            if (!*v) return cli_die("%s: the text is empty", a);
+            if (o->n_rprompts == 16) return cli_die("%s: at most 16", a);
+            o->rprompts[o->n_rprompts++] = v;
+        }
+        else if (!strcmp(a, "--ignore-eos")) o->ignore_eos = true;
+        else if (!strcmp(a, "--no-display-prompt")) o->no_display_prompt = true;
+        else if (!strcmp(a, "--display-prompt")) o->no_display_prompt = false;
+        else if (!strcmp(a, "-sys") || !strcmp(a, "--system-prompt")) { NEED_VALUE(); o->system_prompt = v; o->chat = true; }
         else if (!strcmp(a, "--json")) o->json = true;
         else if (!strcmp(a, "--chat")) o->chat = true;
         else if (!strcmp(a, "--grammar")) { NEED_VALUE(); o->grammar_text = v; }
@@ -139,7 +179,7 @@ static int run_parse(int argc, char **argv, struct run_opts *o) {
         else if (!strcmp(a, "--system")) { NEED_VALUE(); o->system_prompt = v; }
         else if (!strcmp(a, "--chat-template-file")) { NEED_VALUE(); o->tfile = v; }
         else if (!strcmp(a, "--prompt-cache")) { NEED_VALUE(); o->pcache = v; }
-        else return cli_die("run: unknown flag '%s' (see `frink help`)", a);
+        else return cli_die("run: unknown flag '%s' (see `frink run --help`)", a);
 #undef NEED_VALUE
     }
     return -1;
@@ -182,20 +222,56 @@ static int run_prompt(const struct run_opts *o, struct run *r) {
     return 0;
 }
 
+// -n: N, or for -1 and -2 the context (generation then ends at end of generation or when the
+// context is full; frink never shifts the context, so the two are the same).
+static long run_n_predict(const struct run_opts *o, const frink_model *m) {
+    return o->n_predict >= 0 ? o->n_predict : cli_ctx_size(&o->mo, m);
+}
+
+// Appends a piece of output to r->gen and says whether it now holds one of the reverse
+// prompts (only where the new piece could have completed one is searched).
+static bool run_reverse_hit(const struct run_opts *o, struct run *r, const char *piece, size_t n) {
+    if (!o->n_rprompts || !n) return false;
+    if (r->gen_len + n + 1 > r->gen_cap) {
+        size_t cap = (r->gen_len + n + 1) * 2;
+        char *g = realloc(r->gen, cap);
+        if (!g) return false;
+        r->gen = g, r->gen_cap = cap;
+    }
+    memcpy(r->gen + r->gen_len, piece, n);
+    size_t old = r->gen_len;
+    r->gen[r->gen_len += n] = 0;
+    for (int k = 0; k < o->n_rprompts; k++) {
+        size_t lk = strlen(o->rprompts[k]), from = old >= lk ? old - lk + 1 : 0;
+        if (strstr(r->gen + from, o->rprompts[k])) return true;
+    }
+    return false;
+}
+
 // The sampler (constrained by the grammar, if any), the detokenizer and the output buffer;
 // the prompt's ids accepted by the sampler (its penalties see them). Returns 0, or 1 (printed).
 static int run_setup(const struct run_opts *o, struct run *r) {
     const frink_model *m = r->e.m;
-    if (frink_sampler_create(m, &o->sp, &r->smp)) return cli_die("%s", frink_errmsg()), 1;
+    frink_sampler_params sp = o->sp;
+    if (o->ignore_eos) {
+        // The reference's --ignore-eos: a logit bias of -inf on the end-of-generation tokens.
+        int nv = frink_model_n_vocab(m), k = 0;
+        if (!(r->eog_bias = malloc((size_t)nv * sizeof *r->eog_bias))) return cli_die("out of memory"), 1;
+        for (int t = 0; t < nv; t++)
+            if (frink_token_is_eog(m, t)) r->eog_bias[k++] = (frink_logit_bias){.token = t, .bias = -INFINITY};
+        sp.logit_bias = r->eog_bias;
+        sp.n_logit_bias = k;
+    }
+    if (frink_sampler_create(m, &sp, &r->smp)) return cli_die("%s", frink_errmsg()), 1;
     if (cli_grammar_open(m, o->grammar_text, o->grammar_file, o->schema, &r->grammar)) return 1;
     if (r->grammar) {
         frink_constraint con = frink_grammar_constraint(r->grammar);
         frink_sampler_set_constraint(r->smp, &con);
     }
     if (frink_detok_create(m, o->chat ? FRINK_DETOK_SPECIAL : FRINK_DETOK_CONTINUE, &r->dt)) return cli_die("%s", frink_errmsg()), 1;
-    r->out = malloc(((size_t)o->n_predict + 1) * sizeof *r->out);
+    r->out = malloc(((size_t)run_n_predict(o, m) + 1) * sizeof *r->out);
     if (!r->out) return cli_die("out of memory"), 1;
-    if (!o->json && !o->chat) {
+    if (!o->json && !o->chat && !o->no_display_prompt) {
         fputs(o->prompt, stdout); // the story continues the user's words
         fflush(stdout);
     }
@@ -240,19 +316,22 @@ static int run_generate(const struct run_opts *o, struct run *r) {
     int n_ctx = cli_ctx_size(&o->mo, m);
     const char *piece;
     size_t plen;
-    for (long i = 0; i < o->n_predict; i++) {
+    long n_predict = run_n_predict(o, m);
+    for (long i = 0; i < n_predict; i++) {
         frink_token tok;
         if (frink_sampler_sample(r->smp, r->logits, &tok)) return cli_die("%s", frink_errmsg()), 1;
         if (frink_token_is_eog(m, tok)) break;
         r->out[r->n_out++] = tok;
-        if (!o->json) {
-            // Whole UTF-8 characters only: bytes of one split across tokens wait for the rest.
-            if (frink_detok_push(r->dt, tok, &piece, &plen) == FRINK_OK && plen) run_out(r->cparse, piece, plen);
-            fflush(stdout);
+        // Whole UTF-8 characters only: bytes of one split across tokens wait for the rest.
+        bool hit = false;
+        if (frink_detok_push(r->dt, tok, &piece, &plen) == FRINK_OK && plen) {
+            if (!o->json) run_out(r->cparse, piece, plen);
+            hit = run_reverse_hit(o, r, piece, plen);
         }
-        if (i + 1 == o->n_predict) break;
+        if (!o->json) fflush(stdout);
+        if (hit || i + 1 == n_predict) break;
         if (frink_seq_len(r->e.seq) >= n_ctx) {
-            fprintf(stderr, "\nfrink: the context of %d tokens is full (-c); stopping\n", n_ctx);
+            fprintf(stderr, "\nfrink: run: the context of %d tokens is full (-c); stopping\n", n_ctx);
             break;
         }
         if (frink_seq_eval(r->e.seq, &tok, 1, r->logits, 0)) return cli_die("%s", frink_errmsg()), 1;
@@ -306,6 +385,8 @@ static void run_free(struct run *r) {
     frink_template_free(r->tmpl);
     frink_grammar_free(r->grammar);
     frink_free(r->rendered);
+    free(r->eog_bias);
+    free(r->gen);
     cli_engine_close(&r->e);
 }
 
@@ -313,9 +394,11 @@ int cmd_run(int argc, char **argv) {
     if (cli_wants_help(argc, argv)) return cli_help_model(help_run);
     struct run_opts o;
     int bad = run_parse(argc, argv, &o);
-    if (bad >= 0) return bad;
+    if (bad >= 0) return free(o.prompt_buf), bad;
+    cli_seed_resolve(&o.sp);
     struct run r = {0};
-    if (cli_engine_open(&o.mo, &r.e)) return 1;
+    int open_rc = cli_engine_open(&o.mo, &r.e);
+    if (open_rc) return free(o.prompt_buf), open_rc;
     int rc = 1;
     r.logits = malloc((size_t)frink_model_n_vocab(r.e.m) * sizeof(float));
     if (!r.logits) cli_die("out of memory");
@@ -324,5 +407,6 @@ int cmd_run(int argc, char **argv) {
         rc = 0;
     }
     run_free(&r);
+    free(o.prompt_buf);
     return rc;
 }

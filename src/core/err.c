@@ -24,6 +24,9 @@ frink_status frink_fail_ctx(frink_status st, const char *fmt, ...) {
     vsnprintf(pre, sizeof pre, fmt, ap);
     va_end(ap);
     size_t np = strlen(pre), no = strlen(old);
+    // A context that is already there (gguf_open names the file, then the model opening it
+    // does too) is said once.
+    if (!strncmp(old, pre, np)) return st;
     if (np > sizeof err_msg - 1) np = sizeof err_msg - 1;
     if (no > sizeof err_msg - 1 - np) no = sizeof err_msg - 1 - np;
     memcpy(err_msg, pre, np);

@@ -12,7 +12,8 @@
 frink_status frink_fail(frink_status st, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-// Prefixes the current message with more context ("loading x.gguf: " + old).
+// Prefixes the current message with more context ("loading x.gguf: " + old), unless it
+// already starts with that context.
 frink_status frink_fail_ctx(frink_status st, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/err.h"
 #include "core/gguf.h"
@@ -66,12 +67,14 @@ static const struct gen_preset presets[] = {
      FAM_HYBRID, 2048, 24, 8, 2, 256, 6144, 64, 262144, 1e7f, 1e-6f, 16, 16, 128, 128, 4, 4, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0},
     {"llama-1b", "llama", "tests/data/vocab/ggml-vocab-llama-bpe.gguf", "Llama-3.2-1B shape",
      FAM_LLAMA, 2048, 16, 32, 8, 64, 8192, 64, 131072, 500000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, true, NULL, 0, 0, 0, 0},
-    // Tiny hybrids with nv = 2 nk, so the value-head ordering matters (tests).
-    {"qwen35-tiny", "qwen35", "tests/data/archs/qwen35-dense.gguf", "tiny dense hybrid, nk=2 nv=4",
+    // Tiny hybrids with nv = 2 nk, so the value-head ordering matters (tests). Their vocabulary
+    // (NULL) is the embedded model's 512-token Llama tokenizer: the file runs anywhere, where the
+    // fixture tests/data/archs/qwen35-dense.gguf (--vocab) has the reference's "test" tokenizer.
+    {"qwen35-tiny", "qwen35", NULL, "tiny dense hybrid, nk=2 nv=4",
      FAM_HYBRID, 64, 4, 2, 1, 32, 128, 8, 4096, 1e7f, 1e-6f, 2, 4, 16, 16, 4, 4, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0},
-    {"qwen35moe-tiny", "qwen35moe", "tests/data/archs/qwen35-dense.gguf", "tiny MoE hybrid, tiled value heads",
+    {"qwen35moe-tiny", "qwen35moe", NULL, "tiny MoE hybrid, tiled value heads",
      FAM_HYBRID, 64, 4, 2, 1, 32, 128, 8, 4096, 1e7f, 1e-6f, 2, 4, 16, 16, 4, 4, 4, 2, 32, 64, false, NULL, 0, 0, 0, 0},
-    {"qwen3next-tiny", "qwen3next", "tests/data/archs/qwen35-dense.gguf", "tiny MoE hybrid, grouped value heads",
+    {"qwen3next-tiny", "qwen3next", NULL, "tiny MoE hybrid, grouped value heads",
      FAM_HYBRID, 64, 4, 2, 1, 32, 128, 8, 4096, 1e7f, 1e-6f, 2, 4, 16, 16, 4, 4, 4, 2, 32, 64, false, NULL, 0, 0, 0, 0},
     // Granite-4.0-H-350M's config.json: 28 Mamba-2 layers (48 heads of 32, one group, state 128)
     // and attention (12 heads, 4 KV, NoPE) at layers 10, 13, 17, 27, each followed by a SwiGLU
@@ -554,6 +557,20 @@ static void gen_report(const frink_gen_params *gp, frink_gen_progress *pr, int p
     gp->progress(gp->progress_ud, pr);
 }
 
+extern const unsigned char frink_default_model_data[];
+extern const unsigned char frink_default_model_end[];
+
+// The vocabulary file *path names, parsed into *vf. A preset's default (a path into frink's
+// source tree) that is missing, because frink runs outside the checkout, and a NULL path both
+// fall back to the embedded model's tokenizer, so that `frink gen --preset P` works anywhere;
+// *path then names it for the report. A --vocab the caller gave is never replaced.
+static frink_status gen_vocab_open(const char **path, bool given, struct gguf_file **vf) {
+    static const char embedded[] = "the embedded stories260K tokenizer";
+    if (given || (*path && !access(*path, R_OK))) return gguf_open(*path, vf);
+    *path = embedded;
+    return gguf_parse(frink_default_model_data, (size_t)(frink_default_model_end - frink_default_model_data), vf);
+}
+
 // Writes the file frink_gen_params describes (see frink.h): validates the parameters,
 // reads the vocabulary, then streams header and tensors to out_path. Returns FRINK_OK,
 // or a status with frink_errmsg() naming the problem: FRINK_ERR_ARG for a bad parameter
@@ -571,7 +588,7 @@ frink_status frink_gen_model(const frink_gen_params *gp) {
     if (!p) return frink_fail(FRINK_ERR_ARG, "unknown preset '%s'", gp->preset);
     const char *vocab_path = gp->vocab_path ? gp->vocab_path : p->vocab, *out = gp->out_path;
     struct gguf_file *vf;
-    frink_status st = gguf_open(vocab_path, &vf);
+    frink_status st = gen_vocab_open(&vocab_path, gp->vocab_path != NULL, &vf);
     if (st != FRINK_OK) return frink_fail_ctx(st, "vocabulary: ");
     const struct gguf_kv *toks = gguf_find(vf, "tokenizer.ggml.tokens");
     if (!toks || toks->type != GGUF_VT_ARRAY || toks->v.arr.type != GGUF_VT_STRING || toks->v.arr.n == 0) {
