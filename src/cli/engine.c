@@ -38,7 +38,8 @@ static int cli_offload_flag(int argc, char **argv, int i) {
             const char *v = flags[k].value ? argv[i + 1] : NULL;
             if (k == 1 && strcmp(v, "on") && strcmp(v, "off") && strcmp(v, "auto"))
                 return cli_die("%s expects on, off or auto, got '%s'", a, v), -1;
-            fprintf(stderr, "frink: note: %s%s%s has no effect: %s\n", a, v ? " " : "", v ? v : "", flags[k].note);
+            fprintf(stderr, "frink: %s%snote: %s%s%s has no effect: %s\n", cli_cmd ? cli_cmd : "", cli_cmd ? ": " : "", a,
+                    v ? " " : "", v ? v : "", flags[k].note);
             return flags[k].value ? 2 : 1;
         }
     return 0;

@@ -24,7 +24,7 @@ static const char help_serve[] =
     "new requests with one token of each running one; a prompt that extends what a slot or the prefix\n"
     "cache holds reuses that state. With a seed (or temperature 0) a request's output does not depend\n"
     "on what else the server is doing.\n"
-    "  --host H                address to bind (default 127.0.0.1; a non-loopback address needs --api-key)\n"
+    "  --host H[,H...]         addresses to bind (default 127.0.0.1; a non-loopback address needs --api-key)\n"
     "  --port P                port (default 8080; 0 picks a free one, printed on stdout)\n"
     "  -np, --parallel N       slots: requests decoding at once (default 4)\n"
     "  -c, --ctx-size N        tokens of context per slot (default: the model's, at most 8192)\n"
@@ -43,7 +43,20 @@ static const char help_serve[] =
     "  --insecure-public       allow a non-loopback --host without an API key\n"
     "  --max-body BYTES        largest request body (default 16777216)\n"
     "  --timeout S             seconds an idle or trickling connection is kept (default 30)\n"
-    "  --verbose               a line per request on stderr\n"
+    "  -v, --verbose           a line per request on stderr\n"
+    "  --no-slots, --slots     disable (enable, the default) GET /slots\n"
+    "  --tags A,B              the model's tags, listed by GET /v1/models (informational)\n"
+    "  -rea, --reasoning on|off|auto   the chat template's enable_thinking when a request does not set it\n"
+    "                          (default auto: the template's own default)\n"
+    "  -to, --timeout S        as --timeout\n"
+    "sampling defaults of requests that do not set them (the request's fields win):\n"
+    "  --temp T, --top-k K, --top-p P, --min-p M, --repeat-penalty R, --presence-penalty P,\n"
+    "  --frequency-penalty F, --repeat-last-n N   (defaults 0.8, 40, 0.95, 0.05, off, off, off, 64)\n"
+    "  -s, --seed S            the seed of requests without one (default -1: a random seed per request)\n"
+    "llama-server flags accepted for scripts that pass them, with a note on stderr where frink differs:\n"
+    "  --jinja (always), --no-context-shift and --no-kv-unified (what frink does), --context-shift (frink\n"
+    "  never shifts: a reply ends with its slot's context), -kvu/--kv-unified (each slot has its own -c\n"
+    "  tokens), --sleep-idle-seconds S (-1; frink keeps the model loaded), -ngl, -fa, -sm, -mg, -ts, --no-mmap\n"
     "%s"
     "Endpoints: GET /health /v1/models /slots /metrics /props; POST /v1/chat/completions /v1/completions\n"
     "/v1/messages /v1/messages/count_tokens /v1/responses /tokenize /detokenize /apply-template /slots/{id}.\n"
@@ -81,6 +94,16 @@ static int serve_flag(struct srv_config *c, const char **key_file, int argc, cha
     if (!strcmp(a, "--insecure-public")) return c->insecure_public = true, 1;
     if (!strcmp(a, "--metrics")) return c->metrics = true, 1;
     if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) return c->verbose = 1, 1;
+    if (!strcmp(a, "--no-slots")) return c->no_slots = true, 1;
+    if (!strcmp(a, "--slots")) return c->no_slots = false, 1;
+    // What frink always does, as the reference spells it.
+    if (!strcmp(a, "--no-context-shift") || !strcmp(a, "--no-kv-unified") || !strcmp(a, "-no-kvu")) return 1;
+    if (!strcmp(a, "--context-shift"))
+        return fprintf(stderr, "frink: serve: note: --context-shift has no effect: frink never shifts the context; "
+                               "a reply ends when its slot's context is full (finish_reason \"length\")\n"), 1;
+    if (!strcmp(a, "--kv-unified") || !strcmp(a, "-kvu"))
+        return fprintf(stderr, "frink: serve: note: %s has no effect: each of frink's slots holds its own -c tokens "
+                               "of context\n", a), 1;
     if (!has) return cli_die("%s: unknown flag or missing value (see frink serve --help)", a), -1;
     // The integer flags: where each goes and its range.
     static const struct { const char *name, *alias; long lo, hi; } ints[] = {
@@ -102,7 +125,19 @@ static int serve_flag(struct srv_config *c, const char **key_file, int argc, cha
         }
         return 2;
     }
-    if (!strcmp(a, "--host")) c->host = v;
+    if (!strcmp(a, "--host")) {
+        if (!*v || *v == ',' || strstr(v, ",,") || v[strlen(v) - 1] == ',')
+            return cli_die("%s expects HOST or HOST,HOST,... (no empty address)", a), -1;
+        c->host = v;
+    } else if (!strcmp(a, "--tags")) c->tags = v;
+    else if (!strcmp(a, "--reasoning") || !strcmp(a, "-rea")) {
+        if (strcmp(v, "on") && strcmp(v, "off") && strcmp(v, "auto")) return cli_die("%s expects on, off or auto, got '%s'", a, v), -1;
+        c->reasoning = !strcmp(v, "on") ? 1 : !strcmp(v, "off") ? 0 : -1;
+    } else if (!strcmp(a, "--sleep-idle-seconds")) {
+        if (!cli_int(a, v, -1, 1L << 30, &n)) return -1;
+        if (!n) return cli_die("%s: 0 is not a number of seconds (-1: never)", a), -1;
+        if (n > 0) fprintf(stderr, "frink: serve: note: --sleep-idle-seconds %ld has no effect: frink keeps the model loaded\n", n);
+    }
     else if (!strcmp(a, "--api-key")) c->api_key = v;
     else if (!strcmp(a, "--api-key-file")) *key_file = v;
     else if (!strcmp(a, "--alias") || !strcmp(a, "-a")) {
@@ -126,17 +161,44 @@ static int serve_check(struct srv_config *c, const struct cli_model_opts *mo, co
         c->api_key = *key_buf;
     }
     if (c->api_key && !*c->api_key) return cli_die("--api-key: the key is empty");
-    if (!is_loopback(c->host) && !c->api_key && !c->insecure_public)
-        return cli_die("--host %s is not a loopback address: give --api-key (or --api-key-file), or "
-                       "--insecure-public to serve it without one",
-                       c->host);
+    for (const char *h = c->host; *h;) {
+        size_t n = strcspn(h, ",");
+        char one[256];
+        snprintf(one, sizeof one, "%.*s", (int)(n < sizeof one ? n : sizeof one - 1), h);
+        if (!is_loopback(one) && !c->api_key && !c->insecure_public)
+            return cli_die("--host %s is not a loopback address: give --api-key (or --api-key-file), or "
+                           "--insecure-public to serve it without one",
+                           one);
+        h += n + (h[n] == ',');
+    }
     if (c->slot_save_path) {
         struct stat stt;
         if (stat(c->slot_save_path, &stt) || !S_ISDIR(stt.st_mode))
             return cli_die("--slot-save-path %s: not a directory", c->slot_save_path);
     }
     if (mo->vocab_only || mo->no_tokenizer) return cli_die("frink serve needs a model with weights and a tokenizer");
+    if (cli_kv_type(mo) < 0) return 2;
     return 0;
+}
+
+// The model file checked before anything is printed or bound, so that a bad path or a file
+// that is no model fails at once, as `frink run` does (the weights then load behind /health's
+// 503). Opening only the tokenizer reads the header and metadata. Returns 0, or 1 (printed).
+static int serve_check_model(const struct cli_model_opts *mo) {
+    frink_model_params mp = frink_model_default_params();
+    mp.path = mo->path;
+    mp.vocab_only = true;
+    frink_model *m;
+    if (frink_model_open(&mp, &m)) return cli_die("%s", frink_errmsg()), 1;
+    frink_model_free(m);
+    return 0;
+}
+
+// Whether --seed / -s is among the flags (the sampler's default seed is no server default).
+static bool serve_seed_given(int argc, char **argv) {
+    for (int i = 0; i < argc; i++)
+        if (!strcmp(argv[i], "--seed") || !strcmp(argv[i], "-s")) return true;
+    return false;
 }
 
 int cmd_serve(int argc, char **argv) {
@@ -149,7 +211,7 @@ int cmd_serve(int argc, char **argv) {
     mo.batch = 0; // -b given or not: the server's step budget has its own default
     struct srv_config c = {.host = "127.0.0.1", .port = 8080, .n_slots = 4, .n_batch = 256, .max_queue = 64,
                            .cache_bytes = (size_t)1024 << 20, .max_body = 16u << 20, .timeout_s = 30,
-                           .n_predict = -1};
+                           .n_predict = -1, .sampling = frink_sampler_default_params(), .reasoning = -1};
     const char *key_file = NULL;
     char *key_buf = NULL;
     c.cors_origins = calloc((size_t)argc + 1, sizeof *c.cors_origins);
@@ -157,11 +219,15 @@ int cmd_serve(int argc, char **argv) {
     int rc = 0;
     for (int i = 0; i < argc && !rc; i++) {
         int used = cli_model_flag(&mo, argc, argv, i);
+        if (!used) used = cli_sampling_flag(&c.sampling, argc, argv, i);
         if (!used) used = serve_flag(&c, &key_file, argc, argv, i);
         if (used < 0) rc = 2;
         else i += used - 1;
     }
     if (!rc) rc = serve_check(&c, &mo, key_file, &key_buf);
+    if (!rc) rc = serve_check_model(&mo);
+    // --seed -1 (or none): each request without a seed draws its own, as llama-server does.
+    c.has_seed = c.sampling.seed != CLI_SEED_RANDOM && serve_seed_given(argc, argv);
     if (!rc) {
         c.model_path = mo.path;
         c.n_ctx = (int)mo.ctx;

@@ -1407,6 +1407,7 @@ static json_t *oai_model_json(struct srv *s) {
                                       "n_ctx_train", frink_model_n_ctx_train(s->model), "n_ctx", s->n_ctx, "n_params",
                                       (json_int_t)frink_model_n_params(s->model), "size",
                                       (json_int_t)frink_model_size(s->model)));
+    if (m && s->cfg.tags) json_object_set_new(m, "tags", api_tags_json(s->cfg.tags));
     return m;
 }
 

@@ -450,11 +450,29 @@ fail:
     return -1;
 }
 
+json_t *api_tags_json(const char *tags) {
+    json_t *a = json_array();
+    for (const char *p = tags; *p;) {
+        size_t n = strcspn(p, ",");
+        const char *b = p, *e = p + n;
+        while (b < e && (*b == ' ' || *b == '\t')) b++;
+        while (e > b && (e[-1] == ' ' || e[-1] == '\t')) e--;
+        if (e > b) json_array_append_new(a, json_stringn(b, (size_t)(e - b)));
+        p += n + (p[n] == ',');
+    }
+    return a;
+}
+
 int api_read_sampling(struct srv *s, json_t *req, struct run_params *p, frink_logit_bias **bias, struct api_err *e) {
     double d;
     long l;
     int rc;
     *bias = NULL;
+    // What the request leaves out, the server's flags decide (--temp, --top-k, ...).
+    const frink_sampler_params *dflt = &s->cfg.sampling;
+    p->sp.temp = dflt->temp, p->sp.top_k = dflt->top_k, p->sp.top_p = dflt->top_p, p->sp.min_p = dflt->min_p;
+    p->sp.repeat_penalty = dflt->repeat_penalty, p->sp.presence_penalty = dflt->presence_penalty;
+    p->sp.frequency_penalty = dflt->frequency_penalty, p->sp.penalty_last_n = dflt->penalty_last_n;
     if ((rc = api_get_num(req, "temperature", 0, 2, &d, e)) < 0) return -1;
     if (rc) p->sp.temp = (float)d;
     if ((rc = api_get_num(req, "top_p", 0, 1, &d, e)) < 0) return -1;
@@ -485,7 +503,7 @@ int api_read_sampling(struct srv *s, json_t *req, struct run_params *p, frink_lo
         json_int_t v = json_integer_value(sv);
         p->sp.seed = v == -1 ? api_random_seed() : (uint64_t)v;
     } else {
-        p->sp.seed = api_random_seed();
+        p->sp.seed = s->cfg.has_seed ? dflt->seed : api_random_seed();
     }
     return api_read_bias(s, req, p, bias, e);
 }

@@ -32,6 +32,10 @@ int api_refuse(json_t *obj, const char *key, json_t *ok, const char *why, struct
 // file's basename, or general.name): else 404 "model_not_found".
 int api_check_model(struct srv *s, json_t *req, bool required, struct api_err *e);
 
+// --tags "a, b,c": the array ["a", "b", "c"] (names trimmed, empty ones dropped), as the
+// reference lists a model's tags.
+json_t *api_tags_json(const char *tags);
+
 // The sampling fields every API shares, read into p->sp (OpenAI's names: temperature, top_p,
 // top_k, min_p, seed, presence_penalty, frequency_penalty, repeat_penalty, repeat_last_n;
 // logit_bias as {"token id": bias}, bias in [-100, 100], -100 bans). A request with no seed

@@ -129,6 +129,10 @@ struct http_sock {
 };
 
 static struct MHD_Daemon *http_daemon;
+// --host A,B,...: the daemons of the addresses after the first.
+#define HTTP_MAX_HOSTS 7
+static struct MHD_Daemon *http_extra[HTTP_MAX_HOSTS];
+static int http_n_extra;
 static struct srv *http_srv;
 static pthread_mutex_t http_socks_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t http_watch_cv = PTHREAD_COND_INITIALIZER;
@@ -854,16 +858,9 @@ static bool http_is_loopback(const struct sockaddr *sa) {
     return false;
 }
 
-int http_start(struct srv *s, int *bound) {
-    if (http_daemon) {
-        fprintf(stderr, "frink serve: the HTTP server is already running\n");
-        return -1;
-    }
-    const char *host = s->cfg.host && s->cfg.host[0] ? s->cfg.host : "127.0.0.1";
-    if (s->cfg.port < 0 || s->cfg.port > 65535) {
-        fprintf(stderr, "frink serve: --port %d is not a TCP port (0..65535)\n", s->cfg.port);
-        return -1;
-    }
+// Starts one daemon on host (one address of --host) and port. Returns it, or NULL after
+// printing why (no such address, a public one without a key, cannot bind).
+static struct MHD_Daemon *http_listen(struct srv *s, const char *host, int port_num) {
     // "[::1]" as written in URLs.
     char hostbuf[256];
     size_t hl = strlen(host);
@@ -873,7 +870,7 @@ int http_start(struct srv *s, int *bound) {
         host = hostbuf;
     }
     char port[16];
-    snprintf(port, sizeof port, "%d", s->cfg.port);
+    snprintf(port, sizeof port, "%d", port_num);
     struct addrinfo hints, *ai = NULL;
     memset(&hints, 0, sizeof hints);
     hints.ai_family = AF_UNSPEC;
@@ -881,9 +878,9 @@ int http_start(struct srv *s, int *bound) {
     hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
     int gerr = getaddrinfo(host, port, &hints, &ai);
     if (gerr != 0 || !ai) {
-        fprintf(stderr, "frink serve: --host %s: %s\n", s->cfg.host, gerr ? gai_strerror(gerr) : "no address");
+        fprintf(stderr, "frink serve: --host %s: %s\n", host, gerr ? gai_strerror(gerr) : "no address");
         if (ai) freeaddrinfo(ai);
-        return -1;
+        return NULL;
     }
     struct sockaddr_storage addr;
     memset(&addr, 0, sizeof addr);
@@ -894,8 +891,8 @@ int http_start(struct srv *s, int *bound) {
         fprintf(stderr,
                 "frink serve: refusing to listen on %s without an API key: anyone who can reach it could use it; "
                 "give --api-key (or --api-key-file), or --insecure-public to allow it anyway\n",
-                s->cfg.host);
-        return -1;
+                host);
+        return NULL;
     }
     unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL |
                      MHD_USE_ERROR_LOG;
@@ -904,23 +901,52 @@ int http_start(struct srv *s, int *bound) {
         const struct in6_addr *a = &((struct sockaddr_in6 *)&addr)->sin6_addr;
         flags |= IN6_IS_ADDR_UNSPECIFIED(a) ? MHD_USE_DUAL_STACK : MHD_USE_IPv6;
     }
-    http_srv = s;
     unsigned timeout = s->cfg.timeout_s > 0 ? (unsigned)s->cfg.timeout_s : 0;
-    http_daemon = MHD_start_daemon(
-        flags, (uint16_t)s->cfg.port, NULL, NULL, http_access, NULL, MHD_OPTION_EXTERNAL_LOGGER, http_log, NULL,
+    struct MHD_Daemon *d = MHD_start_daemon(
+        flags, (uint16_t)port_num, NULL, NULL, http_access, NULL, MHD_OPTION_EXTERNAL_LOGGER, http_log, NULL,
         MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_CONNECTION_TIMEOUT, timeout,
         MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_CONN_LIMIT, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
         (size_t)HTTP_CONN_MEMORY, MHD_OPTION_NOTIFY_COMPLETED, http_completed, NULL, MHD_OPTION_NOTIFY_CONNECTION,
         http_notify_conn, NULL, MHD_OPTION_END);
-    if (!http_daemon) {
-        fprintf(stderr, "frink serve: cannot listen on %s port %d (in use, or not an address of this machine?)\n",
-                s->cfg.host ? s->cfg.host : host, s->cfg.port);
-        http_srv = NULL;
+    if (!d) fprintf(stderr, "frink serve: cannot listen on %s port %d (in use, or not an address of this machine?)\n", host, port_num);
+    return d;
+}
+
+int http_start(struct srv *s, int *bound) {
+    if (http_daemon) {
+        fprintf(stderr, "frink serve: the HTTP server is already running\n");
         return -1;
     }
-    const union MHD_DaemonInfo *di = MHD_get_daemon_info(http_daemon, MHD_DAEMON_INFO_BIND_PORT);
-    if (bound) *bound = di ? (int)di->port : s->cfg.port;
-    if (timeout > 0) {
+    const char *hosts = s->cfg.host && s->cfg.host[0] ? s->cfg.host : "127.0.0.1";
+    if (s->cfg.port < 0 || s->cfg.port > 65535) {
+        fprintf(stderr, "frink serve: --port %d is not a TCP port (0..65535)\n", s->cfg.port);
+        return -1;
+    }
+    http_srv = s;
+    // --host A,B: a daemon per address, all on the first one's port (--port 0 picks it once).
+    int port = s->cfg.port;
+    for (const char *h = hosts; *h;) {
+        size_t n = strcspn(h, ",");
+        char host[256];
+        snprintf(host, sizeof host, "%.*s", (int)(n < sizeof host ? n : sizeof host - 1), h);
+        h += n + (h[n] == ',');
+        struct MHD_Daemon *d = n && http_n_extra < HTTP_MAX_HOSTS ? http_listen(s, host, port) : NULL;
+        if (!d) {
+            if (n && http_n_extra == HTTP_MAX_HOSTS) fprintf(stderr, "frink serve: --host: at most %d addresses\n", HTTP_MAX_HOSTS + 1);
+            http_stop();
+            http_srv = NULL;
+            return -1;
+        }
+        if (!http_daemon) {
+            http_daemon = d;
+            const union MHD_DaemonInfo *di = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+            if (di) port = (int)di->port;
+        } else {
+            http_extra[http_n_extra++] = d;
+        }
+    }
+    if (bound) *bound = port;
+    if (s->cfg.timeout_s > 0) {
         http_watch_stop = false;
         http_watch_running = pthread_create(&http_watch_thread, NULL, http_watchdog, NULL) == 0;
     }
@@ -936,6 +962,7 @@ void http_stop(void) {
         pthread_join(http_watch_thread, NULL);
         http_watch_running = false;
     }
+    while (http_n_extra) MHD_stop_daemon(http_extra[--http_n_extra]);
     if (http_daemon) {
         MHD_stop_daemon(http_daemon);
         http_daemon = NULL;

@@ -257,6 +257,10 @@ static int render_chat(struct srv *s, const struct run_params *p, bool no_thinki
     if (p->tools && json_array_size(p->tools)) json_object_set(vars, "tools", p->tools);
     json_object_set_new(vars, "add_generation_prompt", json_boolean(p->add_generation_prompt));
     if (no_thinking && !json_object_get(vars, "enable_thinking")) json_object_set_new(vars, "enable_thinking", json_false());
+    // --reasoning on|off: the template's switch where the request did not set it (as the
+    // reference's default_template_kwargs).
+    if (s->cfg.reasoning >= 0 && !json_object_get(vars, "enable_thinking") && run_template_knows(s, "enable_thinking"))
+        json_object_set_new(vars, "enable_thinking", json_boolean(s->cfg.reasoning));
     char *v = json_dumps(vars, JSON_COMPACT);
     json_decref(vars);
     if (!v) {

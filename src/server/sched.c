@@ -556,7 +556,9 @@ static void slot_sample(struct sched *q, struct slot *sl, const float *logits) {
         slot_end(q, sl, GEN_LENGTH, NULL);
         return;
     }
-    if (frink_seq_len(sl->seq) + 1 > q->s->n_ctx) {
+    // The token just taken is the context's last when the sequence holds all the others: prompt
+    // and reply then count n_ctx tokens, never more (it would never be evaluated).
+    if (frink_seq_len(sl->seq) + 1 >= q->s->n_ctx) {
         slot_end(q, sl, GEN_CTX, NULL);
         return;
     }

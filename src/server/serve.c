@@ -30,16 +30,17 @@ static const char *basename_of(const char *path) {
     return b ? b + 1 : path;
 }
 
-// Errors of start-up, in the CLI's shape ("frink: ..." on stderr). Returns 2.
+// Errors of start-up, in the CLI's shape ("frink: serve: ..." on stderr). Returns 1: the flags
+// were checked before (src/cli/serve.c), so what fails here fails at run time.
 static int srv_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int srv_fail(const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    fputs("frink: ", stderr);
+    fputs("frink: serve: ", stderr);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
-    return 2;
+    return 1;
 }
 
 // The chat template: --chat-template-file's, or the model's own (ChatML, said on stderr, when it
@@ -90,6 +91,9 @@ static int srv_load(struct srv *s) {
     if (frink_model_open(&mp, &s->model)) return srv_fail("%s", frink_errmsg());
     if (srv_template_open(s, c->chat_template_file)) return 1;
     s->tmpl_is_chatml = !c->chat_template_file && !frink_model_chat_template(s->model);
+    if (c->reasoning >= 0 && !run_template_knows(s, "enable_thinking"))
+        fprintf(stderr, "frink: serve: note: --reasoning %s has no effect: the chat template has no enable_thinking switch\n",
+                c->reasoning ? "on" : "off");
     snprintf(s->fingerprint, sizeof s->fingerprint, "fp_%012" PRIx64, (uint64_t)(frink_model_identity(s->model) & 0xffffffffffffull));
     s->n_ctx = srv_ctx_size(c, s->model);
     char err[512];
@@ -117,7 +121,12 @@ int srv_main(const struct srv_config *cfg) {
     atomic_init(&s.ready, false);
     int port = 0;
     if (http_start(&s, &port)) return 1;
-    printf("frink serve: listening on http://%s:%d\n", strchr(c->host, ':') ? "[::1]" : c->host, port);
+    for (const char *h = c->host; *h;) { // a line per address of --host
+        int n = (int)strcspn(h, ",");
+        bool v6 = memchr(h, ':', (size_t)n) && h[0] != '[';
+        printf("frink serve: listening on http://%s%.*s%s:%d\n", v6 ? "[" : "", n, h, v6 ? "]" : "", port);
+        h += n + (h[n] == ',');
+    }
     fflush(stdout);
 
     int rc = srv_load(&s);
@@ -155,7 +164,10 @@ static bool loading(struct srv *s, struct http_resp *out) {
 }
 
 void serve_slots(struct srv *s, struct http_req *r, struct http_resp *out) {
-    (void)r;
+    if (s->cfg.no_slots) {
+        http_error(out, r->api, 501, "not_supported_error", NULL, "the slots endpoint is disabled (--no-slots)");
+        return;
+    }
     if (loading(s, out)) return;
     struct sched_slot_info info[256];
     int n = sched_slots(s->sched, info, 256);
@@ -180,9 +192,15 @@ void serve_slot_action(struct srv *s, struct http_req *r, struct http_resp *out)
     const char *action = http_query(r, "action");
     char *end;
     long id = r->route_arg ? strtol(r->route_arg, &end, 10) : -1;
-    if (!r->route_arg || *end || id < 0) {
+    if (!r->route_arg || *end || end == r->route_arg || id < 0) {
         http_error(out, r->api, 400, "invalid_request_error", "id", "slot id must be a number, got '%s'",
                    r->route_arg ? r->route_arg : "");
+        return;
+    }
+    // Checked before it becomes an int: 4294967296 must not reach slot 0.
+    if (id >= s->cfg.n_slots) {
+        http_error(out, r->api, 400, "invalid_request_error", "id", "slot id %s is out of range: the server has %d slots (0..%d)",
+                   r->route_arg, s->cfg.n_slots, s->cfg.n_slots - 1);
         return;
     }
     if (!action || (strcmp(action, "save") && strcmp(action, "restore") && strcmp(action, "erase"))) {
@@ -314,8 +332,10 @@ void serve_props(struct srv *s, struct http_req *r, struct http_resp *out) {
     (void)r;
     if (loading(s, out)) return;
     http_json(out, 200,
-              json_pack("{s:{s:i, s:i}, s:i, s:s, s:s, s:s?, s:b, s:s, s:s}", "default_generation_settings", "n_ctx",
-                        s->n_ctx, "n_predict", s->cfg.n_predict, "total_slots", s->cfg.n_slots, "model_path",
+              // n_ctx: the whole context, as the reference reports it (its slots share one; frink's
+              // each hold n_ctx_slot of it, what one request may use).
+              json_pack("{s:{s:i, s:i, s:i}, s:i, s:s, s:s, s:s?, s:b, s:s, s:s}", "default_generation_settings", "n_ctx",
+                        s->n_ctx * s->cfg.n_slots, "n_ctx_slot", s->n_ctx, "n_predict", s->cfg.n_predict, "total_slots", s->cfg.n_slots, "model_path",
                         s->cfg.model_path ? s->cfg.model_path : "(embedded)", "model_alias", s->model_id,
                         "chat_template", frink_template_source(s->tmpl), "chat_template_is_chatml_default",
                         s->tmpl_is_chatml, "build_info", frink_version(), "arch", frink_model_arch(s->model)));

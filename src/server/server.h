@@ -58,6 +58,13 @@ struct srv_config {
     int gdn_chunk;
     bool reference;              // --reference: the context runs the scalar reference kernels
     int verbose;                 // 1: a line per request on stderr
+    // Server-wide defaults of a request that does not set them (llama-server's --temp, --top-k,
+    // ..., --seed): the sampler's fields; its logit bias is never set here.
+    frink_sampler_params sampling;
+    bool has_seed;               // --seed S: requests without a seed use sampling.seed (else random)
+    int reasoning;               // --reasoning: 1 on, 0 off (the template's enable_thinking), -1 auto
+    bool no_slots;               // --no-slots: GET /slots answers 501
+    const char *tags;            // --tags: informational model tags (GET /v1/models, /props)
 };
 
 struct sched;
