@@ -2,6 +2,7 @@
 // bad flags / missing files / corrupt models giving a one-line error and a
 // non-zero exit (never a crash).
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -156,9 +157,123 @@ int main(void) {
     remove("/tmp/frink-cli-cache.bin");
     CHECK(run("run -p 'Once upon a time' -n 8 --temp 0 --cache-type q8_0", out, sizeof out, 0) == 0, "run with a Q8_0 KV cache");
 
+    // The reference's spellings, each checked for its effect.
+    static char out2[1 << 16];
+    CHECK(run("run -p 'Once upon a time' -n 24 --temp 0.8 --seed -1 --json", out, sizeof out, 1) == 0 && strstr(out, "frink: seed "),
+          "--seed -1 prints the seed it drew: %.300s", out);
+    CHECK(run("run -p 'Once upon a time' -n 24 --temp 0.8 --seed -1 --json", out2, sizeof out2, 1) == 0 && strcmp(out, out2),
+          "two runs with --seed -1 at --temp 0.8 differ: %.200s", out2);
+    CHECK(run("run -p 'Once upon a time' -n 60 --temp 0 -r girl --json", out, sizeof out, 0) == 0 && strstr(out, "little girl\","),
+          "-r stops at the text: %.300s", out);
+    CHECK(run("run -p 'Once upon a time' -n 60 --temp 0 --stop 'little' --json", out, sizeof out, 0) == 0 && strstr(out, "little\","),
+          "--stop is -r: %.300s", out);
+    CHECK(run("run -p 'Once upon a time' -n -1 --temp 0 --json --grammar 'root ::= \" there was a cat.\"'", out, sizeof out, 0) == 0 &&
+              strstr(out, "there was a cat.\","),
+          "-n -1 runs to the end of generation: %.300s", out);
+    CHECK(run("run -p 'Once upon a time' -c 64 -n -1 --json", out, sizeof out, 0) == 0 && strstr(out, "\"ids\":[") &&
+              lines(strchr(out, '[') ? strstr(out, "\"ids\":[") : out) == 1,
+          "-n -1 runs to the end of the context: %.200s", out);
+    {
+        // prompt 5 tokens, -c 64: 59 generated, prompt + reply = the context, never more.
+        const char *ids = strstr(out, "\"ids\":[");
+        int n = 0;
+        for (const char *p = ids; p && *p && *p != ']'; p++) n += *p == ',';
+        CHECK(ids && n + 1 == 59, "-n -1 with -c 64 generates 59 tokens after a 5-token prompt, got %d", n + 1);
+    }
+    CHECK(run("run -p 'Once upon a time' -c 40 -n -2 --ignore-eos --json", out, sizeof out, 0) == 0, "-n -2 --ignore-eos: %.200s", out);
+    {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd, "echo 'Once upon a time' | %s run -f - -n 4 --temp 0 --json", bin);
+        FILE *p = popen(cmd, "r");
+        size_t n = p ? fread(out, 1, sizeof out - 1, p) : 0;
+        out[n] = 0;
+        CHECK(p && pclose(p) == 0 && strstr(out, "\"prompt_ids\":[1,403,407,261,378]"), "-f - reads the prompt from stdin: %s", out);
+        snprintf(cmd, sizeof cmd, "printf 'Once upon a time' | %s tokenize -", bin);
+        p = popen(cmd, "r");
+        n = p ? fread(out, 1, sizeof out - 1, p) : 0;
+        out[n] = 0;
+        CHECK(p && pclose(p) == 0 && !strcmp(out, "1,403,407,261,378\n"), "tokenize - reads stdin: %s", out);
+    }
+    FILE *pf = fopen("/tmp/frink-cli-prompt.txt", "w");
+    if (pf) fputs("Once upon a time\n", pf), fclose(pf);
+    CHECK(run("run -f /tmp/frink-cli-prompt.txt -n 4 --temp 0 --json", out, sizeof out, 0) == 0 &&
+              strstr(out, "\"prompt_ids\":[1,403,407,261,378]"),
+          "-f FILE: the prompt without its trailing newline: %s", out);
+    CHECK(run("run --file /tmp/frink-cli-prompt.txt -n 4 --temp 0 --no-display-prompt", out, sizeof out, 0) == 0 &&
+              !strstr(out, "Once upon a time") && strlen(out) > 2,
+          "--no-display-prompt prints only the generated text: '%s'", out);
+    CHECK(run("tokenize -f /tmp/frink-cli-prompt.txt", out, sizeof out, 0) == 0 && !strcmp(out, "1,403,407,261,378,13\n"),
+          "tokenize -f FILE (byte for byte): %s", out);
+    remove("/tmp/frink-cli-prompt.txt");
+    CHECK(run("run --chat --system 'Be brief.' -p hi -n 4 --temp 0 --json", out, sizeof out, 0) == 0 &&
+              run("run -sys 'Be brief.' -p hi -n 4 --temp 0 --json", out2, sizeof out2, 0) == 0 &&
+              !strncmp(out, out2, (size_t)(strstr(out, "\"ids\"") ? strstr(out, "\"ids\"") - out : 0)) && strstr(out, "\"ids\""),
+          "-sys is the chat template's system message: %.200s / %.200s", out, out2);
+    CHECK(run("run -p hi -n 2 -ngl 99 -fa on --jinja -sm none -mg 0 --no-mmap", out, sizeof out, 1) == 0 &&
+              strstr(out, "frink: run: note: -ngl 99 has no effect") && strstr(out, "-fa on has no effect") &&
+              strstr(out, "--no-mmap has no effect") && !strstr(out, "jinja"),
+          "GPU flags: accepted, each with a note: %s", out);
+    CHECK(run("run -p hi -n 2 -ctk q8_0 -ctv q8_0", out, sizeof out, 0) == 0, "-ctk and -ctv of one type");
+    CHECK(run("--version", out, sizeof out, 0) == 0 && !strncmp(out, "frink ", 6), "frink --version: %s", out);
+    CHECK(run("help run", out, sizeof out, 0) == 0 && run("run --help", out2, sizeof out2, 0) == 0 && !strcmp(out, out2) &&
+              strstr(out, "--reverse-prompt") && strstr(out, "-f, --file"),
+          "frink help run = frink run --help");
+    CHECK(run("archs --json", out, sizeof out, 0) == 0 && out[0] == '[' && strstr(out, "\"arch\": \"llama\"") &&
+              strstr(out, "\"runs\": true") && strstr(out, "\"runs\": false"),
+          "archs --json: %.200s", out);
+    FILE *cf = fopen("/tmp/frink-cli-chat2.txt", "w");
+    if (cf) fputs("\n  \nhi\n\n", cf), fclose(cf);
+    CHECK(run("chat -n 8 --temp 0 < /tmp/frink-cli-chat2.txt", out, sizeof out, 0) == 0 && lines(out) == 1,
+          "chat ignores empty lines (one reply for one message): '%s'", out);
+    remove("/tmp/frink-cli-chat2.txt");
+    CHECK(run("chat --help", out, sizeof out, 0) == 0 && strstr(out, "/quit") && strstr(out, "/reset") && strstr(out, "/save"),
+          "chat --help lists the slash commands");
+    {
+        // serve --help lists every flag serve takes.
+        static const char *const sflags[] = {"--host", "--port", "-np", "--parallel", "-c,", "-b,", "-n,", "--max-queue",
+                                             "--cache-ram", "--api-key", "--api-key-file", "--alias", "--chat-template-file",
+                                             "--slot-save-path", "--metrics", "--cors-origin", "--insecure-public",
+                                             "--max-body", "--timeout", "-to", "--verbose", "--no-slots", "--tags",
+                                             "--reasoning", "--temp", "--top-k", "--seed", "--jinja", "--context-shift",
+                                             "--kv-unified", "--sleep-idle-seconds", "-ngl", "-ctv", "--cache-type",
+                                             "--threads", "--device", "--allow-unread", "--gdn-chunk", "--reference"};
+        CHECK(run("serve --help", out, sizeof out, 0) == 0, "serve --help");
+        for (size_t i = 0; i < sizeof sflags / sizeof *sflags; i++) CHECK(strstr(out, sflags[i]), "serve --help lists %s", sflags[i]);
+    }
+    // gen outside the checkout: the tiny presets carry the embedded tokenizer, and run works on the file.
+    CHECK(system("rm -rf /tmp/frink-cli-gen && mkdir -p /tmp/frink-cli-gen") == 0, "mkdir");
+    {
+        char abs[4096], full[8400];
+        if (!realpath(bin, abs)) snprintf(abs, sizeof abs, "%s", bin);
+        snprintf(full, sizeof full, "cd /tmp/frink-cli-gen && %s gen --preset qwen35-tiny -o t.gguf 2>&1 && %s run -m t.gguf -p hi -n 4 2>&1",
+                 abs, abs);
+        FILE *p = popen(full, "r");
+        size_t n = p ? fread(out, 1, sizeof out - 1, p) : 0;
+        out[n] = 0;
+        CHECK(p && pclose(p) == 0 && strstr(out, "embedded stories260K tokenizer") && strstr(out, "tok/s"),
+              "gen outside the checkout, then run on its file: %s", out);
+    }
+    system("rm -rf /tmp/frink-cli-gen");
+    // One error shape and one exit-code rule: 2 for usage, 1 at run time; serve checks the model first.
+    CHECK(run("run -ctv q8_0 -p hi", out, sizeof out, 1) == 2 && strstr(out, "frink: run: ") && strstr(out, "-ctv") && lines(out) == 1,
+          "-ctv of another type than K is refused by name: %s", out);
+    CHECK(run("archs --yaml", out, sizeof out, 1) == 2 && strstr(out, "frink: archs: unknown flag"), "archs: unknown flag: %s", out);
+    CHECK(run("serve --port 0 -m /nonexistent.gguf", out, sizeof out, 1) == 1 && !strstr(out, "listening") &&
+              strstr(out, "frink: serve: ") && lines(out) == 1,
+          "serve checks the model before its banner, exit 1: %s", out);
+    CHECK(run("run -m /nonexistent.gguf -p hi", out, sizeof out, 1) == 1, "run: a missing model exits 1");
+    CHECK(run("serve --port 0 --temp 9000", out, sizeof out, 1) == 2 && strstr(out, "frink: serve: --temp"), "serve: a bad flag exits 2: %s", out);
+
     // A truncated model file: a clear error naming the problem.
     system("head -c 600000 models/stories260K.gguf > /tmp/frink-trunc.gguf");
     CHECK(run("run -m /tmp/frink-trunc.gguf -p hi", out, sizeof out, 1) == 1 && strstr(out, "truncated"), "truncated file: %s", out);
+    {
+        int named = 0;
+        for (const char *p = out; (p = strstr(p, "frink-trunc.gguf")); p++) named++;
+        CHECK(named == 1 && !strncmp(out, "frink: run: /tmp/frink-trunc.gguf: ", 35), "the file named once: %s", out);
+    }
+    CHECK(run("serve --port 0 -m /tmp/frink-trunc.gguf", out, sizeof out, 1) == 1 && !strstr(out, "listening") && strstr(out, "truncated"),
+          "serve refuses a truncated model before listening: %s", out);
     remove("/tmp/frink-trunc.gguf");
     return TEST_DONE();
 }
