@@ -330,7 +330,8 @@ static int run_generate(const struct run_opts *o, struct run *r) {
         }
         if (!o->json) fflush(stdout);
         if (hit || i + 1 == n_predict) break;
-        if (frink_seq_len(r->e.seq) >= n_ctx) {
+        // The token just taken is the context's last when the sequence holds all the others.
+        if (frink_seq_len(r->e.seq) + 1 >= n_ctx) {
             fprintf(stderr, "\nfrink: run: the context of %d tokens is full (-c); stopping\n", n_ctx);
             break;
         }
