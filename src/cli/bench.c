@@ -125,7 +125,7 @@ static int engine_open(const struct bench_opts *o, int n_ctx, int n_batch, int n
     mp.allow_unread = o->allow_unread;
     mp.no_tokenizer = true; // ids only
     mp.device = o->device;
-    if (frink_model_open(&mp, &e->m)) return cli_die("%s: %s", o->path ? o->path : "embedded model", frink_errmsg()), 1;
+    if (frink_model_open(&mp, &e->m)) return cli_die("%s", frink_errmsg()), 1; // the message names the file
     frink_context_params cp = frink_context_default_params();
     cp.n_threads = (int)o->threads;
     cp.n_ctx = n_ctx > o->ctx ? n_ctx : (int)o->ctx;

@@ -86,6 +86,8 @@ int main(int argc, char **argv) {
             cli_cmd = commands[i].name;
             return commands[i].fn(argc - 2, argv + 2);
         }
-    fprintf(stderr, "frink: unknown command '%s' (see `frink help`)\n", cmd);
+    if (!strcmp(cmd, "-v")) // the reference's -v is --verbose, as it is for `frink serve`
+        fprintf(stderr, "frink: unknown command '-v' (`frink --version` prints the version; -v is --verbose)\n");
+    else fprintf(stderr, "frink: unknown command '%s' (see `frink help`)\n", cmd);
     return 2;
 }
