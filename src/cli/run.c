@@ -319,7 +319,10 @@ static int run_generate(const struct run_opts *o, struct run *r) {
     long n_predict = run_n_predict(o, m);
     for (long i = 0; i < n_predict; i++) {
         frink_token tok;
-        if (frink_sampler_sample(r->smp, r->logits, &tok)) return cli_die("%s", frink_errmsg()), 1;
+        frink_status st = frink_sampler_sample(r->smp, r->logits, &tok);
+        // A grammar that has ended allows only the end of generation, which --ignore-eos masks.
+        if (st == FRINK_ERR_STATE && o->ignore_eos && r->grammar && frink_grammar_complete(r->grammar)) break;
+        if (st) return cli_die("%s", frink_errmsg()), 1;
         if (frink_token_is_eog(m, tok)) break;
         r->out[r->n_out++] = tok;
         // Whole UTF-8 characters only: bytes of one split across tokens wait for the rest.
