@@ -214,6 +214,9 @@ int main(void) {
               strstr(out, "--no-mmap has no effect") && !strstr(out, "jinja"),
           "GPU flags: accepted, each with a note: %s", out);
     CHECK(run("run -p hi -n 2 -ctk q8_0 -ctv q8_0", out, sizeof out, 0) == 0, "-ctk and -ctv of one type");
+    CHECK(run("inspect -m tests/data/archs/qwen35-dense.gguf --allow-unread", out, sizeof out, 0) == 0 && strstr(out, "runs as 'qwen35'") &&
+              strstr(out, "tokenizer is refused") && strstr(out, "'test'"),
+          "inspect's verdict says when the tokenizer cannot run: %.300s", out);
     CHECK(run("--version", out, sizeof out, 0) == 0 && !strncmp(out, "frink ", 6), "frink --version: %s", out);
     CHECK(run("help run", out, sizeof out, 0) == 0 && run("run --help", out2, sizeof out2, 0) == 0 && !strcmp(out, out2) &&
               strstr(out, "--reverse-prompt") && strstr(out, "-f, --file"),

@@ -230,6 +230,17 @@ int cmd_inspect(int argc, char **argv) {
         snprintf(kinds, sizeof kinds, "%d attention, %d Gated DeltaNet", n_layer - n_gdn, n_gdn);
     printf("frink: runs as '%s': %d layers (%s), %d-wide, vocabulary %d, %.1f MB of weights per token\n", frink_model_arch(m),
            n_layer, kinds, frink_model_n_embd(m), frink_model_n_vocab(m), frink_model_bytes_per_token(m) / 1e6);
+    // The weights running is half the verdict: run, chat, tokenize and serve need the tokenizer too.
+    frink_model_params tp = frink_model_default_params();
+    tp.path = mp.path;
+    tp.vocab_only = true;
+    frink_model *tm;
+    if (frink_model_open(&tp, &tm)) {
+        printf("frink: but its tokenizer is refused: %s (run, chat, tokenize and serve need one; logits --ids does not)\n",
+               frink_errmsg());
+    } else {
+        frink_model_free(tm);
+    }
     char mf[512];
     if (frink_model_features(m, mf, sizeof mf, NULL) == FRINK_OK) printf("model features: %s\n", mf[0] ? mf : "(none)");
     printf("%-5s %-10s %-8s %s\n", "layer", "kind", "path", "features");
