@@ -209,6 +209,12 @@ int main(void) {
               run("run -sys 'Be brief.' -p hi -n 4 --temp 0 --json", out2, sizeof out2, 0) == 0 &&
               !strncmp(out, out2, (size_t)(strstr(out, "\"ids\"") ? strstr(out, "\"ids\"") - out : 0)) && strstr(out, "\"ids\""),
           "-sys is the chat template's system message: %.200s / %.200s", out, out2);
+    FILE *sf = fopen("/tmp/frink-cli-sys.txt", "w");
+    if (sf) fputs("Be brief.\n", sf), fclose(sf);
+    CHECK(run("run -sysf /tmp/frink-cli-sys.txt -p hi -n 4 --temp 0 --json", out2, sizeof out2, 0) == 0 &&
+              !strncmp(out, out2, (size_t)(strstr(out, "\"ids\"") ? strstr(out, "\"ids\"") - out : 0)),
+          "-sysf reads the system message from a file: %.200s", out2);
+    remove("/tmp/frink-cli-sys.txt");
     CHECK(run("run -p hi -n 2 -ngl 99 -fa on --jinja -sm none -mg 0 --no-mmap", out, sizeof out, 1) == 0 &&
               strstr(out, "frink: run: note: -ngl 99 has no effect") && strstr(out, "-fa on has no effect") &&
               strstr(out, "--no-mmap has no effect") && !strstr(out, "jinja"),

@@ -138,6 +138,19 @@ char *cli_read_input(const char *path, size_t *len) {
     return d;
 }
 
+char *cli_read_text(const char *path) {
+    size_t n = 0;
+    char *d = cli_read_input(path, &n);
+    if (!d) return NULL;
+    if (n && d[n - 1] == '\n') d[--n] = 0;
+    if (strlen(d) != n) {
+        free(d);
+        cli_die("%s: the text holds a NUL byte", path);
+        return NULL;
+    }
+    return d;
+}
+
 int cli_sampling_flag(frink_sampler_params *sp, int argc, char **argv, int i) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     static const char *const names[] = {"--temp", "--top-k", "--top-p", "--min-p", "--repeat-penalty", "--presence-penalty",

@@ -33,6 +33,9 @@ bool cli_wants_help(int argc, char **argv);
 char *cli_read_file(const char *path, size_t *len);
 // As cli_read_file, where "-" is stdin (read to its end).
 char *cli_read_input(const char *path, size_t *len);
+// A prompt file as the reference reads -f and -sysf: cli_read_input's text without one trailing
+// newline. NULL (printed) when it cannot be read or holds a NUL byte.
+char *cli_read_text(const char *path);
 // Consumes a sampling flag (--temp / --temperature, --top-k, --top-p, --min-p, the penalties,
 // --repeat-last-n, --seed / -s) at argv[i] into *sp: returns how many args it used (2), 0 when
 // argv[i] is no sampling flag, or -1 after printing an error. --seed -1 (the reference's

@@ -45,6 +45,7 @@ static const char help_chat[] =
     "                           a template that opens a reasoning block needs --reasoning off)\n"
     "  --temp, --top-k, --top-p, --min-p, --seed, --repeat-penalty, ... as `frink run`\n"
     "  -sys, --system-prompt TEXT   the same as --system (the reference's spelling)\n"
+    "  -sysf, --system-prompt-file F   the system prompt from F (one trailing newline dropped)\n"
     "  --jinja                  accepted: templates are always rendered by frink's Jinja engine\n"
     "commands (typed at the prompt):\n"
     "  /reset                   forget the conversation (the system prompt stays)\n"
@@ -462,7 +463,13 @@ int cmd_chat(int argc, char **argv) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--system") || !strcmp(a, "-sys") || !strcmp(a, "--system-prompt")) {
             if (!v) return cli_die("%s needs a value", a);
+            free(ch.system);
             ch.system = strdup(v);
+            i++;
+        } else if (!strcmp(a, "-sysf") || !strcmp(a, "--system-prompt-file")) {
+            if (!v) return cli_die("%s needs a value", a);
+            free(ch.system);
+            if (!(ch.system = cli_read_text(v))) return 2;
             i++;
         } else if (!strcmp(a, "--reasoning")) {
             if (!v || (strcmp(v, "on") && strcmp(v, "off"))) return cli_die("--reasoning expects on or off");

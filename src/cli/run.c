@@ -48,6 +48,7 @@ static const char help_run[] =
     "  --chat                   the prompt as one user turn of the model's chat template (and --system TEXT\n"
     "                           before it; --chat-template-file T for another template); prints the reply\n"
     "  -sys, --system-prompt S  the system message of the chat template (implies --chat)\n"
+    "  -sysf, --system-prompt-file F   the same, read from F (one trailing newline dropped)\n"
     "  --jinja                  accepted: templates are always rendered by frink's Jinja engine\n"
     "examples: frink run -p \"Once upon a time\" -n 64 --temp 0\n"
     "          frink run -m model.gguf -f prompt.txt -n -1 -r \"User:\" --seed -1\n";
@@ -108,6 +109,7 @@ struct run_opts {
     const char *system_prompt, *tfile;
     frink_sampler_params sp;
     char *prompt_buf;          // -f: the file's text (o->prompt points into it)
+    char *system_buf;          // -sysf: the file's text (o->system_prompt points into it)
     const char *rprompts[16];  // -r / --stop
     int n_rprompts;
     bool ignore_eos, no_display_prompt;
@@ -132,14 +134,10 @@ struct run {
     double cache_load_ms, cache_save_ms, t0, t1, t2; // t0..t1 prefill, t1..t2 decode
 };
 
-// -f FILE: the prompt from FILE, or stdin for "-", without one trailing newline (as the
-// reference reads it). Returns 0, or 2 with the error printed.
+// -f FILE: the prompt from FILE, or stdin for "-" (cli_read_text). Returns 0, or 2 (printed).
 static int run_read_prompt(struct run_opts *o, const char *path) {
-    size_t n = 0;
     free(o->prompt_buf);
-    if (!(o->prompt_buf = cli_read_input(path, &n))) return 2; // printed
-    if (n && o->prompt_buf[n - 1] == '\n') o->prompt_buf[--n] = 0;
-    if (strlen(o->prompt_buf) != n) return cli_die("-f %s: the prompt holds a NUL byte", path);
+    if (!(o->prompt_buf = cli_read_text(path))) return 2;
     o->prompt = o->prompt_buf;
     return 0;
 }
@@ -171,6 +169,13 @@ static int run_parse(int argc, char **argv, struct run_opts *o) {
         else if (!strcmp(a, "--no-display-prompt")) o->no_display_prompt = true;
         else if (!strcmp(a, "--display-prompt")) o->no_display_prompt = false;
         else if (!strcmp(a, "-sys") || !strcmp(a, "--system-prompt")) { NEED_VALUE(); o->system_prompt = v; o->chat = true; }
+        else if (!strcmp(a, "-sysf") || !strcmp(a, "--system-prompt-file")) {
+            NEED_VALUE();
+            free(o->system_buf);
+            if (!(o->system_buf = cli_read_text(v))) return 2;
+            o->system_prompt = o->system_buf;
+            o->chat = true;
+        }
         else if (!strcmp(a, "--json")) o->json = true;
         else if (!strcmp(a, "--chat")) o->chat = true;
         else if (!strcmp(a, "--grammar")) { NEED_VALUE(); o->grammar_text = v; }
@@ -398,11 +403,11 @@ int cmd_run(int argc, char **argv) {
     if (cli_wants_help(argc, argv)) return cli_help_model(help_run);
     struct run_opts o;
     int bad = run_parse(argc, argv, &o);
-    if (bad >= 0) return free(o.prompt_buf), bad;
+    if (bad >= 0) return free(o.prompt_buf), free(o.system_buf), bad;
     cli_seed_resolve(&o.sp);
     struct run r = {0};
     int open_rc = cli_engine_open(&o.mo, &r.e);
-    if (open_rc) return free(o.prompt_buf), open_rc;
+    if (open_rc) return free(o.prompt_buf), free(o.system_buf), open_rc;
     int rc = 1;
     r.logits = malloc((size_t)frink_model_n_vocab(r.e.m) * sizeof(float));
     if (!r.logits) cli_die("out of memory");
@@ -412,5 +417,6 @@ int cmd_run(int argc, char **argv) {
     }
     run_free(&r);
     free(o.prompt_buf);
+    free(o.system_buf);
     return rc;
 }

@@ -29,12 +29,13 @@ static const char help_serve[] =
     "  -np, --parallel N       slots: requests decoding at once (default 4)\n"
     "  -c, --ctx-size N        tokens of context per slot (default: the model's, at most 8192)\n"
     "  -b, --batch-size N      tokens one step evaluates: prompt chunks plus decode tokens (default 256)\n"
-    "  -n, --n-predict N       most tokens of a reply when the request sets none (default -1: to the context)\n"
+    "  -n, --predict N         most tokens of a reply when the request sets none (default -1: to the context;\n"
+    "                          --n-predict is the same)\n"
     "  --max-queue N           requests waiting for a slot before 503 + Retry-After (default 64)\n"
     "  --cache-ram MIB         prefix cache budget in MiB (default 1024; 0: slots only)\n"
     "  --api-key KEY           require KEY (Authorization: Bearer KEY or x-api-key: KEY) on all but /health\n"
     "  --api-key-file F        the key from the first line of F\n"
-    "  --alias NAME[,NAME...]  the model's id on the wire (the first; default: the file's name);\n"
+    "  -a, --alias NAME[,...]  the model's id on the wire (the first; default: the file's name);\n"
     "                          requests may name any of them (clients that insist on their own model name)\n"
     "  --chat-template-file F  a Jinja chat template instead of the model's own\n"
     "  --slot-save-path DIR    enable POST /slots/{id}?action=save|restore (files under DIR)\n"
@@ -50,7 +51,7 @@ static const char help_serve[] =
     "                          (default auto: the template's own default)\n"
     "  -to, --timeout S        as --timeout\n"
     "sampling defaults of requests that do not set them (the request's fields win):\n"
-    "  --temp T, --top-k K, --top-p P, --min-p M, --repeat-penalty R, --presence-penalty P,\n"
+    "  --temp T (--temperature), --top-k K, --top-p P, --min-p M, --repeat-penalty R, --presence-penalty P,\n"
     "  --frequency-penalty F, --repeat-last-n N   (defaults 0.8, 40, 0.95, 0.05, off, off, off, 64)\n"
     "  -s, --seed S            the seed of requests without one (default -1: a random seed per request)\n"
     "llama-server flags accepted for scripts that pass them, with a note on stderr where frink differs:\n"
@@ -105,6 +106,7 @@ static int serve_flag(struct srv_config *c, const char **key_file, int argc, cha
         return fprintf(stderr, "frink: serve: note: %s has no effect: each of frink's slots holds its own -c tokens "
                                "of context\n", a), 1;
     if (!has) return cli_die("%s: unknown flag or missing value (see frink serve --help)", a), -1;
+    if (!strcmp(a, "--predict")) a = "-n"; // the reference's third spelling of -n
     // The integer flags: where each goes and its range.
     static const struct { const char *name, *alias; long lo, hi; } ints[] = {
         {"--port", NULL, 0, 65535},          {"-np", "--parallel", 1, 256},   {"-n", "--n-predict", -1, 1 << 24},
