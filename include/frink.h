@@ -316,6 +316,63 @@ FRINK_API frink_status frink_decode(frink_context *c, frink_batch *b);
 // by the batch, valid until it is cleared or decoded again); NULL when none were asked.
 FRINK_API const float *frink_batch_logits(const frink_batch *b, int i);
 
+// ---- embeddings: pooled final hidden states ---------------------------------------------
+// An embedding is the model's final hidden state after the output norm (what the reference
+// calls t_embd), pooled over an input's tokens; no vocabulary projection is computed. Every
+// decoder architecture that runs can embed. The pooling comes from the file
+// (<arch>.pooling_type) or from the caller; the numbers are llama.cpp's llama_pooling_type.
+
+typedef enum frink_pooling {
+    FRINK_POOLING_UNSPECIFIED = -1, // the model's own (<arch>.pooling_type)
+    FRINK_POOLING_NONE = 0,         // one vector per token
+    FRINK_POOLING_MEAN = 1,         // the mean over the input's tokens
+    FRINK_POOLING_CLS = 2,          // the first token's
+    FRINK_POOLING_LAST = 3,         // the last token's
+    FRINK_POOLING_RANK = 4,         // the classification head (cls.output) on the last token, then
+                                    // a softmax: a reranker's scores (qwen3 rerankers)
+} frink_pooling;
+
+typedef struct frink_embed_params {
+    frink_pooling pooling;
+    // Normalization of each vector, as the reference's common_embd_normalize: -1 none, 0 scaled
+    // so that the largest magnitude is 32760 (int16 range), 1 taxicab, 2 euclidean, p > 2 the
+    // p-norm. Applied to every vector returned (each token's with FRINK_POOLING_NONE).
+    int normalize;
+} frink_embed_params;
+
+// One input: n token ids (not copied; read during the call only).
+typedef struct frink_embed_input {
+    const frink_token *ids;
+    int n;
+} frink_embed_input;
+
+// The most inputs one frink_embed call takes.
+#define FRINK_EMBED_MAX_INPUTS 16384
+
+// Defaults: the model's pooling, euclidean normalization (2).
+FRINK_API frink_embed_params frink_embed_default_params(void);
+// The pooling the file names (<arch>.pooling_type); FRINK_POOLING_UNSPECIFIED when it names none.
+FRINK_API frink_pooling frink_model_pooling(const frink_model *m);
+// "none", "mean", "cls", "last", "rank" ("unspecified" for -1); NULL for any other value.
+FRINK_API const char *frink_pooling_name(frink_pooling p);
+// Floats in one vector under pooling p (UNSPECIFIED: the model's): n_embd, or for RANK the
+// classification head's outputs. 0 when m cannot pool so (RANK without a head, no pooling
+// named by the file or the call, vocab_only).
+FRINK_API int frink_embed_size(const frink_model *m, frink_pooling p);
+// Embeds n_inputs inputs. out (out_cap floats) receives one vector of frink_embed_size floats
+// per input, input by input; with FRINK_POOLING_NONE, one per token: input 0's tokens, then
+// input 1's, ... Inputs share steps (at most n_batch tokens a step, as frink_decode); each
+// input is evaluated in a sequence of its own, made and freed inside the call (the context's
+// sequences and prefix cache are untouched, n_seq_max does not count them). Each vector is
+// bit-identical whatever else is in the call, in any order, at any thread count.
+// Fails, evaluating nothing (FRINK_ERR_ARG, naming the input), on: no inputs or more than
+// FRINK_EMBED_MAX_INPUTS, an empty input, an input longer than the context's n_ctx, a token
+// id out of range, out_cap too small, an unknown pooling or normalization; with
+// FRINK_ERR_UNSUPPORTED when the model cannot pool as asked (no pooling named anywhere, RANK
+// without a classification head: both name why). One thread at a time per context.
+FRINK_API frink_status frink_embed(frink_context *c, const frink_embed_input *inputs, int n_inputs,
+                                   const frink_embed_params *p, float *out, size_t out_cap);
+
 // ---- the prefix cache ------------------------------------------------------------------
 // Snapshots of earlier sequences under the context's byte budget, evicted least recently
 // used; a lookup restores the longest cached prefix of a prompt into a sequence (a hybrid

@@ -308,7 +308,10 @@ static frink_status forward_step(struct exec *ex, const int32_t *tok, int T, con
         for (int i = 0; i < n_out; i++) memcpy(ex->xg + (size_t)i * D, x + (size_t)out[i] * D, (size_t)D * sizeof(float));
         xo = ex->xg;
     }
-    output_logits(ex, xo, n_out, logits);
+    // Embeddings want the state after the output norm (the reference's t_embd): the
+    // vocabulary projection is not computed at all.
+    if (ex->out_hidden) norm_rows(m, logits, xo, m->output_norm, m->output_norm_b, n_out);
+    else output_logits(ex, xo, n_out, logits);
     return FRINK_OK;
 }
 
@@ -350,7 +353,7 @@ frink_status exec_forward(struct exec *ex, struct seq *s, const int32_t *tokens,
 frink_status exec_batch(struct exec *ex, const struct exec_tok *tok, int n, float *logits) {
     const struct model *m = ex->m;
     if (n <= 0) return frink_fail(FRINK_ERR_ARG, "no tokens to evaluate");
-    size_t V = (size_t)m->hp.n_vocab;
+    size_t V = ex->out_hidden ? (size_t)m->hp.n_embd : (size_t)m->hp.n_vocab; // floats of one output row
     frink_status st = FRINK_OK;
     // Group the tokens by sequence (first appearance order), validate, reserve. The
     // bookkeeping lives in the executor and grows only when a larger batch comes: a
@@ -428,10 +431,10 @@ frink_status exec_batch(struct exec *ex, const struct exec_tok *tok, int n, floa
         float *lg = NULL;
         if (n_out && logits) {
             lg = ex->step_logits;
-            if ((size_t)n_out > ex->step_logits_rows) {
+            if ((size_t)n_out * V > ex->step_logits_cap) {
                 free(ex->step_logits);
                 ex->step_logits = malloc((size_t)n_out * V * sizeof(float));
-                ex->step_logits_rows = ex->step_logits ? (size_t)n_out : 0;
+                ex->step_logits_cap = ex->step_logits ? (size_t)n_out * V : 0;
                 if (!(lg = ex->step_logits)) {
                     st = frink_fail(FRINK_ERR_NOMEM, "out of memory for %d rows of logits", n_out);
                     goto done;
@@ -554,6 +557,8 @@ frink_status exec_create(const struct model *m, struct pool *pool, int max_batch
 }
 
 void exec_set_gdn_chunk(struct exec *ex, int chunk) { ex->gdn_chunk = chunk; }
+
+void exec_set_hidden_out(struct exec *ex, bool on) { ex->out_hidden = on; }
 
 void exec_set_kernels(struct exec *ex, enum quant_isa_id isa) {
     ex->isa = isa;

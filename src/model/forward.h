@@ -20,6 +20,12 @@ void exec_free(struct exec *ex);
 // Chunk size of the chunked Gated DeltaNet prefill (0 or 1 = token recurrence).
 void exec_set_gdn_chunk(struct exec *ex, int chunk);
 
+// What exec_batch writes for the tokens that ask for output: logits (n_vocab floats a row;
+// the default) or, on, the final hidden state after the output norm (n_embd floats a row; the
+// reference's t_embd, what embeddings pool). On, the output projection is skipped. Between
+// steps only; the caller sets it back when done.
+void exec_set_hidden_out(struct exec *ex, bool on);
+
 // The kernel set every product, attention and recurrence step of this executor runs (at most
 // quant_cpu_isa(); QUANT_ISA_SCALAR: the reference kernels). exec_create starts with
 // quant_cpu_isa(). The weights packed at load are used only when isa is the set they were

@@ -58,8 +58,9 @@ struct exec {
     int *tok_run;       // [T] run of each row
     int *pos;           // [T] position of each row in its sequence
     int *out, *out_dst; // [T] rows whose logits are wanted, and where they go
-    float *step_logits; // [step_logits_rows][n_vocab] logits of one step of exec_batch
-    size_t step_logits_rows;
+    float *step_logits; // [step_logits_cap] output rows (logits or hidden) of one step of exec_batch
+    size_t step_logits_cap;
+    bool out_hidden;    // output rows are the normed final hidden state [D], not logits (exec_set_hidden_out)
     int32_t *step_ids;  // [max_T] token ids of one step of exec_batch
     struct batch_seq *bat_seq; // [bat_cap] exec_batch's grouping of the batch by sequence
     int *bat_idx;       // [2 * bat_cap]: batch indices grouped by sequence | logits row per token

@@ -972,6 +972,15 @@ static frink_status bind_globals(struct loader *ld) {
     } else {
         return ld_fail(ld, FRINK_ERR_FORMAT, "required tensor 'output.weight' is missing ('%s' does not tie it to token_embd)", ld->arch);
     }
+    // Embeddings: the pooling the file asks for, and the classification head of a reranker. The
+    // reference reads cls.output only for qwen3 and qwen3vl (RANK: the last token's normed
+    // state through it, then a softmax); elsewhere it stays unread and the file is refused by
+    // name, as a head nothing applies.
+    // (the reference's writer stores UNSPECIFIED, -1, as the u32 0xffffffff)
+    double pt = hp_num(ld, "pooling_type", -1);
+    m->pooling = pt >= 0 && pt <= 4 ? (int)pt : -1;
+    if ((!strcmp(ld->arch, "qwen3") || !strcmp(ld->arch, "qwen3vl")) && gguf_tensor_index(ld->f, "cls.output.weight") >= 0)
+        m->cls_out = mat_take_b(ld, "cls.output", D, 0, 0, true, false, false);
     if (hp->rope_mode != ROPE_NONE && !(m->arch->flags2 & AX_FALCON_H1)) {
         if (gguf_tensor_index(ld->f, "rope_freqs.weight") >= 0)
             m->rope_freqs = vec_take(ld, "rope_freqs.weight", hp->n_rot / 2, true);

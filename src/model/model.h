@@ -245,6 +245,9 @@ struct model {
     struct weight output;       // [D x V] (== tok_embd when tied)
     const float *output_norm, *output_norm_b;
     const float *output_bias;   // [V]
+    int pooling;                // <arch>.pooling_type (llama_pooling_type's numbers), -1 when absent
+    struct weight cls_out;      // [D x n_cls_out] a reranker's classification head (cls.output), data
+                                // NULL when absent; read only where the reference reads it (qwen3)
     const float *tok_norm, *tok_norm_b; // [D] LayerNorm right after the embedding (bloom)
     struct weight pos_embd;     // [D x n_ctx_train] learned positions (mpt), data NULL when absent
     const float *rope_freqs;    // [n_rot/2] frequency factors (llama3; phi3's short factors), NULL

@@ -145,7 +145,7 @@ static void layer_backends(struct layer *L, const struct layer_path *p) {
 }
 
 frink_status path_plan_with(struct model *m, const struct layer_path *ps, int n) {
-    m->output.mm = m->tok_embd.mm = m->pos_embd.mm = &mm_host;
+    m->output.mm = m->tok_embd.mm = m->pos_embd.mm = m->cls_out.mm = &mm_host;
     for (int il = 0; il < m->hp.n_layer; il++) {
         struct layer *L = &m->layers[il];
         free(L->path_refused);

@@ -1,0 +1,227 @@
+// embed_api.c — frink_embed: pooled final hidden states of many inputs in shared steps.
+//
+//   inputs ──► groups of at most n_batch tokens (one input longer than that is a group alone)
+//          ──► one temporary sequence per input, every token of the group in one exec_batch
+//              with the executor's hidden output on (exec_set_hidden_out: the state after the
+//              output norm, no vocabulary projection)
+//          ──► pool each input's rows (none / mean / cls / last / rank), normalize, copy out
+//
+// Batch invariance of exec_batch makes each input's rows the same bits alone or grouped with
+// any others, so the pooled vectors are too: pooling and normalizing read one input's rows only.
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/err.h"
+#include "engine/engine.h"
+#include "model/forward.h"
+#include "model/model.h"
+#include "model/shape.h"
+#include "quant/quant.h"
+#include "state/seq.h"
+
+frink_embed_params frink_embed_default_params(void) {
+    return (frink_embed_params){.pooling = FRINK_POOLING_UNSPECIFIED, .normalize = 2};
+}
+
+frink_pooling frink_model_pooling(const frink_model *fm) {
+    if (!fm->m || fm->m->pooling < FRINK_POOLING_NONE || fm->m->pooling > FRINK_POOLING_RANK) return FRINK_POOLING_UNSPECIFIED;
+    return (frink_pooling)fm->m->pooling;
+}
+
+const char *frink_pooling_name(frink_pooling p) {
+    static const char *names[] = {"unspecified", "none", "mean", "cls", "last", "rank"};
+    return p >= FRINK_POOLING_UNSPECIFIED && p <= FRINK_POOLING_RANK ? names[p + 1] : NULL;
+}
+
+// The pooling p resolves to on fm (UNSPECIFIED: the file's), or a failure naming why it cannot.
+static frink_status embed_pooling(const frink_model *fm, frink_pooling p, frink_pooling *out) {
+    if (!fm->m) return frink_fail(FRINK_ERR_STATE, "the model was opened without its weights (vocab_only)");
+    if (p < FRINK_POOLING_UNSPECIFIED || p > FRINK_POOLING_RANK) return frink_fail(FRINK_ERR_ARG, "unknown pooling %d", (int)p);
+    if (p == FRINK_POOLING_UNSPECIFIED) p = frink_model_pooling(fm);
+    if (p == FRINK_POOLING_UNSPECIFIED)
+        return frink_fail(FRINK_ERR_UNSUPPORTED,
+                          "'%s' names no pooling (%s.pooling_type is absent): ask for one (none, mean, cls, last)", fm->arch,
+                          fm->arch);
+    if (p == FRINK_POOLING_RANK && !fm->m->cls_out.data)
+        return frink_fail(FRINK_ERR_UNSUPPORTED,
+                          "pooling 'rank' needs a classification head (cls.output.weight, read for qwen3 / qwen3vl): '%s' has none",
+                          fm->arch);
+    *out = p;
+    return FRINK_OK;
+}
+
+int frink_embed_size(const frink_model *fm, frink_pooling p) {
+    frink_pooling q;
+    if (embed_pooling(fm, p, &q)) return 0;
+    return q == FRINK_POOLING_RANK ? (int)fm->m->cls_out.n_out : fm->m->hp.n_embd;
+}
+
+// x[0..n) scaled in place as the reference's common_embd_normalize (sums in double, as it does).
+static void embed_normalize(float *x, int n, int norm) {
+    double sum = 0.0;
+    if (norm == -1) sum = 1.0;
+    else if (norm == 0) {
+        for (int i = 0; i < n; i++)
+            if (sum < fabsf(x[i])) sum = fabsf(x[i]);
+        sum /= 32760.0;
+    } else if (norm == 2) {
+        for (int i = 0; i < n; i++) sum += x[i] * x[i];
+        sum = sqrt(sum);
+    } else {
+        for (int i = 0; i < n; i++) sum += pow(fabsf(x[i]), norm);
+        sum = pow(sum, 1.0 / norm);
+    }
+    float k = sum > 0.0 ? (float)(1.0 / sum) : 0.0f;
+    for (int i = 0; i < n; i++) x[i] *= k;
+}
+
+// The classification head on one normed row h [D]: y [n_cls] = cls_out h, then the softmax the
+// reference applies for qwen3 rerankers. The head's rows are dequantized one at a time.
+static frink_status embed_rank(const struct model *m, const float *h, float *y) {
+    const struct weight *w = &m->cls_out;
+    int D = m->hp.n_embd, K = (int)w->n_out;
+    float *row = malloc((size_t)D * sizeof(float));
+    if (!row) return frink_fail(FRINK_ERR_NOMEM, "out of memory");
+    float mx = -INFINITY, sum = 0;
+    for (int k = 0; k < K; k++) {
+        quant_dequant_row(w->type, (const uint8_t *)w->data + (size_t)k * w->row_bytes, row, D);
+        float s = 0;
+        for (int i = 0; i < D; i++) s += row[i] * h[i];
+        y[k] = s;
+        if (s > mx) mx = s;
+    }
+    for (int k = 0; k < K; k++) sum += y[k] = expf(y[k] - mx);
+    for (int k = 0; k < K; k++) y[k] /= sum;
+    free(row);
+    return FRINK_OK;
+}
+
+// One input's vector(s) from its rows (x: the rows its pooling asked for, [n_rows][D]) into out.
+static frink_status embed_pool(const struct model *m, frink_pooling p, int norm, const float *x, int n_tok, float *out) {
+    int D = m->hp.n_embd;
+    switch (p) {
+    case FRINK_POOLING_NONE:
+        memcpy(out, x, (size_t)n_tok * D * sizeof(float));
+        for (int t = 0; t < n_tok; t++) embed_normalize(out + (size_t)t * D, D, norm);
+        return FRINK_OK;
+    case FRINK_POOLING_MEAN: {
+        float inv = 1.0f / (float)n_tok; // the reference's inp_mean weights
+        for (int i = 0; i < D; i++) {
+            float s = 0;
+            for (int t = 0; t < n_tok; t++) s += x[(size_t)t * D + i] * inv;
+            out[i] = s;
+        }
+        break;
+    }
+    case FRINK_POOLING_RANK: {
+        frink_status st = embed_rank(m, x, out);
+        if (st) return st;
+        embed_normalize(out, (int)m->cls_out.n_out, norm);
+        return FRINK_OK;
+    }
+    default: memcpy(out, x, (size_t)D * sizeof(float)); // cls, last: the one row asked for
+    }
+    embed_normalize(out, D, norm);
+    return FRINK_OK;
+}
+
+// Rows of output input `in` asks for under p (every token for none / mean, else one).
+static int embed_rows(frink_pooling p, int n) { return p == FRINK_POOLING_NONE || p == FRINK_POOLING_MEAN ? n : 1; }
+
+// Whether token t of an n-token input is an output row under p. Rank takes the last token: the
+// reference does for qwen3, the one family whose head frink reads.
+static bool embed_wants(frink_pooling p, int t, int n) {
+    if (p == FRINK_POOLING_NONE || p == FRINK_POOLING_MEAN) return true;
+    return p == FRINK_POOLING_CLS ? t == 0 : t == n - 1;
+}
+
+// Validates every input before anything runs; *need gets the floats of out the call fills.
+static frink_status embed_check(const frink_context *c, const frink_embed_input *in, int n_in, frink_pooling p,
+                                int dim, size_t *need) {
+    int V = c->fm->m->hp.n_vocab;
+    if (!in || n_in < 1) return frink_fail(FRINK_ERR_ARG, "no inputs to embed");
+    if (n_in > FRINK_EMBED_MAX_INPUTS)
+        return frink_fail(FRINK_ERR_ARG, "input %d: more than the %d inputs one call takes", FRINK_EMBED_MAX_INPUTS,
+                          FRINK_EMBED_MAX_INPUTS);
+    size_t n = 0;
+    for (int i = 0; i < n_in; i++) {
+        if (in[i].n <= 0 || !in[i].ids) return frink_fail(FRINK_ERR_ARG, "input %d is empty", i);
+        if (in[i].n > c->p.n_ctx)
+            return frink_fail(FRINK_ERR_ARG, "input %d: %d tokens exceed the context's n_ctx = %d", i, in[i].n, c->p.n_ctx);
+        for (int t = 0; t < in[i].n; t++)
+            if (in[i].ids[t] < 0 || in[i].ids[t] >= V)
+                return frink_fail(FRINK_ERR_ARG, "input %d, token %d: id %d is out of range (vocabulary of %d)", i, t,
+                                  in[i].ids[t], V);
+        n += (size_t)(p == FRINK_POOLING_NONE ? in[i].n : 1) * dim;
+    }
+    *need = n;
+    return FRINK_OK;
+}
+
+// Inputs [i0, i1) in one exec_batch (steps of n_batch inside it), each in a temporary sequence;
+// their vectors to out. tok [tokens of the group] and rows [output rows][D] are the caller's.
+static frink_status embed_group(frink_context *c, const frink_embed_input *in, int i0, int i1, frink_pooling p,
+                                int norm, struct exec_tok *tok, float *rows, float **out) {
+    const struct model *m = c->fm->m;
+    int D = m->hp.n_embd, dim = p == FRINK_POOLING_RANK ? (int)m->cls_out.n_out : D;
+    struct seq **seqs = calloc((size_t)(i1 - i0), sizeof *seqs);
+    if (!seqs) return frink_fail(FRINK_ERR_NOMEM, "out of memory");
+    struct seq_opts o = c->so;
+    o.ckpt_every = 0; // nothing rewinds these: no checkpoints
+    frink_status st = FRINK_OK;
+    int n = 0;
+    for (int i = i0; i < i1 && !st; i++) {
+        o.cap = in[i].n;
+        if ((st = seq_create_opts(model_seq_shape(m), &o, &seqs[i - i0]))) break;
+        for (int t = 0; t < in[i].n; t++) tok[n++] = (struct exec_tok){seqs[i - i0], in[i].ids[t], embed_wants(p, t, in[i].n)};
+    }
+    if (!st) {
+        exec_set_hidden_out(c->ex, true);
+        st = exec_batch(c->ex, tok, n, rows);
+        exec_set_hidden_out(c->ex, false);
+        if (st) frink_fail_ctx(st, "inputs %d..%d: ", i0, i1 - 1);
+    }
+    const float *x = rows;
+    for (int i = i0; i < i1 && !st; i++) {
+        if ((st = embed_pool(m, p, norm, x, in[i].n, *out))) break;
+        x += (size_t)embed_rows(p, in[i].n) * D;
+        *out += (size_t)(p == FRINK_POOLING_NONE ? in[i].n : 1) * dim;
+    }
+    for (int i = 0; i < i1 - i0; i++) seq_free(seqs[i]);
+    free(seqs);
+    return st;
+}
+
+frink_status frink_embed(frink_context *c, const frink_embed_input *in, int n_in, const frink_embed_params *par, float *out,
+                         size_t out_cap) {
+    frink_embed_params d = frink_embed_default_params();
+    if (!par) par = &d;
+    frink_pooling p;
+    frink_status st = embed_pooling(c->fm, par->pooling, &p);
+    if (st) return st;
+    if (par->normalize < -1) return frink_fail(FRINK_ERR_ARG, "normalize must be -1, 0, 1, 2 or a p > 2, got %d", par->normalize);
+    int dim = frink_embed_size(c->fm, p);
+    size_t need = 0;
+    if ((st = embed_check(c, in, n_in, p, dim, &need))) return st;
+    if (!out || out_cap < need)
+        return frink_fail(FRINK_ERR_ARG, "the output holds %zu floats; %d inputs need %zu", out ? out_cap : 0, n_in, need);
+    // Groups of at most n_batch tokens: the scratch is that size (or one longer input's).
+    int B = c->p.n_batch, most = B;
+    for (int i = 0; i < n_in; i++)
+        if (in[i].n > most) most = in[i].n;
+    int D = c->fm->m->hp.n_embd;
+    struct exec_tok *tok = malloc((size_t)most * sizeof *tok);
+    float *rows = malloc((size_t)most * D * sizeof(float));
+    if (!tok || !rows) st = frink_fail(FRINK_ERR_NOMEM, "out of memory for %d tokens of embeddings", most);
+    float *o = out;
+    for (int i0 = 0; i0 < n_in && !st;) {
+        int i1 = i0 + 1, n = in[i0].n;
+        while (i1 < n_in && n + in[i1].n <= B) n += in[i1++].n;
+        st = embed_group(c, in, i0, i1, p, par->normalize, tok, rows, &o);
+        i0 = i1;
+    }
+    free(tok);
+    free(rows);
+    return st;
+}
