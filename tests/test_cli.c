@@ -72,7 +72,7 @@ int main(void) {
               strstr(out, " host ") && strstr(out, "swa") && strstr(out, "model features: emb_sqrt"),
           "inspect prints each layer's path and features: %.300s", out);
     // Every command answers --help with its flags and an example.
-    static const char *const cmds[] = {"run", "tokenize", "logits", "inspect", "archs", "bench", "gen", "template", "chat", "serve"};
+    static const char *const cmds[] = {"run", "tokenize", "logits", "inspect", "archs", "bench", "gen", "template", "chat", "serve", "embed"};
     for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
         char a[64];
         snprintf(a, sizeof a, "%s --help", cmds[i]);
@@ -272,6 +272,28 @@ int main(void) {
           "serve checks the model before its banner, exit 1: %s", out);
     CHECK(run("run -m /nonexistent.gguf -p hi", out, sizeof out, 1) == 1, "run: a missing model exits 1");
     CHECK(run("serve --port 0 --temp 9000", out, sizeof out, 1) == 2 && strstr(out, "frink: serve: --temp"), "serve: a bad flag exits 2: %s", out);
+    // embed: JSON by default (index, embedding), --raw float32, one input per line of -f FILE;
+    // the embedded model's file names no pooling, so it must be asked for.
+    CHECK(run("embed --pooling mean 'Once upon a time' 'The little dog'", out, sizeof out, 0) == 0 && strstr(out, "\"index\": 1") &&
+              strstr(out, "\"embedding\": [") && !strstr(out, "\"index\": 2"),
+          "embed --json: %.200s", out);
+    system("printf 'Once upon a time\\n\\nThe little dog\\n' > /tmp/frink-cli-embed.txt");
+    char ecmd[512];
+    snprintf(ecmd, sizeof ecmd, "%s embed --pooling last --raw -f /tmp/frink-cli-embed.txt > /tmp/frink-cli-embed.raw 2>/dev/null", bin);
+    CHECK(system(ecmd) == 0, "embed -f --raw runs");
+    FILE *fe = fopen("/tmp/frink-cli-embed.raw", "rb");
+    sz = -1;
+    if (fe) { fseek(fe, 0, SEEK_END); sz = ftell(fe); fclose(fe); }
+    CHECK(sz == 2 * 64 * 4, "embed --raw: two lines, two vectors of n_embd floats (%ld bytes)", sz);
+    CHECK(run("embed --pooling none 'Once upon'", out, sizeof out, 0) == 0 && strstr(out, "\"embedding\": [["), "embed --pooling none: a vector per token");
+    remove("/tmp/frink-cli-embed.txt");
+    remove("/tmp/frink-cli-embed.raw");
+    CHECK(run("embed 'hi'", out, sizeof out, 1) == 1 && strstr(out, "frink: embed: ") && strstr(out, "pooling_type") && lines(out) == 1,
+          "embed without a pooling: exit 1, one line: %s", out);
+    CHECK(run("embed --pooling rank 'hi'", out, sizeof out, 1) == 1 && strstr(out, "cls.output"), "embed rank without a head: %s", out);
+    CHECK(run("embed --pooling mean -f /nonexistent.txt", out, sizeof out, 1) == 1 && lines(out) == 1, "embed -f missing: %s", out);
+    CHECK(run("embed --pooling max 'hi'", out, sizeof out, 1) == 2 && strstr(out, "--pooling"), "embed bad pooling: %s", out);
+    CHECK(run("embed --pooling mean", out, sizeof out, 1) == 2 && strstr(out, "no input"), "embed without input: %s", out);
 
     // A truncated model file: a clear error naming the problem.
     system("head -c 600000 models/stories260K.gguf > /tmp/frink-trunc.gguf");

@@ -8,6 +8,7 @@
 //   engine.c    model flags, opening   template.c  frink template, template helpers
 //   chat.c      frink chat             serve.c     frink serve's flags (the server: src/server)
 //   bench.c     frink bench            gen.c       frink gen
+//   embed.c     frink embed
 #ifndef FRINK_CLI_H
 #define FRINK_CLI_H
 
@@ -88,5 +89,6 @@ int cmd_chat(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_serve(int argc, char **argv);    // serve.c
+int cmd_embed(int argc, char **argv);    // embed.c
 
 #endif

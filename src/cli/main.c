@@ -16,6 +16,7 @@ static void usage(FILE *f) {
           "  template  -m MODEL (--messages FILE [--tools FILE] [--no-generation-prompt] | --context FILE) [--ids]\n"
           "  tokenize  -m MODEL [--no-bos] (TEXT | - | -f FILE)\n"
           "  logits    -m MODEL --ids 1,2,3 -o OUT.f32 [--all] [--decode]\n"
+          "  embed     -m MODEL [--pooling none|mean|cls|last|rank] [--normalize N] [--json | --raw] (-f FILE | TEXT...)\n"
           "  inspect   -m MODEL\n"
           "  archs     [--json] architectures frink runs, and why the others are refused\n"
           "  gen       --preset NAME -o OUT.gguf [--vocab FILE] [--layers N] [--seed S]: random weights, real shapes\n"
@@ -38,7 +39,7 @@ static const struct {
 } commands[] = {
     {"run", cmd_run},         {"tokenize", cmd_tokenize}, {"logits", cmd_logits}, {"inspect", cmd_inspect},
     {"archs", cmd_archs},     {"template", cmd_template}, {"chat", cmd_chat},     {"bench", cmd_bench},
-    {"gen", cmd_gen},         {"serve", cmd_serve},
+    {"gen", cmd_gen},         {"serve", cmd_serve},       {"embed", cmd_embed},
 };
 
 // `frink --version`: the library's version, and what built it (the reference's --version
