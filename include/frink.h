@@ -357,7 +357,7 @@ FRINK_API frink_pooling frink_model_pooling(const frink_model *m);
 FRINK_API const char *frink_pooling_name(frink_pooling p);
 // Floats in one vector under pooling p (UNSPECIFIED: the model's): n_embd, or for RANK the
 // classification head's outputs. 0 when m cannot pool so (RANK without a head, no pooling
-// named by the file or the call, vocab_only).
+// named by the file or the call, vocab_only): frink_errmsg() then says why.
 FRINK_API int frink_embed_size(const frink_model *m, frink_pooling p);
 // Embeds n_inputs inputs. out (out_cap floats) receives one vector of frink_embed_size floats
 // per input, input by input; with FRINK_POOLING_NONE, one per token: input 0's tokens, then

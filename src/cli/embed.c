@@ -130,11 +130,8 @@ int cmd_embed(int argc, char **argv) {
     if (!n) return free(texts), free(buf), free(lines), cli_die("embed: no input (TEXT arguments or -f FILE)");
     struct cli_engine e;
     int rc = cli_engine_open(&mo, &e);
-    if (!rc && !frink_embed_size(e.m, ep.pooling)) {
-        // the library's refusal names why (no pooling in the file, rank without a head)
-        frink_embed(e.c, NULL, 0, &ep, NULL, 0);
-        rc = (cli_die("%s", frink_errmsg()), 1);
-    }
+    // the library's refusal names why (no pooling in the file, rank without a head)
+    if (!rc && !frink_embed_size(e.m, ep.pooling)) rc = (cli_die("%s", frink_errmsg()), 1);
     if (!rc) rc = embed_texts(&e, file ? lines : texts, n, &ep, raw);
     if (e.m) cli_engine_close(&e);
     free(texts);
