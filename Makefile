@@ -153,9 +153,9 @@ $(B)/tests/test_link: tests/test_link.c tests/test.h $(B)/libfrink.a
 	$(CC) $(CFLAGS) -Itests -o $@ $< $(B)/libfrink.a $(LDLIBS)
 
 # The server's reading of generated JSON, tested on its own.
-$(B)/tests/test_server_json: tests/test_server_json.c src/server/api_json.c src/server/api_util.h $(wildcard tests/*.h) $(B)/libfrink-internal.a
+$(B)/tests/test_server_json: tests/test_server_json.c src/server/api_json.c src/server/api_embed_json.c src/server/api_util.h src/server/api_embed.h $(wildcard tests/*.h) $(B)/libfrink-internal.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests -o $@ $< src/server/api_json.c $(B)/libfrink-internal.a $(LDLIBS)
+	$(CC) $(CFLAGS) -Itests -o $@ $< src/server/api_json.c src/server/api_embed_json.c $(B)/libfrink-internal.a $(LDLIBS)
 
 # The grammar mask's cost per token, trie walk against the per-token check (not part of `make`).
 $(B)/bench/grammar-speed: bench/grammar-speed.c $(B)/libfrink-internal.a

@@ -245,7 +245,8 @@ int main(void) {
                                              "--max-body", "--timeout", "-to", "--verbose", "--no-slots", "--tags",
                                              "--reasoning", "--temp", "--top-k", "--seed", "--jinja", "--context-shift",
                                              "--kv-unified", "--sleep-idle-seconds", "-ngl", "-ctv", "--cache-type",
-                                             "--threads", "--device", "--allow-unread", "--gdn-chunk", "--reference"};
+                                             "--threads", "--device", "--allow-unread", "--gdn-chunk", "--reference",
+                                             "--embeddings", "--pooling", "--reranking"};
         CHECK(run("serve --help", out, sizeof out, 0) == 0, "serve --help");
         for (size_t i = 0; i < sizeof sflags / sizeof *sflags; i++) CHECK(strstr(out, sflags[i]), "serve --help lists %s", sflags[i]);
     }

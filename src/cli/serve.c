@@ -50,6 +50,10 @@ static const char help_serve[] =
     "  -rea, --reasoning on|off|auto   the chat template's enable_thinking when a request does not set it\n"
     "                          (default auto: the template's own default)\n"
     "  -to, --timeout S        as --timeout\n"
+    "  --embeddings            enable POST /v1/embeddings (and /embeddings); without it they answer 501\n"
+    "  --pooling P             the embeddings' pooling: none, mean, cls, last, rank (default: the file's\n"
+    "                          pooling_type, else none, which the OpenAI-shaped endpoint refuses)\n"
+    "  --reranking             enable POST /v1/rerank (and /rerank): --embeddings with --pooling rank\n"
     "sampling defaults of requests that do not set them (the request's fields win):\n"
     "  --temp T (--temperature), --top-k K, --top-p P, --min-p M, --repeat-penalty R, --presence-penalty P,\n"
     "  --frequency-penalty F, --repeat-last-n N   (defaults 0.8, 40, 0.95, 0.05, off, off, off, 64)\n"
@@ -60,7 +64,8 @@ static const char help_serve[] =
     "  tokens), --sleep-idle-seconds S (-1; frink keeps the model loaded), -ngl, -fa, -sm, -mg, -ts, --no-mmap\n"
     "%s"
     "Endpoints: GET /health /v1/models /slots /metrics /props; POST /v1/chat/completions /v1/completions\n"
-    "/v1/messages /v1/messages/count_tokens /v1/responses /tokenize /detokenize /apply-template /slots/{id}.\n"
+    "/v1/messages /v1/messages/count_tokens /v1/responses /tokenize /detokenize /apply-template /slots/{id}\n"
+    "/v1/embeddings /v1/rerank.\n"
     "example: frink serve -m model.gguf --port 8080 -np 4\n";
 
 static bool is_loopback(const char *host) {
@@ -105,6 +110,10 @@ static int serve_flag(struct srv_config *c, const char **key_file, int argc, cha
     if (!strcmp(a, "--kv-unified") || !strcmp(a, "-kvu"))
         return fprintf(stderr, "frink: serve: note: %s has no effect: each of frink's slots holds its own -c tokens "
                                "of context\n", a), 1;
+    // (the reference's names: --embeddings enables the embedding endpoints, --reranking is
+    // --embeddings with pooling rank)
+    if (!strcmp(a, "--embeddings") || !strcmp(a, "--embedding")) return c->embeddings = true, 1;
+    if (!strcmp(a, "--reranking") || !strcmp(a, "--rerank")) return c->embeddings = true, c->pooling = FRINK_POOLING_RANK, 1;
     if (!has) return cli_die("%s: unknown flag or missing value (see frink serve --help)", a), -1;
     if (!strcmp(a, "--predict")) a = "-n"; // the reference's third spelling of -n
     // The integer flags: where each goes and its range.
@@ -148,6 +157,12 @@ static int serve_flag(struct srv_config *c, const char **key_file, int argc, cha
         c->alias = v;
     } else if (!strcmp(a, "--chat-template-file")) c->chat_template_file = v;
     else if (!strcmp(a, "--slot-save-path")) c->slot_save_path = v;
+    else if (!strcmp(a, "--pooling")) {
+        int k = FRINK_POOLING_NONE;
+        while (k <= FRINK_POOLING_RANK && strcmp(v, frink_pooling_name((frink_pooling)k))) k++;
+        if (k > FRINK_POOLING_RANK) return cli_die("--pooling: '%s' is not none, mean, cls, last or rank", v), -1;
+        c->pooling = k;
+    }
     else if (!strcmp(a, "--cors-origin")) c->cors_origins[c->n_cors++] = v;
     else return cli_die("%s: unknown flag (see frink serve --help)", a), -1;
     return 2;
@@ -213,7 +228,8 @@ int cmd_serve(int argc, char **argv) {
     mo.batch = 0; // -b given or not: the server's step budget has its own default
     struct srv_config c = {.host = "127.0.0.1", .port = 8080, .n_slots = 4, .n_batch = 256, .max_queue = 64,
                            .cache_bytes = (size_t)1024 << 20, .max_body = 16u << 20, .timeout_s = 30,
-                           .n_predict = -1, .sampling = frink_sampler_default_params(), .reasoning = -1};
+                           .n_predict = -1, .sampling = frink_sampler_default_params(), .reasoning = -1,
+                           .pooling = FRINK_POOLING_UNSPECIFIED};
     const char *key_file = NULL;
     char *key_buf = NULL;
     c.cors_origins = calloc((size_t)argc + 1, sizeof *c.cors_origins);

@@ -1,5 +1,5 @@
-// api_misc.c — llama-server's utility endpoints (/tokenize, /detokenize, /apply-template) and
-// the embeddings endpoint, which answers 501 until frink computes embeddings.
+// api_misc.c — llama-server's utility endpoints (/tokenize, /detokenize, /apply-template). The
+// embedding endpoints are in api_embed.c.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,13 +150,4 @@ void api_apply_template(struct srv *s, struct http_req *r, struct http_resp *out
     free(text);
     json_decref(req);
     http_json(out, 200, json_pack("{s:o}", "prompt", prompt));
-}
-
-// POST /v1/embeddings: frink has no pooling or embedding output yet. 501 in OpenAI's error
-// shape, so SDKs raise a typed error that says so.
-void api_embeddings(struct srv *s, struct http_req *r, struct http_resp *out) {
-    (void)s;
-    http_error(out, r->api, 501, "not_implemented_error", NULL,
-               "POST %s is not implemented: frink serve does not compute embeddings yet",
-               r->path ? r->path : "/v1/embeddings");
 }

@@ -66,6 +66,8 @@ static const struct http_route http_routes[] = {
     {"POST", "/apply-template", false, false, api_apply_template, HTTP_API_OPENAI},
     {"POST", "/v1/embeddings", false, false, api_embeddings, HTTP_API_OPENAI},
     {"POST", "/embeddings", false, false, api_embeddings, HTTP_API_OPENAI},
+    {"POST", "/v1/rerank", false, false, api_rerank, HTTP_API_OPENAI},
+    {"POST", "/rerank", false, false, api_rerank, HTTP_API_OPENAI},
     {"GET", "/slots", false, false, serve_slots, HTTP_API_OPENAI},
     {"POST", "/slots/", true, false, serve_slot_action, HTTP_API_OPENAI},
     {"GET", "/metrics", false, false, serve_metrics, HTTP_API_OPENAI},

@@ -161,11 +161,17 @@ struct slot {
     bool ckpt_after;               // take a checkpoint after this step (the prompt's end)
 };
 
-enum slot_op_kind { OP_SAVE, OP_RESTORE, OP_ERASE };
+enum slot_op_kind { OP_SAVE, OP_RESTORE, OP_ERASE, OP_EMBED };
 struct slot_op {
     enum slot_op_kind kind;
     int slot;
     const char *path;
+    // OP_EMBED: frink_embed's arguments (the slot is unused)
+    const frink_embed_input *in;
+    int n_in;
+    const frink_embed_params *ep;
+    float *out;
+    size_t out_cap;
     frink_status st;
     int n_tokens;
     char msg[256];
@@ -573,6 +579,11 @@ static void run_ops(struct sched *q) {
     pthread_mutex_unlock(&q->mu);
     for (struct slot_op *op = ops; op; op = op->next) {
         struct slot *sl = &q->slots[op->slot];
+        if (op->kind == OP_EMBED) { // temporary sequences of its own: no slot is touched
+            op->st = frink_embed(q->c, op->in, op->n_in, op->ep, op->out, op->out_cap);
+            if (op->st) snprintf(op->msg, sizeof op->msg, "%s", frink_errmsg());
+            continue;
+        }
         if (sl->task) {
             op->st = FRINK_ERR_STATE;
             snprintf(op->msg, sizeof op->msg, "slot %d is busy", op->slot);
@@ -916,6 +927,19 @@ static frink_status slot_op(struct sched *q, enum slot_op_kind kind, int slot, c
     while (!op.done) pthread_cond_wait(&q->op_cv, &q->mu);
     pthread_mutex_unlock(&q->mu);
     if (n_tokens) *n_tokens = op.n_tokens;
+    snprintf(msg, cap, "%s", op.msg);
+    return op.st;
+}
+
+frink_status sched_embed(struct sched *q, const frink_embed_input *in, int n, const frink_embed_params *p, float *out,
+                         size_t out_cap, char *msg, size_t cap) {
+    struct slot_op op = {.kind = OP_EMBED, .in = in, .n_in = n, .ep = p, .out = out, .out_cap = out_cap};
+    pthread_mutex_lock(&q->mu);
+    op.next = q->ops;
+    q->ops = &op;
+    pthread_cond_broadcast(&q->cv);
+    while (!op.done) pthread_cond_wait(&q->op_cv, &q->mu);
+    pthread_mutex_unlock(&q->mu);
     snprintf(msg, cap, "%s", op.msg);
     return op.st;
 }

@@ -121,6 +121,11 @@ frink_status sched_slot_save(struct sched *q, int slot, const char *path, int *n
 frink_status sched_slot_restore(struct sched *q, int slot, const char *path, int *n_tokens, char *msg, size_t cap);
 frink_status sched_slot_erase(struct sched *q, int slot, int *n_erased, char *msg, size_t cap);
 
+// Embeds inputs on the scheduler's context (frink_embed), between steps: generation pauses for
+// the call. Blocks until done. Returns the status; msg gets the error.
+frink_status sched_embed(struct sched *q, const frink_embed_input *in, int n, const frink_embed_params *p, float *out,
+                         size_t out_cap, char *msg, size_t cap);
+
 struct sched_stats {
     uint64_t prompt_tokens, cached_tokens, gen_tokens;  // totals
     double prefill_s, decode_s;                         // seconds spent in steps with prefill / decode only

@@ -96,6 +96,14 @@ static int srv_load(struct srv *s) {
                 c->reasoning ? "on" : "off");
     snprintf(s->fingerprint, sizeof s->fingerprint, "fp_%012" PRIx64, (uint64_t)(frink_model_identity(s->model) & 0xffffffffffffull));
     s->n_ctx = srv_ctx_size(c, s->model);
+    if (c->embeddings) {
+        // The reference's rule: --pooling, else the file's pooling_type, else none.
+        frink_pooling p = (frink_pooling)c->pooling;
+        if (p == FRINK_POOLING_UNSPECIFIED) p = frink_model_pooling(s->model);
+        if (p == FRINK_POOLING_UNSPECIFIED) p = FRINK_POOLING_NONE;
+        if (!frink_embed_size(s->model, p)) return srv_fail("--embeddings: %s", frink_errmsg()); // rank without a head
+        s->pooling = p;
+    }
     char err[512];
     if (sched_start(s, err, sizeof err)) return srv_fail("%s", err);
     atomic_store(&s->ready, true);

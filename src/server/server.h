@@ -65,6 +65,8 @@ struct srv_config {
     int reasoning;               // --reasoning: 1 on, 0 off (the template's enable_thinking), -1 auto
     bool no_slots;               // --no-slots: GET /slots answers 501
     const char *tags;            // --tags: informational model tags (GET /v1/models, /props)
+    bool embeddings;             // --embeddings (or --reranking): the embedding endpoints answer
+    int pooling;                 // --pooling: a frink_pooling (UNSPECIFIED: the file's, else none)
 };
 
 struct sched;
@@ -88,6 +90,7 @@ struct srv {
     char fingerprint[32];        // system_fingerprint: "fp_" + hex of the model identity
     struct sched *sched;
     int n_ctx;                   // per slot, resolved
+    int pooling;                 // with cfg.embeddings: the frink_pooling in use, resolved at load
     // metrics (atomics; sched.c owns the token counters)
     atomic_uint_fast64_t n_requests, n_requests_failed;
 };
@@ -165,7 +168,8 @@ void api_responses(struct srv *s, struct http_req *r, struct http_resp *out);   
 void api_tokenize(struct srv *s, struct http_req *r, struct http_resp *out);         // POST /tokenize
 void api_detokenize(struct srv *s, struct http_req *r, struct http_resp *out);       // POST /detokenize
 void api_apply_template(struct srv *s, struct http_req *r, struct http_resp *out);   // POST /apply-template
-void api_embeddings(struct srv *s, struct http_req *r, struct http_resp *out);       // POST /v1/embeddings: 501
+void api_embeddings(struct srv *s, struct http_req *r, struct http_resp *out);       // POST /v1/embeddings (api_embed.c)
+void api_rerank(struct srv *s, struct http_req *r, struct http_resp *out);           // POST /v1/rerank (api_embed.c)
 void serve_health(struct srv *s, struct http_req *r, struct http_resp *out);         // GET /health
 void serve_slots(struct srv *s, struct http_req *r, struct http_resp *out);          // GET /slots
 void serve_slot_action(struct srv *s, struct http_req *r, struct http_resp *out);    // POST /slots/{id}?action=

@@ -1,7 +1,7 @@
 // test_endpoints.mjs — the server's own endpoints beside the APIs: /metrics (counters that
 // move by what was served), /slots/{id}?action=save|erase|restore (a restored state is reused
 // and gives the same output), /props, /apply-template and /tokenize against the prompt a chat
-// request counts, /v1/embeddings (501), and start-up refusals (a public bind without a key)
+// request counts, /v1/embeddings (501 without --embeddings: test_embed.mjs has the rest), and start-up refusals (a public bind without a key)
 // and --api-key-file.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
