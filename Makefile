@@ -37,6 +37,9 @@ TEST_SRC := $(sort $(wildcard tests/test_*.c))
 LIB_COBJ := $(LIB_SRC:%.c=$(B)/%.o)
 LIB_OBJ  := $(LIB_COBJ) $(LIB_ASM:%.S=$(B)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(B)/%.o)
+# The web chat's files (src/server/webui/), compiled in as C arrays by scripts/webui-embed.sh.
+WEBUI_FILES := $(sort $(wildcard src/server/webui/*.html src/server/webui/*.css src/server/webui/*.js))
+CLI_OBJ  += $(B)/webui/assets.o
 TESTS    := $(TEST_SRC:tests/%.c=$(B)/tests/%) $(B)/tests/test_server
 
 # ---- CUDA (src/cuda/) ---------------------------------------------------------------------------
@@ -127,6 +130,12 @@ $(B)/frink.pc: frink.pc.in FORCE
 	@mkdir -p $(dir $@)
 	@sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' \
 	  -e 's|@VERSION@|$(VERSION)|g' -e 's|@LIBS_PRIVATE@|$(strip $(LDLIBS))|g' $< > $@
+
+$(B)/webui/assets.c: $(WEBUI_FILES) scripts/webui-embed.sh
+	@mkdir -p $(dir $@)
+	@sh scripts/webui-embed.sh $@ $(WEBUI_FILES)
+$(B)/webui/assets.o: $(B)/webui/assets.c src/server/webui.h
+	$(CC) $(CFLAGS) -c $< -o $@
 
 # The CLI alone needs line editing (frink chat) and HTTP (frink serve).
 CLI_LDLIBS = -ledit -lmicrohttpd

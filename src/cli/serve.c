@@ -54,6 +54,7 @@ static const char help_serve[] =
     "  --pooling P             the embeddings' pooling: none, mean, cls, last, rank (default: the file's\n"
     "                          pooling_type, else none, which the OpenAI-shaped endpoint refuses)\n"
     "  --reranking             enable POST /v1/rerank (and /rerank): --embeddings with --pooling rank\n"
+    "  --no-webui              no web chat at / (the page is served without the API key; it asks for one)\n"
     "sampling defaults of requests that do not set them (the request's fields win):\n"
     "  --temp T (--temperature), --top-k K, --top-p P, --min-p M, --repeat-penalty R, --presence-penalty P,\n"
     "  --frequency-penalty F, --repeat-last-n N   (defaults 0.8, 40, 0.95, 0.05, off, off, off, 64)\n"
@@ -63,7 +64,7 @@ static const char help_serve[] =
     "  never shifts: a reply ends with its slot's context), -kvu/--kv-unified (each slot has its own -c\n"
     "  tokens), --sleep-idle-seconds S (-1; frink keeps the model loaded), -ngl, -fa, -sm, -mg, -ts, --no-mmap\n"
     "%s"
-    "Endpoints: GET /health /v1/models /slots /metrics /props; POST /v1/chat/completions /v1/completions\n"
+    "Endpoints: GET / (the web chat) /health /v1/models /slots /metrics /props; POST /v1/chat/completions /v1/completions\n"
     "/v1/messages /v1/messages/count_tokens /v1/responses /tokenize /detokenize /apply-template /slots/{id}\n"
     "/v1/embeddings /v1/rerank.\n"
     "example: frink serve -m model.gguf --port 8080 -np 4\n";
@@ -99,6 +100,7 @@ static int serve_flag(struct srv_config *c, const char **key_file, int argc, cha
     long n;
     if (!strcmp(a, "--insecure-public")) return c->insecure_public = true, 1;
     if (!strcmp(a, "--metrics")) return c->metrics = true, 1;
+    if (!strcmp(a, "--no-webui")) return c->no_webui = true, 1;
     if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) return c->verbose = 1, 1;
     if (!strcmp(a, "--no-slots")) return c->no_slots = true, 1;
     if (!strcmp(a, "--slots")) return c->no_slots = false, 1;

@@ -72,6 +72,8 @@ static const struct http_route http_routes[] = {
     {"POST", "/slots/", true, false, serve_slot_action, HTTP_API_OPENAI},
     {"GET", "/metrics", false, false, serve_metrics, HTTP_API_OPENAI},
     {"GET", "/props", false, false, serve_props, HTTP_API_OPENAI},
+    {"GET", "/", false, false, serve_webui, HTTP_API_OPENAI},
+    {"GET", "/webui/", true, false, serve_webui, HTTP_API_OPENAI},
 };
 #define HTTP_N_ROUTES (sizeof http_routes / sizeof http_routes[0])
 
@@ -587,7 +589,7 @@ static enum MHD_Result http_begin(struct MHD_Connection *mc, struct http_conn *h
         return http_preflight(mc, hc);
 
     if (s->cfg.api_key && s->cfg.api_key[0] && !(strcmp(url, "/health") == 0 && strcmp(method, "GET") == 0) &&
-        !http_authorized(r, s->cfg.api_key))
+        !webui_is_public(s, method, url) && !http_authorized(r, s->cfg.api_key))
         return http_fail(mc, hc, 401, "authentication_error", "WWW-Authenticate: Bearer",
                          "invalid or missing API key: send \"Authorization: Bearer KEY\" or \"x-api-key: KEY\"");
 

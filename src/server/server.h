@@ -10,6 +10,7 @@
 //               parser over their text, events (content, reasoning, tool calls, logprobs).
 //   api_*.c     the wire formats: OpenAI (chat, completions, models), Anthropic (messages,
 //               count_tokens), Responses; api_util.c the validation and error helpers.
+//   webui.c     the web chat's static files at / (src/server/webui/, compiled in).
 //   serve.c     start-up (srv_main), /health, /slots, /metrics, /props. The flags of `frink
 //               serve` are the CLI's (src/cli/serve.c): it fills a struct srv_config.
 //
@@ -67,6 +68,7 @@ struct srv_config {
     const char *tags;            // --tags: informational model tags (GET /v1/models, /props)
     bool embeddings;             // --embeddings (or --reranking): the embedding endpoints answer
     int pooling;                 // --pooling: a frink_pooling (UNSPECIFIED: the file's, else none)
+    bool no_webui;               // --no-webui: no web chat at / (a 404, as any unknown path)
 };
 
 struct sched;
@@ -175,5 +177,8 @@ void serve_slots(struct srv *s, struct http_req *r, struct http_resp *out);     
 void serve_slot_action(struct srv *s, struct http_req *r, struct http_resp *out);    // POST /slots/{id}?action=
 void serve_metrics(struct srv *s, struct http_req *r, struct http_resp *out);        // GET /metrics
 void serve_props(struct srv *s, struct http_req *r, struct http_resp *out);          // GET /props
+void serve_webui(struct srv *s, struct http_req *r, struct http_resp *out);          // GET /, /webui/{file} (webui.c)
+// Is this request one of the web chat's static files, served without the API key (webui.c)?
+bool webui_is_public(const struct srv *s, const char *method, const char *path);
 
 #endif
