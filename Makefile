@@ -178,6 +178,14 @@ $(B)/tests/test_server: tests/server/run.sh
 	@printf '#!/bin/sh\nexec bash tests/server/run.sh "$$@"\n' > $@
 	@chmod +x $@
 
+# The web chat in headless Chromium alone (make test runs it too, in tests/server/run.sh):
+# installs Chromium and the test's npm packages when missing; skips, saying why, without them.
+.PHONY: test-webui
+test-webui: $(B)/frink
+	@bash scripts/server-test-deps.sh
+	@bash scripts/webui-test-deps.sh
+	@FRINK_BIN=$(B)/frink node tests/server/test_webui.mjs
+
 # The fixtures the tree does not carry (vocabularies, architecture fixtures, quantized variants): scripts/fixtures.sh.
 fixtures:
 	@bash scripts/fixtures.sh

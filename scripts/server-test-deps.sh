@@ -1,7 +1,8 @@
 #!/bin/bash
 # Installs what the server's end-to-end tests (tests/server/) need, when it is missing: curl,
 # python3 and python3-jsonschema (tests/server/validate.py's independent JSON Schema validator)
-# from Debian, and the official `openai` and `@anthropic-ai/sdk` npm clients at the
+# from Debian, and the official `openai` and `@anthropic-ai/sdk` npm clients (and puppeteer-core,
+# which drives Chromium for the web chat's test; scripts/webui-test-deps.sh installs Chromium) at the
 # versions pinned in tests/server/package-lock.json, into tests/server/node_modules (ignored by
 # git). Quick when everything is there: npm runs only when the lock file changed.
 set -euo pipefail
@@ -23,7 +24,8 @@ fi
 dir=tests/server
 stamp=$dir/node_modules/.frink-lock
 if [ -f "$stamp" ] && cmp -s "$stamp" "$dir/package-lock.json" \
-   && [ -d "$dir/node_modules/openai" ] && [ -d "$dir/node_modules/@anthropic-ai/sdk" ]; then
+   && [ -d "$dir/node_modules/openai" ] && [ -d "$dir/node_modules/@anthropic-ai/sdk" ] \
+   && [ -d "$dir/node_modules/puppeteer-core" ]; then
   exit 0
 fi
 echo "frink: installing the server tests' npm clients (npm ci in $dir)" >&2

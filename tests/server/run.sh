@@ -76,7 +76,7 @@ if [ ! -s "$HYBRID" ]; then
   "$FRINK_BIN" gen --preset qwen35-tiny --vocab "$vocab" --seed 7 -o "$HYBRID.tmp" >/dev/null && mv "$HYBRID.tmp" "$HYBRID"
 fi
 
-suites=${FRINK_SERVER_TESTS:-openai anthropic tools forced hybrid load errors endpoints flags embed sse http}
+suites=${FRINK_SERVER_TESTS:-openai anthropic tools forced hybrid load errors endpoints flags embed sse http webui}
 # Each suite's time limit: a sanitizer build runs about 3x slower.
 limit=150
 ldd "$FRINK_BIN" 2>/dev/null | grep -q libasan && limit=450
@@ -89,6 +89,8 @@ for s in $suites; do
         echo "== http: tests/server/test_http.py missing"; fail=$((fail + 1)); continue
       fi
       cmd=(python3 tests/server/test_http.py) ;;
+    # The web chat in headless Chromium (installed here when missing; the suite skips without it).
+    webui) bash scripts/webui-test-deps.sh; cmd=(node tests/server/test_webui.mjs) ;;
     *) cmd=(node "tests/server/test_$s.mjs") ;;
   esac
   echo "== $s"
