@@ -4,10 +4,12 @@
 Starts `$FRINK_BIN serve --port 0 ...` (default build/frink), reads the port from the line
 with "http://HOST:PORT" it prints once listening, and checks raw HTTP behaviour: routing
 (404, 405), error shapes (OpenAI's, Anthropic's under /v1/messages), API keys, CORS, body
-limits (Content-Length and chunked), malformed bodies, slow and trickling clients, and that
-the server still answers after each of those. One line per check, then a summary line;
+limits (Content-Length and chunked), malformed bodies, slow and trickling clients, the web
+chat's files at / (types, ETag / 304, gzip; 404 under --no-webui; open under an API key), and
+that the server still answers after each of those. One line per check, then a summary line;
 exit status 1 when a check failed.
 """
+import gzip
 import http.client
 import json
 import os
@@ -616,6 +618,53 @@ def test_startup():
     check("... naming the host", "no-such-host.invalid" in err, err.strip()[-300:])
 
 
+def test_webui(srv, key=None):
+    """The web chat's files: / is the page, /webui/NAME its scripts and style, with ETags."""
+    srv.wait_ready()
+    st, h, body = srv.request("GET", "/")
+    check("webui: GET / is 200", st == 200, f"status {st}")
+    check("webui: / is text/html", h.get("content-type", "").startswith("text/html"), h.get("content-type", ""))
+    check("webui: / is the page", body.lstrip().lower().startswith(b"<!doctype html>") and b"webui/app.js" in body,
+          repr(body[:120]))
+    etag = h.get("etag", "")
+    check("webui: an ETag, Cache-Control: no-cache", etag.startswith('"') and h.get("cache-control") == "no-cache",
+          f"{etag!r} {h.get('cache-control')!r}")
+    st, h2, body2 = srv.request("GET", "/", headers={"If-None-Match": etag})
+    check("webui: If-None-Match with the ETag is 304, no body", st == 304 and body2 == b"", f"{st} {body2[:60]!r}")
+    st, h2, body2 = srv.request("HEAD", "/")
+    check("webui: HEAD / is 200 without a body", st == 200 and body2 == b"", f"{st} {body2[:60]!r}")
+    for name, ctype in (("app.js", "text/javascript"), ("markdown.js", "text/javascript"), ("style.css", "text/css")):
+        st, h2, body2 = srv.request("GET", "/webui/" + name)
+        check(f"webui: /webui/{name} is 200 {ctype}", st == 200 and h2.get("content-type", "").startswith(ctype)
+              and len(body2) > 100, f"{st} {h2.get('content-type')}")
+    st, h2, gz = srv.request("GET", "/webui/app.js", headers={"Accept-Encoding": "gzip, deflate"})
+    plain = srv.request("GET", "/webui/app.js")[2]
+    check("webui: gzip when accepted, the same bytes", h2.get("content-encoding") == "gzip"
+          and gzip.decompress(gz) == plain, f"{h2.get('content-encoding')}")
+    st, h2, body2 = srv.request("GET", "/webui/app.js", headers={"Accept-Encoding": "gzip;q=0"})
+    check("webui: not gzip when refused (q=0)", "content-encoding" not in h2 and body2 == plain,
+          f"{h2.get('content-encoding')}")
+    st, h2, body2 = srv.request("GET", "/webui/nope.js")
+    check("webui: an unknown file is a 404 in OpenAI's shape", st == 404 and is_openai_error(jbody(body2)),
+          f"{st} {body2[:200]!r}")
+    st, h2, body2 = srv.request("POST", "/", body=b"{}", headers={"Content-Type": "application/json"})
+    check("webui: POST / is 405", st == 405, f"status {st}")
+
+
+def test_no_webui():
+    srv = Server("--no-webui")
+    try:
+        srv.wait_ready()
+        for path in ("/", "/webui/app.js"):
+            st, h, body = srv.request("GET", path)
+            check(f"--no-webui: GET {path} is 404 in OpenAI's shape", st == 404 and is_openai_error(jbody(body),
+                  "not_found_error"), f"{st} {body[:200]!r}")
+        st, h, body = srv.request("GET", "/health")
+        check("--no-webui: the API still answers", st == 200, f"status {st}")
+    finally:
+        srv.stop()
+
+
 def main():
     if not os.path.exists(FRINK_BIN):
         print(f"test_http: {FRINK_BIN} not found (set FRINK_BIN)")
@@ -630,15 +679,24 @@ def main():
         test_malformed(main_srv)
         test_slow_clients(main_srv)
         test_streams(main_srv)
+        test_webui(main_srv)
         check("main server still running", main_srv.alive())
         main_srv.stop()
 
         key_srv = Server("--api-key", API_KEY, "--cors-origin", ORIGIN_OK, "--timeout", str(TIMEOUT_S))
         servers.append(key_srv)
         test_auth(key_srv)
+        st, h, body = key_srv.request("GET", "/")
+        check("key set: the web chat's page is served without it", st == 200 and b"<!doctype html>" in body[:40].lower(),
+              f"status {st}")
+        st, h, body = key_srv.request("GET", "/webui/app.js")
+        check("key set: ... and its script", st == 200, f"status {st}")
+        st, h, body = key_srv.request("GET", "/props")
+        check("key set: /props still needs it", st == 401, f"status {st}")
         check("key server still running", key_srv.alive())
         key_srv.stop()
 
+        test_no_webui()
         test_startup()
     except Exception as e:  # a harness failure is a failed check, with the server's log
         check("harness", False, repr(e))
