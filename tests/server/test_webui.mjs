@@ -225,6 +225,81 @@ try {
         eq('the tool call shown', r.tool, 'Tool call: <s>f</s>');
     });
 
+    await group('markdown', async () => {
+        // The renderer on its own, in the page (each case: the Markdown, then the HTML it makes).
+        const cases = [
+            ['# Title\n\nSome *it* and **bold `code`**.', '<h1>Title</h1><p>Some <em>it</em> and <strong>bold <code>code</code></strong>.</p>'],
+            ['line one\nline two', '<p>line one<br>line two</p>'],
+            ['- a\n  - b\n- c', '<ul><li>a<ul><li>b</li></ul></li><li>c</li></ul>'],
+            ['1. x\n2. y', '<ol><li>x</li><li>y</li></ol>'],
+            ['> quoted', '<blockquote><p>quoted</p></blockquote>'],
+            ['| a | b |\n|---|--:|\n| 1 | 2 |', '<div class="table-wrap"><table><thead><tr><th>a</th><th style="text-align: right;">b</th></tr></thead><tbody><tr><td>1</td><td style="text-align: right;">2</td></tr></tbody></table></div>'],
+            ['[site](https://example.com/a_b) and ~~old~~', '<p><a href="https://example.com/a_b" target="_blank" rel="noopener noreferrer">site</a> and <del>old</del></p>'],
+            ['snake_case_name stays', '<p>snake_case_name stays</p>'],
+            ['```py\nprint(1)', '<div class="code-block"><div class="code-head"><span class="code-lang">py</span><button class="copy-code" type="button">Copy</button></div><pre><code class="language-py">print(1)</code></pre></div>'],
+            ['a <b>&amp;</b>', '<p>a &lt;b&gt;&amp;amp;&lt;/b&gt;</p>'],
+        ];
+        const got = await page.evaluate(async (cases) => {
+            const md = await import('/webui/markdown.js');
+            return cases.map(([src]) => {
+                const div = document.createElement('div');
+                div.appendChild(md.renderMarkdown(src));
+                return div.innerHTML;
+            });
+        }, cases);
+        cases.forEach(([src, want], k) => eq(`markdown: ${JSON.stringify(src).slice(0, 40)}`, got[k], want));
+    });
+
+    await group('reasoning, tool calls and errors, streamed', async () => {
+        // A canned stream in place of the server's: what a reasoning model with tools sends.
+        const chunk = (delta, extra = {}) => `data: ${JSON.stringify({ model: 'canned', choices: [{ index: 0, delta, finish_reason: null }], ...extra })}\n\n`;
+        const sse = chunk({ role: 'assistant' }) + chunk({ reasoning_content: 'Let me ' }) + chunk({ reasoning_content: 'think.' }) +
+            chunk({ content: 'Calling **f**.' }) +
+            chunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":' } }] }) +
+            chunk({ tool_calls: [{ index: 0, function: { arguments: '"Paris"}' } }] }) +
+            `data: ${JSON.stringify({ choices: [], usage: { prompt_tokens: 10, completion_tokens: 7, total_tokens: 17 } })}\n\ndata: [DONE]\n\n`;
+        let reply = { status: 200, contentType: 'text/event-stream', body: sse };
+        await page.setRequestInterception(true);
+        const intercept = (r) => {
+            if (r.url().endsWith('/v1/chat/completions')) r.respond(reply);
+            else r.continue();
+        };
+        page.on('request', intercept);
+        try {
+            await page.click('#new-chat');
+            await type_and_enter('weather?');
+            await idle();
+            const r = await page.evaluate(() => {
+                const m = document.querySelector('.msg.assistant');
+                return {
+                    role: m.querySelector('.role').textContent,
+                    reasoning: m.querySelector('details.reasoning .reasoning-text')?.textContent,
+                    open: m.querySelector('details.reasoning')?.open,
+                    content: m.querySelector('.content').innerHTML,
+                    tool: m.querySelector('details.tool-call summary')?.textContent,
+                    args: m.querySelector('details.tool-call pre')?.textContent,
+                    stats: m.querySelector('.stats')?.textContent,
+                };
+            });
+            eq('reasoning deltas joined, shown collapsed', [r.reasoning, r.open], ['Let me think.', false]);
+            eq('content rendered', r.content, '<p>Calling <strong>f</strong>.</p>');
+            eq('the tool call and its arguments, joined and pretty-printed', [r.tool, r.args], ['Tool call: get_weather', '{\n  "city": "Paris"\n}']);
+            eq('the model named as the stream names it', r.role, 'canned');
+            check('usage counted', /^7 tokens/.test(r.stats), r.stats);
+            reply = { status: 400, contentType: 'application/json',
+                body: JSON.stringify({ error: { message: 'max_tokens must be positive', type: 'invalid_request_error' } }) };
+            await page.click('.msg.assistant button[title="Regenerate"]');
+            await idle();
+            eq('an API error is shown with its message', await texts('.msg.assistant .error'), ['400: max_tokens must be positive']);
+            // Chromium logs the canned 400 itself: that one is expected.
+            problems.splice(0, problems.length, ...problems.filter((p) => !/status of 400/.test(p)));
+            await page.click('.conv.active button[title="Delete"]');
+        } finally {
+            page.off('request', intercept);
+            await page.setRequestInterception(false);
+        }
+    });
+
     await group('dark mode', async () => {
         const bg = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
         const light = await bg();

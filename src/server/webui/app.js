@@ -32,6 +32,7 @@ let props = null;     // GET /props, once it answered
 let busy = null;      // { conv, msg, controller }
 let renaming = null;  // the id of the conversation whose title is being edited
 let editing = null;   // the id of the message being edited
+const shownReasoning = new Set(); // ids of the messages whose reasoning the user opened
 
 function loadJSON(key, fallback) {
   try {
@@ -408,7 +409,10 @@ function messageNode(m, c) {
   }
 
   if (m.reasoning) {
+    // Collapsed unless opened: a re-render while streaming keeps it as the user left it.
     const d = el('details', 'reasoning');
+    d.open = shownReasoning.has(m.id);
+    d.addEventListener('toggle', () => { if (d.open) shownReasoning.add(m.id); else shownReasoning.delete(m.id); });
     const thinking = m.pending && !m.content && !m.tool_calls?.length;
     d.appendChild(el('summary', '', thinking ? 'Thinking…' : 'Reasoning'));
     d.appendChild(el('div', 'reasoning-text', m.reasoning));
