@@ -69,7 +69,9 @@ async function set_settings(fields) {
     for (const [k, v] of Object.entries(fields)) {
         await page.$eval(`#settings [name="${k}"]`, (e, v) => { e.value = v; }, String(v));
     }
-    await page.click('#settings button[value="save"]');
+    // Enter in a field saves (the form's first button), as a click on Save would.
+    await page.focus('#settings [name="max_tokens"]');
+    await page.keyboard.press('Enter');
     await page.waitForFunction(() => !document.getElementById('settings').open, WAIT);
 }
 
@@ -168,6 +170,11 @@ try {
         eq('... listed', await count('.conv'), 1);
         await page.click('#open-settings');
         eq('the settings kept', await page.$eval('#settings [name="max_tokens"]', (e) => e.value), '3000');
+        await page.$eval('#settings [name="max_tokens"]', (e) => { e.value = '7'; });
+        await page.keyboard.press('Escape');
+        await page.waitForFunction(() => !document.getElementById('settings').open);
+        await page.click('#open-settings');
+        eq('Escape in the settings keeps them', await page.$eval('#settings [name="max_tokens"]', (e) => e.value), '3000');
         await page.click('#settings button[value="cancel"]');
     });
 

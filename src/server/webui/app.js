@@ -461,6 +461,7 @@ $('open-settings').addEventListener('click', () => {
     const f = ui.settingsForm.elements[k];
     if (f) f.value = v;
   }
+  ui.settings.returnValue = ''; // Escape closes with the last value: make it none
   ui.settings.showModal();
 });
 
