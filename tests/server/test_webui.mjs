@@ -82,6 +82,7 @@ try {
         check('text/html', /^text\/html/.test(res.headers()['content-type']), res.headers()['content-type']);
         await page.waitForFunction(() => document.getElementById('model-name').textContent === 'stories260K', WAIT);
         check('the model name from /props', true);
+        eq('... greeted by it', await page.$eval('.empty h1', (e) => e.textContent), 'Chat with stories260K');
         const ctx = await page.$eval('#ctx-use', (e) => e.textContent);
         check('the context size shown', /\/ 4096 tokens/.test(ctx), ctx);
         await page.screenshot({ path: `${SHOTS}/desktop-empty.png` });
@@ -169,6 +170,7 @@ try {
         eq('... the stopped one still marked (the first ended at max tokens)', await texts('.msg.assistant .badge'), ['max tokens', 'stopped']);
         eq('... listed', await count('.conv'), 1);
         await page.click('#open-settings');
+        await page.screenshot({ path: `${SHOTS}/desktop-settings.png` });
         eq('the settings kept', await page.$eval('#settings [name="max_tokens"]', (e) => e.value), '3000');
         await page.$eval('#settings [name="max_tokens"]', (e) => { e.value = '7'; });
         await page.keyboard.press('Escape');

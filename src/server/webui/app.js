@@ -121,6 +121,7 @@ async function loadProps() {
     ui.model.textContent = props.model_alias || 'model';
     ui.model.title = props.model_path || '';
     renderCtx();
+    if (!conv() || !conv().messages.length) renderMessages(); // the greeting names the model
   } catch (e) {
     ui.model.textContent = 'server unreachable';
     setTimeout(loadProps, 3000);
