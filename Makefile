@@ -166,6 +166,11 @@ $(B)/tests/test_server_json: tests/test_server_json.c src/server/api_json.c src/
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests -o $@ $< src/server/api_json.c src/server/api_embed_json.c $(B)/libfrink-internal.a $(LDLIBS)
 
+# The web chat's handler and its compiled-in files, http.c's helpers stubbed by the test.
+$(B)/tests/test_webui: tests/test_webui.c src/server/webui.c src/server/webui.h $(B)/webui/assets.o tests/test.h $(B)/libfrink.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests -o $@ $< src/server/webui.c $(B)/webui/assets.o $(B)/libfrink.a $(LDLIBS)
+
 # The grammar mask's cost per token, trie walk against the per-token check (not part of `make`).
 $(B)/bench/grammar-speed: bench/grammar-speed.c $(B)/libfrink-internal.a
 	@mkdir -p $(dir $@)

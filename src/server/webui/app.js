@@ -146,7 +146,9 @@ function requestBody(c) {
   for (const m of c.messages) {
     if (m.pending) continue;
     if (m.role === 'user') messages.push({ role: 'user', content: m.content });
-    else if (m.role === 'assistant' && (m.content || !m.tool_calls?.length)) messages.push({ role: 'assistant', content: m.content || '' });
+    // A reply with no text (an error, a stop before the first token, only tool calls, which
+    // this page cannot answer) is left out of the history the model sees.
+    else if (m.role === 'assistant' && m.content) messages.push({ role: 'assistant', content: m.content });
   }
   const body = { messages, stream: true, stream_options: { include_usage: true } };
   for (const k of NUMERIC) {
