@@ -132,7 +132,10 @@ async function loadProps() {
 function renderCtx() {
   const c = conv();
   const last = c && [...c.messages].reverse().find((m) => m.role === 'assistant' && m.stats && m.stats.context);
-  const n_ctx = props && props.default_generation_settings && props.default_generation_settings.n_ctx;
+  // What one request may use: frink's n_ctx_slot (its n_ctx is all slots together, as
+  // llama-server reports it); llama-server's own n_ctx otherwise.
+  const g = props && props.default_generation_settings;
+  const n_ctx = g && (g.n_ctx_slot || g.n_ctx);
   if (!n_ctx) { ui.ctx.textContent = ''; return; }
   const used = last ? last.stats.context : 0;
   ui.ctx.textContent = `${used} / ${n_ctx} tokens`;
