@@ -76,6 +76,17 @@ static int embed_options(struct srv *s, json_t *req, bool *base64, int *normaliz
     return api_get_str(req, "user", &user, e) < 0 ? -1 : 0;
 }
 
+// The 200 answer of both endpoints: {model (the request's, else the server's), object "list",
+// usage, KEY: items} (items' reference is taken).
+static void send_list(struct srv *s, json_t *req, struct http_resp *out, const char *key, json_t *items, int n_tok) {
+    struct api_err e = {0};
+    const char *model = NULL;
+    api_get_str(req, "model", &model, &e);
+    http_json(out, 200,
+              json_pack("{s:s, s:s, s:{s:i, s:i}, s:o}", "model", model ? model : s->model_id, "object", "list", "usage",
+                        "prompt_tokens", n_tok, "total_tokens", n_tok, key, items));
+}
+
 void api_embeddings(struct srv *s, struct http_req *r, struct http_resp *out) {
     struct api_err e = {0};
     if (!s->cfg.embeddings)
@@ -122,11 +133,7 @@ void api_embeddings(struct srv *s, struct http_req *r, struct http_resp *out) {
         json_array_append_new(data, json_pack("{s:o, s:i, s:s}", "embedding", emb, "index", i, "object", "embedding"));
         n_tok += it.len[i];
     }
-    const char *model = NULL;
-    api_get_str(req, "model", &model, &e);
-    http_json(out, 200,
-              json_pack("{s:s, s:s, s:{s:i, s:i}, s:o}", "model", model ? model : s->model_id, "object", "list", "usage",
-                        "prompt_tokens", n_tok, "total_tokens", n_tok, "data", data));
+    send_list(s, req, out, "data", data, n_tok);
     free(v);
     embed_items_free(&it);
     json_decref(req);
@@ -195,11 +202,7 @@ void api_rerank(struct srv *s, struct http_req *r, struct http_resp *out) {
     for (int i = 0; i < it.n; i++) score[i] = v[(size_t)i * dim], n_tok += it.len[i];
     json_t *res = embed_rerank_results(score, it.n, top_n < 0 ? it.n : (int)top_n, ret_docs ? docs : NULL);
     free(score);
-    const char *model = NULL;
-    api_get_str(req, "model", &model, &e);
-    http_json(out, 200,
-              json_pack("{s:s, s:s, s:{s:i, s:i}, s:o}", "model", model ? model : s->model_id, "object", "list", "usage",
-                        "prompt_tokens", n_tok, "total_tokens", n_tok, "results", res));
+    send_list(s, req, out, "results", res, n_tok);
     free(v);
     embed_items_free(&it);
     json_decref(req);

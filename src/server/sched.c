@@ -913,6 +913,16 @@ int sched_slots(struct sched *q, struct sched_slot_info *out, int cap) {
     return n;
 }
 
+// Queues op for the scheduler thread, which runs it between steps, and waits until it is done.
+static void op_run(struct sched *q, struct slot_op *op) {
+    pthread_mutex_lock(&q->mu);
+    op->next = q->ops;
+    q->ops = op;
+    pthread_cond_broadcast(&q->cv);
+    while (!op->done) pthread_cond_wait(&q->op_cv, &q->mu);
+    pthread_mutex_unlock(&q->mu);
+}
+
 static frink_status slot_op(struct sched *q, enum slot_op_kind kind, int slot, const char *path, int *n_tokens,
                             char *msg, size_t cap) {
     if (slot < 0 || slot >= q->n_slots) {
@@ -920,12 +930,7 @@ static frink_status slot_op(struct sched *q, enum slot_op_kind kind, int slot, c
         return FRINK_ERR_ARG;
     }
     struct slot_op op = {.kind = kind, .slot = slot, .path = path};
-    pthread_mutex_lock(&q->mu);
-    op.next = q->ops;
-    q->ops = &op;
-    pthread_cond_broadcast(&q->cv);
-    while (!op.done) pthread_cond_wait(&q->op_cv, &q->mu);
-    pthread_mutex_unlock(&q->mu);
+    op_run(q, &op);
     if (n_tokens) *n_tokens = op.n_tokens;
     snprintf(msg, cap, "%s", op.msg);
     return op.st;
@@ -934,12 +939,7 @@ static frink_status slot_op(struct sched *q, enum slot_op_kind kind, int slot, c
 frink_status sched_embed(struct sched *q, const frink_embed_input *in, int n, const frink_embed_params *p, float *out,
                          size_t out_cap, char *msg, size_t cap) {
     struct slot_op op = {.kind = OP_EMBED, .in = in, .n_in = n, .ep = p, .out = out, .out_cap = out_cap};
-    pthread_mutex_lock(&q->mu);
-    op.next = q->ops;
-    q->ops = &op;
-    pthread_cond_broadcast(&q->cv);
-    while (!op.done) pthread_cond_wait(&q->op_cv, &q->mu);
-    pthread_mutex_unlock(&q->mu);
+    op_run(q, &op);
     snprintf(msg, cap, "%s", op.msg);
     return op.st;
 }
