@@ -452,7 +452,7 @@ static int anth_read_thinking(struct srv *s, json_t *body, long max_tokens, stru
 
 // Every field of a Messages (or count_tokens) request into q. `whole` is false for
 // count_tokens: no max_tokens, sampling or stream.
-static int anth_read(struct srv *s, const struct http_req *r, json_t *body, bool whole, struct anth_req *q,
+static int anth_read(struct srv *s, struct http_req *r, json_t *body, bool whole, struct anth_req *q,
                      struct api_err *e) {
     run_params_init(&q->p);
     if (api_check_model(s, body, true, e)) return -1;
@@ -501,6 +501,7 @@ static int anth_read(struct srv *s, const struct http_req *r, json_t *body, bool
     p->n = 1;
     p->parse_output = true;
     p->fd = r->fd;
+    p->req = r;
     if (!whole) return 0;
 
     p->n_predict = (int)max_tokens;

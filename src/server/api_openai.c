@@ -1075,6 +1075,7 @@ static json_t *oai_text_chunk(struct oai_req *o, int index, json_t *text, json_t
 static void oai_run(struct oai_req *o, struct http_req *r, struct http_resp *out) {
     struct api_err e = {0};
     o->p.fd = r->fd;
+    o->p.req = r;
     if (oai_alloc_choices(o, &e)) goto fail;
     struct run *run = NULL;
     if (run_start(o->s, &o->p, &run, &e)) goto fail;
@@ -1159,12 +1160,12 @@ void api_chat_completions(struct srv *s, struct http_req *r, struct http_resp *o
 
 // Appends a text piece of the prompt: tokenized (BOS as the model asks only for the first
 // piece, special tokens parsed as llama-server does), and its text kept for echo.
-static int oai_prompt_text(struct oai_req *o, const char *text, size_t len, bool first, frink_token **ids,
+static int oai_prompt_text(struct srv *srv, const char *text, size_t len, bool first, frink_token **ids,
                            size_t *n, size_t *cap, struct api_err *e) {
     frink_token *t = NULL;
     size_t k = 0;
     unsigned flags = FRINK_TOKENIZE_PARSE_SPECIAL | (first ? FRINK_TOKENIZE_ADD_SPECIAL : 0);
-    if (frink_tokenize(o->s->model, text, len, flags, &t, &k) != FRINK_OK) {
+    if (frink_tokenize(srv->model, text, len, flags, &t, &k) != FRINK_OK) {
         api_err_set(e, 500, "server_error", NULL, "tokenizing the prompt failed: %s", frink_errmsg());
         return -1;
     }
@@ -1186,9 +1187,8 @@ static int oai_prompt_text(struct oai_req *o, const char *text, size_t len, bool
     return 0;
 }
 
-// prompt: a string, an array of token ids, an array mixing both (llama-server), or an array
-// holding one of those. Several prompts in one request are refused.
-static int oai_read_prompt(struct oai_req *o, json_t *req, struct api_err *e) {
+int api_read_prompt(struct srv *srv, json_t *req, frink_token **out, int *n_out, char **text, size_t *text_len,
+                    struct api_err *e) {
     json_t *pr = json_object_get(req, "prompt");
     if (!pr || json_is_null(pr)) OAI_BAD("prompt", "'prompt' is required");
     if (json_is_array(pr) && json_array_size(pr) == 1 &&
@@ -1197,9 +1197,9 @@ static int oai_read_prompt(struct oai_req *o, json_t *req, struct api_err *e) {
     struct api_buf echo = {0};
     frink_token *ids = NULL;
     size_t n = 0, cap = 0;
-    int n_vocab = frink_model_n_vocab(o->s->model);
+    int n_vocab = frink_model_n_vocab(srv->model);
     if (json_is_string(pr)) {
-        if (oai_prompt_text(o, json_string_value(pr), json_string_length(pr), true, &ids, &n, &cap, e)) goto fail;
+        if (oai_prompt_text(srv, json_string_value(pr), json_string_length(pr), true, &ids, &n, &cap, e)) goto fail;
         api_buf_add(&echo, json_string_value(pr), json_string_length(pr));
     } else if (json_is_array(pr)) {
         size_t len = json_array_size(pr);
@@ -1219,7 +1219,7 @@ static int oai_read_prompt(struct oai_req *o, json_t *req, struct api_err *e) {
             char param[128];
             snprintf(param, sizeof param, "prompt[%zu]", i);
             if (json_is_string(el)) {
-                if (oai_prompt_text(o, json_string_value(el), json_string_length(el), i == 0, &ids, &n, &cap, e))
+                if (oai_prompt_text(srv, json_string_value(el), json_string_length(el), i == 0, &ids, &n, &cap, e))
                     goto fail;
                 api_buf_add(&echo, json_string_value(el), json_string_length(el));
             } else if (json_is_integer(el)) {
@@ -1242,7 +1242,7 @@ static int oai_read_prompt(struct oai_req *o, json_t *req, struct api_err *e) {
                 }
                 ids[n++] = (frink_token)id;
                 char piece[512];
-                int k = frink_token_piece(o->s->model, (frink_token)id, piece, sizeof piece, true);
+                int k = frink_token_piece(srv->model, (frink_token)id, piece, sizeof piece, true);
                 if (k > 0) api_buf_add(&echo, piece, (size_t)k);
             } else {
                 api_err_set(e, 400, "invalid_request_error", param,
@@ -1252,7 +1252,8 @@ static int oai_read_prompt(struct oai_req *o, json_t *req, struct api_err *e) {
         }
     } else {
         api_err_set(e, 400, "invalid_request_error", "prompt",
-                    "'prompt' must be a string or an array of token ids, not %s", oai_kind(pr));
+                    "'prompt' must be a string or an array of token ids, not %s%s", oai_kind(pr),
+                    json_is_object(pr) ? " (multimodal prompts are not implemented)" : "");
         goto fail;
     }
     if (!n) {
@@ -1263,16 +1264,23 @@ static int oai_read_prompt(struct oai_req *o, json_t *req, struct api_err *e) {
         api_err_set(e, 400, "invalid_request_error", "prompt", "'prompt' is too long");
         goto fail;
     }
-    o->prompt = ids;
-    o->p.prompt = ids;
-    o->p.n_prompt = (int)n;
-    o->echo = echo.p;
-    o->echo_len = echo.n;
+    *out = ids;
+    *n_out = (int)n;
+    *text = echo.p;
+    *text_len = echo.n;
     return 0;
 fail:
     free(ids);
     api_buf_free(&echo);
     return -1;
+}
+
+static int oai_read_prompt(struct oai_req *o, json_t *req, struct api_err *e) {
+    int n = 0;
+    if (api_read_prompt(o->s, req, &o->prompt, &n, &o->echo, &o->echo_len, e)) return -1;
+    o->p.prompt = o->prompt;
+    o->p.n_prompt = n;
+    return 0;
 }
 
 static int oai_read_completion(struct oai_req *o, json_t *req, struct api_err *e) {

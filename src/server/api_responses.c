@@ -476,7 +476,7 @@ static double resp_float(float v) {
     return strtod(buf, NULL);
 }
 
-static int resp_read(struct srv *s, const struct http_req *r, json_t *body, struct resp_req *q, struct api_err *e) {
+static int resp_read(struct srv *s, struct http_req *r, json_t *body, struct resp_req *q, struct api_err *e) {
     run_params_init(&q->p);
     q->echo = json_object();
     if (api_check_model(s, body, false, e)) return -1;
@@ -530,6 +530,7 @@ static int resp_read(struct srv *s, const struct http_req *r, json_t *body, stru
     p->n = 1;
     p->parse_output = true;
     p->fd = r->fd;
+    p->req = r;
 
     json_t *echo = q->echo;
     json_object_set_new(echo, "instructions", instructions ? json_string(instructions) : json_null());

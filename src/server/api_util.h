@@ -105,6 +105,14 @@ json_t *api_json_generated(const char *text);
 // NULL when none). Returns -1 with e filled (400 naming the field).
 int api_openai_chat_input(struct srv *s, json_t *req, struct run_params *p, json_t **vars, struct api_err *e);
 
+// A completion's "prompt" (api_openai.c): a string, an array of token ids, an array mixing both
+// (llama-server), or an array holding one of those; text tokenized with special tokens parsed,
+// BOS as the model asks before the first text piece. Several prompts are a 400. *ids (free) and
+// *n the tokens, *text (free) and *len the prompt's text (token ids by their pieces). -1 with e
+// filled on a bad prompt.
+int api_read_prompt(struct srv *s, json_t *req, frink_token **ids, int *n, char **text, size_t *len,
+                    struct api_err *e);
+
 // ---- what the Anthropic and Responses readers share (api_anthropic.c, api_responses.c) ------
 // Both translate a request into run_params' OpenAI-shaped conversation and tools.
 

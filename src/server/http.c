@@ -56,7 +56,9 @@ static const struct http_route http_routes[] = {
     {"POST", "/v1/chat/completions", false, false, api_chat_completions, HTTP_API_OPENAI},
     {"POST", "/chat/completions", false, false, api_chat_completions, HTTP_API_OPENAI},
     {"POST", "/v1/completions", false, false, api_completions, HTTP_API_OPENAI},
-    {"POST", "/completions", false, false, api_completions, HTTP_API_OPENAI},
+    // llama-server's own endpoint under both names, as the reference routes them (its OpenAI one is /v1/completions)
+    {"POST", "/completion", false, false, api_completion_native, HTTP_API_OPENAI},
+    {"POST", "/completions", false, false, api_completion_native, HTTP_API_OPENAI},
     {"POST", "/v1/messages", false, false, api_messages, HTTP_API_ANTHROPIC},
     {"POST", "/v1/messages/count_tokens", false, false, api_count_tokens, HTTP_API_ANTHROPIC},
     {"POST", "/v1/responses", false, false, api_responses, HTTP_API_OPENAI},

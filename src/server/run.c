@@ -67,6 +67,7 @@ void run_params_init(struct run_params *p) {
     p->parse_output = true;
     p->tool_parallel = true;
     p->fd = -1;
+    p->id_slot = -1;
 }
 
 void run_make_id(char *buf, size_t cap, const char *prefix) {
@@ -353,6 +354,9 @@ static void on_delta(void *ud, const frink_chat_delta *d) {
 void run_free(struct run *r) {
     if (!r) return;
     struct run_priv *pv = r->priv;
+    bool submitted = r->tasks && r->n > 0;
+    for (int i = 0; submitted && i < r->n; i++) submitted = r->tasks[i] && r->tasks[i]->t_submit > 0;
+    if (r->req && submitted) run_usage(r, &r->req->log_prompt, NULL, &r->req->log_completion);
     for (int i = 0; i < r->n; i++) {
         if (r->tasks && r->tasks[i]) {
             gen_task_cancel(r->tasks[i]);
@@ -571,6 +575,8 @@ static int run_task_new(struct srv *s, const struct run_params *p, struct run *r
     t->ignore_eos = p->ignore_eos;
     t->salt = salt_hash(p->cache_salt);
     t->fd = p->fd;
+    t->want_slot = p->id_slot;
+    t->no_reuse = p->no_reuse;
     return run_task_grammar(s, p, r, pl, t, e);
 }
 
@@ -615,6 +621,7 @@ int run_start(struct srv *s, const struct run_params *p, struct run **out, struc
     }
     r->s = s;
     r->priv = pv;
+    r->req = p->req;
     r->n = p->n;
     r->tasks = calloc((size_t)p->n, sizeof *r->tasks);
     pv->ch = calloc((size_t)p->n, sizeof *pv->ch);

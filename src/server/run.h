@@ -65,6 +65,10 @@ struct run_params {
     bool whole_tool_calls;       // announce a tool call only once complete
     const char *cache_salt;      // NULL or ""
     int fd;                      // r->fd
+    struct http_req *req;        // the request: run_free leaves the run's token counts there for the
+                                 // access log (NULL: none)
+    int id_slot;                 // llama-server's id_slot: this slot only (-1: any)
+    bool no_reuse;               // llama-server's cache_prompt false: no prefix reuse
     int64_t now;                 // the time strftime_now formats (0: now)
 };
 void run_params_init(struct run_params *p);
@@ -103,6 +107,7 @@ struct run {
     size_t prompt_len;
     bool opens_reasoning;        // the prompt left a reasoning block open
     const char *format;          // the chat output parser's format
+    struct http_req *req;        // run_params.req
     // internal: per-choice parser and cursors
     void *priv;
 };

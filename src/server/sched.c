@@ -40,6 +40,7 @@ struct gen_task *gen_task_new(void) {
     t->n_predict = -1;
     t->stop_index = -1;
     t->fd = -1;
+    t->want_slot = -1;
     t->slot = -1;
     t->sp = frink_sampler_default_params();
     atomic_init(&t->refs, 1);
@@ -291,8 +292,8 @@ static void slot_assign(struct sched *q, struct gen_task *t) {
     int best_n = -1;
     for (int i = 0; i < q->n_slots; i++) {
         struct slot *sl = &q->slots[i];
-        if (sl->task) continue;
-        int n = sl->salt == t->salt ? lcp(frink_seq_tokens(sl->seq), frink_seq_len(sl->seq), t->prompt, t->n_prompt) : 0;
+        if (sl->task || (t->want_slot >= 0 && i != t->want_slot)) continue;
+        int n = sl->salt == t->salt && !t->no_reuse ? lcp(frink_seq_tokens(sl->seq), frink_seq_len(sl->seq), t->prompt, t->n_prompt) : 0;
         if (n > best_n || (n == best_n && sl->used < best->used)) {
             best = sl;
             best_n = n;
@@ -304,7 +305,7 @@ static void slot_assign(struct sched *q, struct gen_task *t) {
     struct cache_record *rec = NULL;
     for (int i = 0; i < SCHED_RECORDS; i++) {
         struct cache_record *r = &q->recs[i];
-        if (!r->toks || r->salt != t->salt) continue;
+        if (!r->toks || r->salt != t->salt || t->no_reuse) continue;
         int n = lcp(r->toks, r->n, t->prompt, t->n_prompt);
         if (n > rec_n) {
             rec_n = n;
@@ -655,8 +656,15 @@ static void sched_admit(struct sched *q, bool draining) {
             k++;
         }
     }
-    while (q->q_len && n_busy(q) < q->n_slots) {
-        struct gen_task *t = q->queue[q->q_head];
+    // The oldest task that can start: a task waiting for its own slot (id_slot) lets those
+    // behind it that can take another go first.
+    for (int k = 0; k < q->q_len && n_busy(q) < q->n_slots;) {
+        struct gen_task *t = q->queue[(q->q_head + k) % q->q_cap];
+        if (t->want_slot >= 0 && (t->want_slot >= q->n_slots || q->slots[t->want_slot].task)) {
+            k++;
+            continue;
+        }
+        for (int j = k; j > 0; j--) q->queue[(q->q_head + j) % q->q_cap] = q->queue[(q->q_head + j - 1) % q->q_cap];
         q->q_head = (q->q_head + 1) % q->q_cap;
         q->q_len--;
         pthread_mutex_unlock(&q->mu);

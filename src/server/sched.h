@@ -59,6 +59,9 @@ struct gen_task {
                                    // the trigger instead (its tokens are evaluated) and goes on
     uint64_t salt;                 // hash of the request's cache_salt (0: none)
     int fd;                        // the client's socket (-1: none): a hang-up cancels the task
+    int want_slot;                 // llama-server's id_slot: run in this slot only, waiting for it
+                                   // while it is busy (-1: any idle slot)
+    bool no_reuse;                 // cache_prompt false: evaluate the whole prompt, reuse nothing
 
     // ---- output: under mu; cv is signalled on every change
     pthread_mutex_t mu;

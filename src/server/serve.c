@@ -332,6 +332,11 @@ void serve_metrics(struct srv *s, struct http_req *r, struct http_resp *out) {
     metric(&b, "slots", "gauge", "Slots.", st.n_slots);
     out->status = 200;
     out->content_type = "text/plain; version=0.0.4";
+    // llama-server's header (the reference fills it from a monotonic clock; frink sends what its
+    // name says: the server's start in Unix seconds).
+    char t0[32];
+    snprintf(t0, sizeof t0, "%" PRId64, s->created);
+    http_add_header(out, "Process-Start-Time-Unix", t0);
     out->body = b.p ? b.p : strdup("");
     out->len = b.n;
 }

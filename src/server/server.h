@@ -9,7 +9,8 @@
 //   run.c       a request's generation as the API layers see it: n tasks, the chat output
 //               parser over their text, events (content, reasoning, tool calls, logprobs).
 //   api_*.c     the wire formats: OpenAI (chat, completions, models), Anthropic (messages,
-//               count_tokens), Responses; api_util.c the validation and error helpers.
+//               count_tokens), Responses, llama-server's /completion (api_native.c);
+//               api_util.c the validation and error helpers.
 //   webui.c     the web chat's static files at / (src/server/webui/, compiled in).
 //   serve.c     start-up (srv_main), /health, /slots, /metrics, /props. The flags of `frink
 //               serve` are the CLI's (src/cli/serve.c): it fills a struct srv_config.
@@ -111,6 +112,7 @@ struct http_req {
     enum http_api api;
     void *conn;                  // the libmicrohttpd connection (http.c only)
     const char *route_arg;       // the {id} of /slots/{id} (NULL otherwise)
+    int log_prompt, log_completion; // tokens of its generation, for the access log (-1: none)
 };
 
 // The value of a request header (case-insensitive name) or of a query argument; NULL
@@ -162,6 +164,7 @@ void http_add_header(struct http_resp *out, const char *name, const char *value)
 
 void api_chat_completions(struct srv *s, struct http_req *r, struct http_resp *out); // POST /v1/chat/completions
 void api_completions(struct srv *s, struct http_req *r, struct http_resp *out);      // POST /v1/completions
+void api_completion_native(struct srv *s, struct http_req *r, struct http_resp *out); // POST /completion (api_native.c)
 void api_models(struct srv *s, struct http_req *r, struct http_resp *out);           // GET /v1/models, /models
 void api_model_get(struct srv *s, struct http_req *r, struct http_resp *out);        // GET /v1/models/{id}
 void api_messages(struct srv *s, struct http_req *r, struct http_resp *out);         // POST /v1/messages
