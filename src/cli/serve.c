@@ -44,7 +44,10 @@ static const char help_serve[] =
     "  --insecure-public       allow a non-loopback --host without an API key\n"
     "  --max-body BYTES        largest request body (default 16777216)\n"
     "  --timeout S             seconds an idle or trickling connection is kept (default 30)\n"
-    "  -v, --verbose           a line per request on stderr\n"
+    "  --log-format text|json  the access log: a line per request on stderr (time, client, method, path,\n"
+    "                          status, tokens, ms), or a JSON object each (--log-jsonl)\n"
+    "  --log-disable           no access log\n"
+    "  -v, --verbose           the access log lists probes (GET /health, /metrics) too\n"
     "  --no-slots, --slots     disable (enable, the default) GET /slots\n"
     "  --tags A,B              the model's tags, listed by GET /v1/models (informational)\n"
     "  -rea, --reasoning on|off|auto   the chat template's enable_thinking when a request does not set it\n"
@@ -101,7 +104,10 @@ static int serve_flag(struct srv_config *c, const char **key_file, int argc, cha
     if (!strcmp(a, "--insecure-public")) return c->insecure_public = true, 1;
     if (!strcmp(a, "--metrics")) return c->metrics = true, 1;
     if (!strcmp(a, "--no-webui")) return c->no_webui = true, 1;
-    if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) return c->verbose = 1, 1;
+    if (!strcmp(a, "--verbose") || !strcmp(a, "-v") || !strcmp(a, "--log-verbose")) return c->verbose = 1, 1;
+    if (!strcmp(a, "--log-disable")) return c->log_disable = true, 1;
+    if (!strcmp(a, "--log-jsonl")) return c->log_json = true, 1;
+    if (!strcmp(a, "--no-log-jsonl")) return c->log_json = false, 1;
     if (!strcmp(a, "--no-slots")) return c->no_slots = true, 1;
     if (!strcmp(a, "--slots")) return c->no_slots = false, 1;
     // What frink always does, as the reference spells it.
@@ -138,7 +144,10 @@ static int serve_flag(struct srv_config *c, const char **key_file, int argc, cha
         }
         return 2;
     }
-    if (!strcmp(a, "--host")) {
+    if (!strcmp(a, "--log-format")) {
+        if (strcmp(v, "text") && strcmp(v, "json")) return cli_die("%s expects text or json, got '%s'", a, v), -1;
+        c->log_json = !strcmp(v, "json");
+    } else if (!strcmp(a, "--host")) {
         if (!*v || *v == ',' || strstr(v, ",,") || v[strlen(v) - 1] == ',')
             return cli_die("%s expects HOST or HOST,HOST,... (no empty address)", a), -1;
         c->host = v;

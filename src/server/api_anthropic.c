@@ -727,7 +727,8 @@ static void anth_stream_end(struct api_stream *st) {
                 json_pack("{s:s,s:{s:s,s:s}}", "type", "error", "error", "type", "api_error", "message", a->err));
         return;
     }
-    if (a->finish == GEN_CANCELLED) return; // the client is gone
+    // Cancelled: the client is gone, unless the server is stopping (the stream then ends properly).
+    if (a->finish == GEN_CANCELLED && !atomic_load(&st->s->stopping)) return;
     anth_start(a);
     anth_close(a);
     api_sse(st, "message_delta",

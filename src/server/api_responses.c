@@ -805,10 +805,14 @@ static void resp_stream_event(struct api_stream *st, const struct run_ev *ev) { 
 
 static void resp_stream_end(struct api_stream *st) {
     struct resp_reply *a = st->ud;
-    if (a->finish == GEN_CANCELLED) return; // the client is gone
+    // Cancelled: the client is gone, unless the server is stopping: the response then fails,
+    // saying so (response.failed is the stream's final event).
+    if (a->finish == GEN_CANCELLED && !atomic_load(&st->s->stopping)) return;
     resp_close(a);
-    const char *status = a->finish == GEN_ERROR ? "failed" : resp_incomplete(a->finish) ? "incomplete" : "completed";
+    bool stopped = a->finish == GEN_CANCELLED;
+    const char *status = a->finish == GEN_ERROR || stopped ? "failed" : resp_incomplete(a->finish) ? "incomplete" : "completed";
     if (a->finish == GEN_ERROR) resp_task_err(a, st->run);
+    if (stopped) snprintf(a->err, sizeof a->err, "the server is shutting down");
     char type[40];
     snprintf(type, sizeof type, "response.%s", status);
     resp_event(a, type, json_pack("{s:o}", "response", resp_object(a, st->run, status)));

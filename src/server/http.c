@@ -32,6 +32,8 @@
 #include "server/server.h"
 
 #define HTTP_CONN_LIMIT 256          // concurrent connections (load tests open 32+ from one IP)
+#define HTTP_CONN_SPARE 64           // connections past the limit still accepted, to answer them 503
+#define HTTP_DRAIN_MAX ((unsigned long long)1 << 30) // bodies read to their end before an early answer
 #define HTTP_CONN_MEMORY (64 * 1024) // per connection: bounds the request line and headers
 #define HTTP_STREAM_BLOCK (16 * 1024)
 #define HTTP_PREFLIGHT_MAX_AGE "7200" // seconds; Chromium caps preflight caching at two hours
@@ -112,6 +114,9 @@ struct http_conn {
     struct MHD_Response *pending;    // an early answer kept for the request's end (no body came)
     double t0;                       // monotonic seconds at the headers
     int status;                      // of the queued response (for the log)
+    // the access log's line, written when the last reference goes (a stream's end included)
+    char method[16], path[256], client[64];
+    int toe;                         // libmicrohttpd's termination code (-1: not yet)
     atomic_int refs;
 };
 
@@ -135,6 +140,9 @@ struct http_sock {
 };
 
 static struct MHD_Daemon *http_daemon;
+static atomic_int http_n_conns;      // TCP connections open
+static atomic_int http_n_requests;   // requests begun and not yet logged (a stream until its end)
+static atomic_bool http_draining;    // shutting down: every new request is answered 503
 // --host A,B,...: the daemons of the addresses after the first.
 #define HTTP_MAX_HOSTS 7
 static struct MHD_Daemon *http_extra[HTTP_MAX_HOSTS];
@@ -155,8 +163,14 @@ static double http_mono(void) {
 // --max-body, or 16 MiB when unset.
 static size_t http_max_body(const struct srv *s) { return s->cfg.max_body ? s->cfg.max_body : (size_t)16 << 20; }
 
+static void http_log_request(const struct http_conn *hc);
+
 static void http_conn_unref(struct http_conn *hc) {
     if (atomic_fetch_sub(&hc->refs, 1) != 1) return;
+    if (hc->method[0]) {
+        http_log_request(hc);
+        atomic_fetch_sub(&http_n_requests, 1);
+    }
     free(hc->body);
     free(hc);
 }
@@ -293,6 +307,50 @@ void http_error(struct http_resp *out, enum http_api api, int status, const char
     }
     free(msg);
     http_json(out, status, j);
+}
+
+// ---- the access log ------------------------------------------------------------------------
+
+// A line per request on stderr (unless --log-disable), when the request is over (a stream at its
+// end): time (UTC, ms), client, method, path, status, tokens (prompt+completion, "-" for a
+// request that generated nothing), milliseconds, and why it ended when not normally.
+// --log-format json writes the same as one JSON object. Successful probes (GET /health,
+// /metrics) are left out unless --verbose, as the reference leaves them out.
+static void http_log_request(const struct http_conn *hc) {
+    const struct srv *s = http_srv;
+    if (!s || s->cfg.log_disable) return;
+    if (!s->cfg.verbose && hc->status == 200 && !strcmp(hc->method, "GET") &&
+        (!strcmp(hc->path, "/health") || !strcmp(hc->path, "/metrics")))
+        return;
+    static const char *const why[] = {"", "connection error", "timed out", "shutdown", "read error", "client gone"};
+    const char *w = hc->toe > 0 && (unsigned)hc->toe < sizeof why / sizeof why[0] ? why[hc->toe] : "";
+    double ms = (http_mono() - hc->t0) * 1000.0;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    struct tm tm;
+    gmtime_r(&ts.tv_sec, &tm);
+    char when[64];
+    snprintf(when, sizeof when, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+             tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000);
+    int np = hc->req.log_prompt, nc = hc->req.log_completion;
+    if (s->cfg.log_json) {
+        json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:i, s:f}", "time", when, "client", hc->client, "method",
+                              hc->method, "path", hc->path, "status", hc->status, "ms", ms);
+        if (j && np >= 0) {
+            json_object_set_new(j, "prompt_tokens", json_integer(np));
+            json_object_set_new(j, "completion_tokens", json_integer(nc));
+        }
+        if (j && w[0]) json_object_set_new(j, "ended", json_string(w));
+        char *t = j ? json_dumps(j, JSON_COMPACT) : NULL;
+        json_decref(j);
+        if (t) fprintf(stderr, "%s\n", t);
+        free(t);
+        return;
+    }
+    char tok[48] = "-";
+    if (np >= 0) snprintf(tok, sizeof tok, "%d+%d", np, nc);
+    fprintf(stderr, "%s %s %s %s %d %s tokens %.0f ms%s%s%s\n", when, hc->client, hc->method, hc->path, hc->status, tok,
+            ms, w[0] ? " (" : "", w, w[0] ? ")" : "");
 }
 
 // ---- auth and CORS -------------------------------------------------------------------------
@@ -459,15 +517,30 @@ static struct MHD_Response *http_build(struct http_conn *hc, struct http_resp *o
     return resp;
 }
 
-// Sends resp (taking it). An answer given before the body (401, 404, 413...) is queued at once
-// when a body is coming — libmicrohttpd then skips it and closes the connection — and kept
-// for the request's end otherwise, so a bodiless request keeps its connection alive.
+// Whether an answer given before the body (401, 404, 413, 503...) waits for the body to be read
+// (and thrown away): a client that writes its whole body before it reads gets the answer instead
+// of a reset, since libmicrohttpd, answering at once, closes with the body unread. Not when the
+// client waits for "100 Continue" (it sends nothing then), nor for a body too large to be worth
+// reading (HTTP_DRAIN_MAX); the body's deadline (twice --timeout) bounds the read.
+static bool http_drain_body(struct MHD_Connection *mc) {
+    const char *ex = MHD_lookup_connection_value(mc, MHD_HEADER_KIND, "Expect");
+    if (ex && strcasestr(ex, "100-continue")) return false;
+    const char *cl = MHD_lookup_connection_value(mc, MHD_HEADER_KIND, "Content-Length");
+    if (!cl) return true; // chunked: read to its end or the deadline
+    errno = 0;
+    unsigned long long n = strtoull(cl, NULL, 10);
+    return errno != ERANGE && n <= HTTP_DRAIN_MAX;
+}
+
+// Sends resp (taking it). An answer given before the body is kept for the request's end when
+// there is no body or the body is to be read first (http_drain_body); otherwise it is queued at
+// once, and libmicrohttpd then skips the body and closes the connection.
 static enum MHD_Result http_answer(struct MHD_Connection *mc, struct http_conn *hc, struct MHD_Response *resp,
                                    int status, bool now) {
     if (!resp) return MHD_NO;
     hc->status = status;
     hc->answered = true;
-    if (!now && !hc->expect_body) {
+    if (!now && (!hc->expect_body || http_drain_body(mc))) {
         hc->pending = resp;
         return MHD_YES;
     }
@@ -579,11 +652,51 @@ static enum MHD_Result http_begin(struct MHD_Connection *mc, struct http_conn *h
     r->path = url;
     r->api = http_path_api(url);
     r->conn = mc;
+    r->log_prompt = r->log_completion = -1;
+    snprintf(hc->method, sizeof hc->method, "%s", method);
+    snprintf(hc->path, sizeof hc->path, "%s", url);
+    srv_utf8_clean(hc->path);
+    hc->toe = -1;
+    atomic_fetch_add(&http_n_requests, 1);
+    const union MHD_ConnectionInfo *ai = MHD_get_connection_info(mc, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    snprintf(hc->client, sizeof hc->client, "?");
+    if (ai && ai->client_addr) {
+        char host[INET6_ADDRSTRLEN] = "?";
+        const struct sockaddr *sa = ai->client_addr;
+        int port = 0;
+        if (sa->sa_family == AF_INET) {
+            const struct sockaddr_in *in = (const struct sockaddr_in *)sa;
+            inet_ntop(AF_INET, &in->sin_addr, host, sizeof host);
+            port = ntohs(in->sin_port);
+            snprintf(hc->client, sizeof hc->client, "%s:%d", host, port);
+        } else if (sa->sa_family == AF_INET6) {
+            const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)sa;
+            inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof host);
+            port = ntohs(in6->sin6_port);
+            snprintf(hc->client, sizeof hc->client, "[%s]:%d", host, port);
+        }
+    }
     const union MHD_ConnectionInfo *ci = MHD_get_connection_info(mc, MHD_CONNECTION_INFO_CONNECTION_FD);
     r->fd = ci ? (int)ci->connect_fd : -1;
     const char *cl = MHD_lookup_connection_value(mc, MHD_HEADER_KIND, "Content-Length");
     hc->expect_body = (cl && strtoull(cl, NULL, 10) > 0) ||
                       MHD_lookup_connection_value(mc, MHD_HEADER_KIND, "Transfer-Encoding") != NULL;
+
+    // Shutting down, or past the connection limit: a 503 the client can read (then the connection
+    // closes), not a reset.
+    bool draining = atomic_load(&http_draining);
+    if (draining || atomic_load(&http_n_conns) > HTTP_CONN_LIMIT) {
+        struct http_resp out;
+        memset(&out, 0, sizeof out);
+        if (draining)
+            http_error(&out, r->api, 503, "unavailable_error", NULL, "the server is shutting down");
+        else
+            http_error(&out, r->api, 503, "unavailable_error", NULL,
+                       "too many connections: the server takes %d at once; retry later", HTTP_CONN_LIMIT);
+        http_add_header(&out, "Retry-After", "1");
+        http_add_header(&out, "Connection", "close");
+        return http_queue(mc, hc, &out, false);
+    }
 
     bool is_options = strcmp(method, "OPTIONS") == 0;
     // A preflight carries no credentials by design: answer it before the key check.
@@ -718,8 +831,9 @@ static enum MHD_Result http_access(void *cls, struct MHD_Connection *mc, const c
         return ok;
     }
     if (hc->answered) {
-        // Answered early (413, 401...): libmicrohttpd may still hand us what it read.
+        // Answered early (413, 401...): the body is read and dropped, within its deadline.
         *upload_data_size = 0;
+        if (http_srv->cfg.timeout_s > 0 && http_mono() - hc->t0 > 2.0 * http_srv->cfg.timeout_s) return MHD_NO;
         return MHD_YES;
     }
     if (*upload_data_size > 0) {
@@ -764,18 +878,7 @@ static void http_completed(void *cls, struct MHD_Connection *mc, void **con_cls,
         MHD_destroy_response(hc->pending);
         hc->pending = NULL;
     }
-    struct srv *s = http_srv;
-    // The request counters are run.c's (generation requests only): nothing is counted here.
-    if (s) {
-        if (s->cfg.verbose) {
-            static const char *const why[] = {"", " (connection error)", " (timed out)", " (shutdown)",
-                                              " (read error)", " (client gone)"};
-            const char *w = (unsigned)toe < sizeof why / sizeof why[0] ? why[toe] : " (?)";
-            fprintf(stderr, "frink serve: %s %s %d %.0f ms%s\n", hc->req.method ? hc->req.method : "?",
-                    hc->req.path ? hc->req.path : "?", hc->answered ? hc->status : 0,
-                    (http_mono() - hc->t0) * 1000.0, w);
-        }
-    }
+    hc->toe = (int)toe; // the access line is written when the last reference goes
     // The path and method strings belong to libmicrohttpd's request: a stream that outlives
     // the request must not read them.
     hc->req.method = NULL;
@@ -791,6 +894,7 @@ static void http_notify_conn(void *cls, struct MHD_Connection *mc, void **socket
                              enum MHD_ConnectionNotificationCode toe) {
     (void)cls;
     if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+        atomic_fetch_add(&http_n_conns, 1);
         struct http_sock *sk = calloc(1, sizeof *sk);
         if (!sk) return;
         const union MHD_ConnectionInfo *ci = MHD_get_connection_info(mc, MHD_CONNECTION_INFO_CONNECTION_FD);
@@ -803,6 +907,7 @@ static void http_notify_conn(void *cls, struct MHD_Connection *mc, void **socket
         pthread_mutex_unlock(&http_socks_mu);
         *socket_context = sk;
     } else if (toe == MHD_CONNECTION_NOTIFY_CLOSED) {
+        atomic_fetch_sub(&http_n_conns, 1);
         struct http_sock *sk = *socket_context;
         if (!sk) return;
         // Under the lock, so the watchdog never shuts down a descriptor reused by a new socket.
@@ -911,7 +1016,7 @@ static struct MHD_Daemon *http_listen(struct srv *s, const char *host, int port_
     struct MHD_Daemon *d = MHD_start_daemon(
         flags, (uint16_t)port_num, NULL, NULL, http_access, NULL, MHD_OPTION_EXTERNAL_LOGGER, http_log, NULL,
         MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_CONNECTION_TIMEOUT, timeout,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_CONN_LIMIT, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)(HTTP_CONN_LIMIT + HTTP_CONN_SPARE), MHD_OPTION_CONNECTION_MEMORY_LIMIT,
         (size_t)HTTP_CONN_MEMORY, MHD_OPTION_NOTIFY_COMPLETED, http_completed, NULL, MHD_OPTION_NOTIFY_CONNECTION,
         http_notify_conn, NULL, MHD_OPTION_END);
     if (!d) fprintf(stderr, "frink serve: cannot listen on %s port %d (in use, or not an address of this machine?)\n", host, port_num);
@@ -958,6 +1063,10 @@ int http_start(struct srv *s, int *bound) {
     }
     return 0;
 }
+
+void http_drain(void) { atomic_store(&http_draining, true); }
+
+bool http_idle(void) { return atomic_load(&http_n_requests) == 0; }
 
 void http_stop(void) {
     if (http_watch_running) {

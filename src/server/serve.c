@@ -3,7 +3,10 @@
 //
 // Start-up order: the HTTP daemon first (so /health answers 503 while the model loads and a
 // supervisor can tell "loading" from "dead"), then the model, the template and the scheduler;
-// then `ready`. SIGINT/SIGTERM stop it: the daemon first (no new requests), then the scheduler.
+// then `ready`. SIGINT/SIGTERM drain it: new requests are answered 503, the running generations
+// end within a step (streams with their final event: a finish_reason and [DONE], message_stop),
+// then, once nothing is in flight or after SRV_DRAIN_S (a second signal: at once), the daemon
+// stops and the scheduler.
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -19,10 +22,19 @@
 #include "server/api_util.h"
 #include "server/sched.h"
 
+// SIGINT / SIGTERM: the first drains (below), a second stops at once.
 static volatile sig_atomic_t stop_flag;
 static void on_signal(int sig) {
     (void)sig;
-    stop_flag = 1;
+    stop_flag++;
+}
+
+#define SRV_DRAIN_S 5.0 // the longest a stop waits for requests in flight
+
+static double srv_mono(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 static const char *basename_of(const char *path) {
@@ -140,9 +152,14 @@ int srv_main(const struct srv_config *cfg) {
     int rc = srv_load(&s);
     if (!rc) {
         while (!stop_flag) usleep(100 * 1000); // (pause() would race with a signal arriving just before it)
-        fprintf(stderr, "frink serve: stopping\n");
+        fprintf(stderr, "frink serve: stopping: new requests get 503, running ones end now\n");
     }
+    atomic_store(&s.stopping, true);
+    http_drain();
     if (s.sched) sched_drain(s.sched);
+    double t_stop = srv_mono();
+    while (stop_flag < 2 && !http_idle() && srv_mono() - t_stop < SRV_DRAIN_S) usleep(10 * 1000);
+    if (!http_idle()) fprintf(stderr, "frink serve: requests still in flight after %.0f s: closing them\n", srv_mono() - t_stop);
     http_stop();
     if (s.sched) sched_stop(s.sched);
     frink_template_free(s.tmpl);

@@ -59,7 +59,9 @@ struct srv_config {
     int kv_type;                 // frink_kv_type
     int gdn_chunk;
     bool reference;              // --reference: the context runs the scalar reference kernels
-    int verbose;                 // 1: a line per request on stderr
+    int verbose;                 // 1: probes (GET /health, /metrics) in the access log too
+    bool log_disable;            // --log-disable: no access log
+    bool log_json;               // --log-format json (--log-jsonl): access lines as JSON objects
     // Server-wide defaults of a request that does not set them (llama-server's --temp, --top-k,
     // ..., --seed): the sampler's fields; its logit bias is never set here.
     frink_sampler_params sampling;
@@ -85,6 +87,7 @@ int srv_main(const struct srv_config *cfg);
 struct srv {
     struct srv_config cfg;
     atomic_bool ready;           // false while loading: /health answers 503
+    atomic_bool stopping;        // draining (SIGTERM): a cancelled stream still gets its final event
     frink_model *model;
     frink_template *tmpl;        // the chat template in use
     bool tmpl_is_chatml;         // the model had none
@@ -142,6 +145,10 @@ typedef void (*http_handler)(struct srv *s, struct http_req *r, struct http_resp
 // Starts the daemon on s->cfg.host:port (port 0: any; *bound gets the port). Returns 0, or
 // -1 with a message on stderr.
 int http_start(struct srv *s, int *bound);
+// Shutting down: from now on every new request is answered 503 (then its connection closes).
+void http_drain(void);
+// Whether no request is in flight (every one answered, every stream ended and logged).
+bool http_idle(void);
 void http_stop(void);
 
 // A whole JSON response; takes the reference to j.

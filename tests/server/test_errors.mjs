@@ -1,5 +1,6 @@
 // test_errors.mjs — what a server must survive: malformed requests (each a 4xx JSON error in
-// its API's shape, the server answering normally afterwards), bodies over the limit (413),
+// its API's shape, the server answering normally afterwards), bodies over the limit (413, also
+// to a client that writes 64 MiB before it reads), the connection limit (a 503, not a reset),
 // a trickling client (closed at the read timeout), a full queue (503 with Retry-After), and
 // clients that disconnect during prefill or generation (the slot is free within a step).
 import net from 'node:net';
@@ -17,6 +18,20 @@ function openai_error_ok(name, r, status, param) {
     const named = param === undefined || (e && (e.param === param || String(e.message).includes(param)));
     return check(`${name}: ${status}, {error: {message, type, param, code}}${param ? ` naming ${param}` : ''}`,
         r.status === status && shape && named, `${r.status} ${r.text.slice(0, 300)}`);
+}
+
+// A client that writes the whole request (head, then body) before it reads anything, then
+// reads to the end: {text} or {error} (the reset a server that closes early gives).
+function write_then_read(port, head, body) {
+    return new Promise((resolve) => {
+        const sock = net.connect(port, '127.0.0.1');
+        let text = '', err = null;
+        sock.on('connect', () => { sock.write(head); sock.end(body); });
+        sock.on('data', (d) => { text += d.toString('latin1'); });
+        sock.on('error', (e) => { err = e.code || String(e); });
+        sock.on('close', () => resolve(err && !text ? { error: err } : { text }));
+        sock.setTimeout(30000, () => sock.destroy());
+    });
 }
 
 async function still_serving(name) {
@@ -180,12 +195,16 @@ await group('body limits and slow clients', async () => {
     const len = 64 * MiB + Buffer.byteLength('{"messages": [{"role": "user", "content": "') + Buffer.byteLength('"}]}');
     const a = await raw_post(srv, '/v1/chat/completions', { length: len, chunks, expect_continue: true });
     check('64 MiB body with Expect: 100-continue: 413 JSON error', a.status === 413 && /error/.test(a.text || ''), JSON.stringify(a).slice(0, 300));
-    // Without Expect the server may answer 413 and close while the client still writes: the
-    // client then sees the reset (EPIPE / ECONNRESET) rather than the answer. Either is right;
-    // reading all 64 MiB, answering anything else, or hanging is not.
+    // Without Expect the server reads the body to its end and then answers: a client that
+    // writes all of it before reading gets the 413, never a reset (EPIPE / ECONNRESET).
     const b = await raw_post(srv, '/v1/chat/completions', { length: len, chunks });
-    check('64 MiB body sent at once: 413 (or reset while sending)', b.status === 413 || /EPIPE|ECONNRESET/.test(b.error || ''),
-        JSON.stringify(b).slice(0, 300));
+    check('64 MiB body sent at once: 413', b.status === 413, JSON.stringify(b).slice(0, 300));
+    const body = Buffer.concat([...chunks()]);
+    const got = [];
+    for (let i = 0; i < 5; i++) got.push(await write_then_read(srv.port, 'POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n' +
+        `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`, body));
+    eq('64 MiB written whole before reading, 5 times: a 413 JSON error each time', got.map((g) => g.error ||
+        (/^HTTP\/1\.1 413 /.test(g.text) && /"error"/.test(g.text) ? 413 : g.text.slice(0, 40))), [413, 413, 413, 413, 413]);
     const c = await raw_post(srv, '/v1/chat/completions', { chunks, headers: { 'transfer-encoding': 'chunked' } });
     check('64 MiB chunked body without a length: 413', c.status === 413, JSON.stringify(c).slice(0, 300));
     await still_serving('after 64 MiB bodies');
@@ -213,6 +232,26 @@ await group('body limits and slow clients', async () => {
 });
 
 await srv.stop();
+
+await group('the connection limit: a 503 to read, not a reset', async () => {
+    const lim = await start_server('errors-limit', ['-np', '1']);
+    const idle = [];
+    for (let i = 0; i < 256; i++) {
+        idle.push(await new Promise((resolve) => {
+            const sk = net.connect(lim.port, '127.0.0.1', () => resolve(sk));
+            sk.on('error', () => resolve(sk));
+        }));
+    }
+    await sleep(300);
+    const over = await write_then_read(lim.port, 'GET /v1/models HTTP/1.1\r\nHost: x\r\n\r\n', Buffer.alloc(0));
+    check('257th connection: 503 JSON error with Retry-After, then closed', /^HTTP\/1\.1 503 /.test(over.text || '') &&
+        /Retry-After: 1/i.test(over.text) && /"too many connections/.test(over.text), JSON.stringify(over).slice(0, 300));
+    for (const sk of idle) sk.destroy();
+    await sleep(300);
+    const ok = await get(lim, '/v1/models');
+    eq('the idle connections gone: requests answered again', ok.status, 200);
+    await lim.stop();
+});
 
 // ---- the hybrid model (tens of ms a token) on one slot: queue and disconnects -------------
 const hs = await start_server('errors-queue', ['-m', HYBRID, '-np', '1', '--max-queue', '2', '-c', '8192', '-b', '64']);
