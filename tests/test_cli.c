@@ -1,6 +1,6 @@
 // The frink program as a user meets it: every subcommand's happy path, and
 // bad flags / missing files / corrupt models giving a one-line error and a
-// non-zero exit (never a crash).
+// non-zero exit (never a crash); on a terminal, progress and Ctrl-C (tests/test_cli_tty.py).
 #include <stdio.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -307,5 +307,21 @@ int main(void) {
     CHECK(run("serve --port 0 -m /tmp/frink-trunc.gguf", out, sizeof out, 1) == 1 && !strstr(out, "listening") && strstr(out, "truncated"),
           "serve refuses a truncated model before listening: %s", out);
     remove("/tmp/frink-trunc.gguf");
+
+    // On a terminal (tests/test_cli_tty.py, a pseudo-terminal): the prefill's status line from the
+    // first second and on a line of its own, Ctrl-C in the generation and the prefill, twice.
+    {
+        char cmd[4096];
+        snprintf(cmd, sizeof cmd, "python3 tests/test_cli_tty.py %s 2>&1", bin);
+        FILE *p = popen(cmd, "r");
+        int n_lines = 0;
+        char line[2048];
+        while (p && fgets(line, sizeof line, p)) {
+            n_lines++;
+            line[strcspn(line, "\n")] = 0;
+            CHECK(!strncmp(line, "ok ", 3), "%s", line);
+        }
+        CHECK(p && pclose(p) == 0 && n_lines == 10, "test_cli_tty.py: %d checks reported (10 expected)", n_lines);
+    }
     return TEST_DONE();
 }

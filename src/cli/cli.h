@@ -8,7 +8,7 @@
 //   engine.c    model flags, opening   template.c  frink template, template helpers
 //   chat.c      frink chat             serve.c     frink serve's flags (the server: src/server)
 //   bench.c     frink bench            gen.c       frink gen
-//   embed.c     frink embed
+//   embed.c     frink embed            progress.c  the status line of long work
 #ifndef FRINK_CLI_H
 #define FRINK_CLI_H
 
@@ -62,9 +62,17 @@ int cli_ctx_size(const struct cli_model_opts *o, const frink_model *m);
 
 // Evaluates ids[0..n) into s in steps of n_batch, an end-of-prompt checkpoint after the
 // last, logits of the last token; on a terminal, progress on stderr (tokens, tok/s, time
-// left). Prints the error and returns 1 on failure; returns 2 when *stop (may be NULL) is
+// left; from the first second, on a line of its own, erased at the end). Prints the error and returns 1 on failure; returns 2 when *stop (may be NULL) is
 // set between steps (Ctrl-C): the sequence then holds part of the tokens.
 int cli_prefill(frink_seq *s, const frink_token *ids, int n, float *logits, int n_batch, volatile sig_atomic_t *stop);
+
+// progress.c: a status line on stderr while work that may take more than a second runs ("TEXT,
+// N s", redrawn from the first second on, erased at the end; on its own line). NULL when stderr
+// is not a terminal; every call takes NULL. Nothing else may print to stderr between start and end.
+struct cli_progress;
+struct cli_progress *cli_progress_start(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_progress_set(struct cli_progress *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cli_progress_end(struct cli_progress *p);
 
 // The grammar of --grammar TEXT, --grammar-file F or --json-schema (a file, or the schema when it
 // starts with '{'): at most one may be given (all NULL: *out NULL). Prints the error, returns 1.

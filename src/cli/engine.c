@@ -145,7 +145,11 @@ int cli_engine_open(const struct cli_model_opts *o, struct cli_engine *e) {
     mp.vocab_only = o->vocab_only;
     mp.no_tokenizer = o->no_tokenizer;
     mp.device = o->device;
-    if (frink_model_open(&mp, &e->m)) return cli_die("%s", frink_errmsg()), 1;
+    const char *name = o->path ? strrchr(o->path, '/') : NULL;
+    struct cli_progress *pg = cli_progress_start("frink: loading %s", name ? name + 1 : o->path ? o->path : "stories260K");
+    frink_status st = frink_model_open(&mp, &e->m);
+    cli_progress_end(pg);
+    if (st) return cli_die("%s", frink_errmsg()), 1;
     int n_unread = frink_model_unread(e->m);
     for (int i = 0; i < n_unread && i < 8; i++)
         fprintf(stderr, "frink: warning: ignoring unread tensor '%s'\n", frink_model_unread_name(e->m, i));
@@ -179,25 +183,28 @@ static double now_s(void) {
 }
 
 int cli_prefill(frink_seq *s, const frink_token *ids, int n, float *logits, int n_batch, volatile sig_atomic_t *stop) {
-    bool show = isatty(2) && n > n_batch;
+    struct cli_progress *pg = n > 0 ? cli_progress_start("frink: prefill 0/%d tokens", n) : NULL;
     double t0 = now_s();
+    int rc = 0;
     for (int i = 0; i < n;) {
         // Chunks give the same bits as one call (batch invariance): only the report differs.
         int k = n - i < n_batch ? n - i : n_batch;
         bool last = i + k == n;
-        if (frink_seq_eval(s, ids + i, k, last ? logits : NULL, last ? FRINK_EVAL_CHECKPOINT : 0)) return cli_die("%s", frink_errmsg()), 1;
+        if (frink_seq_eval(s, ids + i, k, last ? logits : NULL, last ? FRINK_EVAL_CHECKPOINT : 0)) {
+            rc = 1;
+            break;
+        }
         i += k;
         if (stop && *stop && i < n) {
-            if (show) fputs("\r\033[K", stderr);
-            return 2;
+            rc = 2;
+            break;
         }
-        if (show) {
-            double dt = now_s() - t0, tps = i / (dt > 0 ? dt : 1e-9);
-            fprintf(stderr, "\rfrink: prefill %d/%d tokens, %.1f tok/s, %.0f s left   ", i, n, tps, (n - i) / tps);
-        }
+        double dt = now_s() - t0, tps = i / (dt > 0 ? dt : 1e-9);
+        cli_progress_set(pg, "frink: prefill %d/%d tokens, %.1f tok/s, %.0f s left", i, n, tps, (n - i) / tps);
     }
-    if (show) fputs("\r\033[K", stderr);
-    return 0;
+    cli_progress_end(pg);
+    if (rc == 1) cli_die("%s", frink_errmsg());
+    return rc;
 }
 
 int cli_grammar_open(const frink_model *m, const char *gbnf, const char *gbnf_file, const char *schema,

@@ -36,14 +36,19 @@ static void gen_usage(FILE *f) {
           f);
 }
 
-// The writer's reports on stderr: what is written, then, on a terminal, the progress every 5%
-// (one line rewritten in place; a log gets the summary only).
+// The writer's reports on stderr: what is written, then, on a terminal, the status line (from
+// the first second: the percent done, the tensor being written, the seconds spent; a log gets
+// the summary only).
 static void gen_progress(void *ud, const frink_gen_progress *p) {
-    bool *tty = ud;
-    if (p->percent < 0)
+    struct cli_progress **pg = ud;
+    if (p->percent < 0) {
+        cli_progress_end(*pg); // (its line erased: the summary starts at the margin)
         fprintf(stderr, "gen: %s (%s), %d layers, vocabulary %d from %s, %d tensors, %.2f GB -> %s\n", p->preset,
                 p->arch, p->n_layers, p->n_vocab, p->vocab_path, p->n_tensors, p->total_bytes / 1e9, p->out_path);
-    else if (*tty) fprintf(stderr, "\rgen: %3d%%  %-40.40s%s", p->percent, p->tensor, p->percent >= 100 ? "\n" : "");
+        *pg = cli_progress_start("gen: writing");
+    } else {
+        cli_progress_set(*pg, "gen: %3d%% %.40s", p->percent, p->tensor);
+    }
 }
 
 int cmd_gen(int argc, char **argv);
@@ -70,10 +75,12 @@ int cmd_gen(int argc, char **argv) {
     bool known = false;
     for (int i = 0; frink_gen_preset_name(i); i++) known |= !strcmp(frink_gen_preset_name(i), preset);
     if (!known) return cli_die("gen: unknown preset '%s' (see `frink gen --list`)", preset);
-    bool tty = isatty(2);
+    // The status line covers the vocabulary's reading too: it starts before the first report.
+    struct cli_progress *pg = cli_progress_start("gen: reading the vocabulary");
     frink_gen_params gp = {.preset = preset, .out_path = out, .vocab_path = vocab_path, .n_layers = (int)layers,
-                           .seed = (uint64_t)seed, .progress = gen_progress, .progress_ud = &tty};
+                           .seed = (uint64_t)seed, .progress = gen_progress, .progress_ud = &pg};
     frink_status st = frink_gen_model(&gp);
+    cli_progress_end(pg);
     if (st == FRINK_ERR_NOMEM) {
         cli_die("out of memory");
         return 1;

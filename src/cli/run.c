@@ -131,6 +131,7 @@ struct run {
     size_t gen_len, gen_cap;
     float *logits;           // [n_vocab]
     int n_reused, n_replayed;
+    bool interrupted;        // Ctrl-C stopped it
     double cache_load_ms, cache_save_ms, t0, t1, t2; // t0..t1 prefill, t1..t2 decode
 };
 
@@ -276,10 +277,6 @@ static int run_setup(const struct run_opts *o, struct run *r) {
     if (frink_detok_create(m, o->chat ? FRINK_DETOK_SPECIAL : FRINK_DETOK_CONTINUE, &r->dt)) return cli_die("%s", frink_errmsg()), 1;
     r->out = malloc(((size_t)run_n_predict(o, m) + 1) * sizeof *r->out);
     if (!r->out) return cli_die("out of memory"), 1;
-    if (!o->json && !o->chat && !o->no_display_prompt) {
-        fputs(o->prompt, stdout); // the story continues the user's words
-        fflush(stdout);
-    }
     for (size_t i = 0; i < r->np; i++) frink_sampler_accept(r->smp, r->pids[i]);
     return 0;
 }
@@ -310,19 +307,44 @@ static int run_resume(const struct run_opts *o, struct run *r) {
     return 0;
 }
 
+// Ctrl-C: the first stops the run (between two steps), a second kills it.
+static volatile sig_atomic_t run_stop;
+static void run_on_sigint(int sig) {
+    if (run_stop) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
+    run_stop = 1;
+}
+
 // The rest of the prompt, then up to n_predict tokens sampled (each but the last decoded), the
 // text streamed unless --json; then the detokenizer's and parser's tails and the warnings.
 // Sets t1 (prefill done) and t2 (decode done). Returns 0, or 1 (printed).
 static int run_generate(const struct run_opts *o, struct run *r) {
     const frink_model *m = r->e.m;
     int n_have = frink_seq_len(r->e.seq);
-    if (cli_prefill(r->e.seq, r->pids + n_have, (int)r->np - n_have, r->logits, (int)o->mo.batch, NULL)) return 1; // printed
+    int pf = cli_prefill(r->e.seq, r->pids + n_have, (int)r->np - n_have, r->logits, (int)o->mo.batch, &run_stop);
+    if (pf == 2) {
+        r->interrupted = true;
+        fprintf(stderr, "frink: run: interrupted during the prefill\n");
+        return 1;
+    }
+    if (pf) return 1; // printed
     r->t1 = now_ms();
+    // The prompt is echoed once it is read: the prefill's status line had the terminal's line.
+    if (!o->json && !o->chat && !o->no_display_prompt) {
+        fputs(o->prompt, stdout); // the story continues the user's words
+        fflush(stdout);
+    }
     int n_ctx = cli_ctx_size(&o->mo, m);
     const char *piece;
     size_t plen;
     long n_predict = run_n_predict(o, m);
     for (long i = 0; i < n_predict; i++) {
+        if (run_stop) { // Ctrl-C: the text so far, then the newline and the speed as always
+            r->interrupted = true;
+            break;
+        }
         frink_token tok;
         frink_status st = frink_sampler_sample(r->smp, r->logits, &tok);
         // A grammar that has ended allows only the end of generation, which --ignore-eos masks.
@@ -409,12 +431,15 @@ int cmd_run(int argc, char **argv) {
     int open_rc = cli_engine_open(&o.mo, &r.e);
     if (open_rc) return free(o.prompt_buf), free(o.system_buf), open_rc;
     int rc = 1;
+    struct sigaction sa = {.sa_handler = run_on_sigint};
+    sigaction(SIGINT, &sa, NULL);
     r.logits = malloc((size_t)frink_model_n_vocab(r.e.m) * sizeof(float));
     if (!r.logits) cli_die("out of memory");
     else if (!run_prompt(&o, &r) && !run_setup(&o, &r) && !run_resume(&o, &r) && !run_generate(&o, &r)) {
         run_report(&o, &r);
-        rc = 0;
+        rc = r.interrupted ? 130 : 0; // 128 + SIGINT, as the reference's CLI exits
     }
+    if (r.interrupted && rc == 1) rc = 130;
     run_free(&r);
     free(o.prompt_buf);
     free(o.system_buf);
