@@ -69,7 +69,8 @@ static const char help_serve[] =
     "%s"
     "Endpoints: GET / (the web chat) /health /v1/models /slots /metrics /props; POST /v1/chat/completions /v1/completions\n"
     "/v1/messages /v1/messages/count_tokens /v1/responses /tokenize /detokenize /apply-template /slots/{id}\n"
-    "/v1/embeddings /v1/rerank.\n"
+    "/v1/embeddings /v1/rerank, and llama-server's /completion (/completions). SIGINT/SIGTERM drain: new requests\n"
+    "get 503, running ones end with their final event, then the server exits (a second signal: at once).\n"
     "example: frink serve -m model.gguf --port 8080 -np 4\n";
 
 static bool is_loopback(const char *host) {

@@ -108,6 +108,7 @@ struct http_conn {
     char *body;                      // [cap]: the upload, NUL-terminated
     size_t len, cap;
     bool too_large;                  // the upload went past --max-body: discarded, 413 at the end
+    bool raw_close;                  // answered on the socket (http_raw_error): close once the body is read
     bool discard;                    // a GET's body: ignored
     bool answered;                   // a response is queued or pending
     bool expect_body;                // Content-Length > 0 or Transfer-Encoding
@@ -323,7 +324,8 @@ static void http_log_request(const struct http_conn *hc) {
         (!strcmp(hc->path, "/health") || !strcmp(hc->path, "/metrics")))
         return;
     static const char *const why[] = {"", "connection error", "timed out", "shutdown", "read error", "client gone"};
-    const char *w = hc->toe > 0 && (unsigned)hc->toe < sizeof why / sizeof why[0] ? why[hc->toe] : "";
+    // (a request answered on the socket ends with our own close: no reason to report)
+    const char *w = !hc->raw_close && hc->toe > 0 && (unsigned)hc->toe < sizeof why / sizeof why[0] ? why[hc->toe] : "";
     double ms = (http_mono() - hc->t0) * 1000.0;
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
@@ -755,10 +757,17 @@ static enum MHD_Result http_begin(struct MHD_Connection *mc, struct http_conn *h
         errno = 0;
         unsigned long long n = strtoull(cl, NULL, 10);
         // libmicrohttpd has already refused a malformed length; an absurd one is simply large.
-        if (errno == ERANGE || n > http_max_body(s))
-            return http_fail(mc, hc, 413, "invalid_request_error", NULL,
-                             "request body of %s bytes is over the limit of %zu bytes (--max-body)", cl,
-                             http_max_body(s));
+        if (errno == ERANGE || n > http_max_body(s)) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "request body of %.24s bytes is over the limit of %zu bytes (--max-body)", cl,
+                     http_max_body(s));
+            if (!http_drain_body(mc)) return http_fail(mc, hc, 413, "invalid_request_error", NULL, "%s", msg);
+            // Answered at once, on the socket, and the body then read and dropped to its end
+            // before the connection closes: a client that reads while it sends sees the 413
+            // early, one that writes everything first still gets it (no reset).
+            http_raw_error(hc, 413, "Content Too Large", "invalid_request_error", msg);
+            hc->raw_close = true;
+        }
     }
     return MHD_YES;
 }
@@ -832,6 +841,7 @@ static enum MHD_Result http_access(void *cls, struct MHD_Connection *mc, const c
     }
     if (hc->answered) {
         // Answered early (413, 401...): the body is read and dropped, within its deadline.
+        if (hc->raw_close && *upload_data_size == 0) return MHD_NO; // all read: close (the answer is sent)
         *upload_data_size = 0;
         if (http_srv->cfg.timeout_s > 0 && http_mono() - hc->t0 > 2.0 * http_srv->cfg.timeout_s) return MHD_NO;
         return MHD_YES;
@@ -952,6 +962,9 @@ static void http_log(void *cls, const char *fmt, va_list ap) {
     (void)cls;
     char msg[1024];
     vsnprintf(msg, sizeof msg, fmt, ap);
+    // Said whenever the access handler closes a connection on purpose (a body read after an
+    // answer sent on the socket, a trickling upload): the access log has the request.
+    if (!strncmp(msg, "Application reported internal error", 35)) return;
     size_t n = strlen(msg);
     fprintf(stderr, "frink serve: %s%s", msg, n && msg[n - 1] == '\n' ? "" : "\n");
 }
