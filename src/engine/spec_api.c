@@ -181,9 +181,11 @@ static int draft_lookup(const frink_spec *sp, const frink_token *h, int nh, frin
         const frink_token *key = h + nh - n;
         for (int at = nh - n - 1; at >= 0; at--) {
             if (h[at] != key[0] || memcmp(h + at, key, (size_t)n * sizeof *h)) continue;
-            int from = at + n, m = nh - from < k ? nh - from : k;
-            memcpy(d, h + from, (size_t)m * sizeof *d);
-            return m;
+            // The continuation, read on into the drafts themselves where it reaches the end of
+            // the history (a cycle of the last few tokens repeats as long as k asks).
+            int from = at + n;
+            for (int i = 0; i < k; i++) d[i] = from + i < nh ? h[from + i] : d[from + i - nh];
+            return k;
         }
     }
     return 0;
@@ -289,8 +291,17 @@ static int spec_len(frink_spec *sp) {
     return best;
 }
 
-static void spec_learn(frink_spec *sp, int k, int accepted, bool rejected, double ms) {
+static void spec_learn(frink_spec *sp, int asked, int k, int accepted, bool rejected, double ms) {
     const double decay = 0.9;
+    if (k == 0 && asked > 0 && sp->p.kind != FRINK_SPEC_LOOKUP) {
+        // A draft model (or the caller's drafter) that ran and proposed nothing cost a step's
+        // drafting for no token: as a draft rejected at once, so that drafting stops paying.
+        sp->since_plain++;
+        sp->since_probe = 0;
+        sp->acc = decay * sp->acc;
+        sp->rej = decay * sp->rej + 1;
+        return;
+    }
     if (k == 0) {
         sp->t_plain = sp->t_plain > 0 ? 0.8 * sp->t_plain + 0.2 * ms : ms;
         sp->since_plain = 0;
@@ -401,7 +412,7 @@ frink_status frink_spec_step(frink_spec *sp, frink_token pending, frink_sampler 
     sp->st.drafted += (uint64_t)nd;
     sp->st.accepted += (uint64_t)(keep - 1);
     sp->st.tokens += (uint64_t)n;
-    spec_learn(sp, nd, keep - 1, rejected, now_ms() - t0 - sp->catchup_ms);
+    spec_learn(sp, k, nd, keep - 1, rejected, now_ms() - t0 - sp->catchup_ms);
     sp->st.draft_len = spec_len(sp);
     return st ? st : kst;
 }
