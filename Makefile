@@ -176,6 +176,11 @@ $(B)/bench/grammar-speed: bench/grammar-speed.c $(B)/libfrink-internal.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(B)/libfrink-internal.a $(LDLIBS)
 
+# Speculative decoding's speed against plain decoding, for bench/spec.sh (not part of `make`).
+$(B)/bench/spec: bench/spec.c $(B)/libfrink.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(B)/libfrink.a $(LDLIBS)
+
 # The server's suite (tests/server/run.sh: the official OpenAI and Anthropic SDKs, curl, raw HTTP)
 # runs from the test runner like the C tests, against $(B)/frink.
 $(B)/tests/test_server: tests/server/run.sh

@@ -447,6 +447,86 @@ FRINK_API void frink_sampler_accept(frink_sampler *s, frink_token t);
 // constraint's accept is called with it, and the token is recorded for the penalties.
 FRINK_API frink_status frink_sampler_sample(frink_sampler *s, const float *logits, frink_token *out);
 
+// ---- speculative decoding ----------------------------------------------------------------
+// A step evaluates the token sampled last together with up to draft_max drafted tokens after
+// it in one call, samples from the verified rows in order with the caller's sampler, and keeps
+// the drafts for as long as each equals what was sampled. Every row is bit-identical to the
+// row plain decoding computes (frink's batch invariance), and the sampler sees exactly the
+// rows and draws plain decoding gives it, so the tokens are those of plain decoding, under
+// greedy decoding and under sampling at any temperature with the same seed, whatever the
+// drafter proposes. A rejected suffix costs nothing for attention-only models (the K/V rows
+// are overwritten later); a hybrid model's recurrent state is put back to a snapshot taken
+// before the step and the kept tokens are replayed (never the prompt). The draft length
+// adapts: from the acceptance rate seen and the measured cost of a step per drafted token,
+// the length with the most tokens per second; 0 (plain steps, one probe every 16) when
+// drafting does not pay.
+
+typedef enum frink_spec_kind {
+    FRINK_SPEC_NONE = 0,   // plain steps (a step samples one token)
+    FRINK_SPEC_LOOKUP = 1, // prompt lookup: the continuation of the latest earlier occurrence of
+                           // the history's last n-gram (ngram_max down to ngram_min tokens)
+    FRINK_SPEC_DRAFT = 2,  // a draft model sharing the vocabulary, greedy, in draft_ctx
+    FRINK_SPEC_CUSTOM = 3, // the caller's draft_fn
+} frink_spec_kind;
+
+// The most tokens one step drafts.
+#define FRINK_SPEC_DRAFT_MAX 256
+
+// A custom drafter: up to max tokens that may follow hist[0..n_hist) (the sequence's tokens
+// and the pending one) into draft; returns how many (0..max).
+typedef int (*frink_spec_draft_fn)(void *ud, const frink_token *hist, int n_hist, frink_token *draft, int max);
+
+typedef struct frink_spec_params {
+    frink_spec_kind kind;
+    int draft_max;         // most drafted tokens a step verifies (1..FRINK_SPEC_DRAFT_MAX; default 16)
+    int draft_min;         // fewer drafted tokens than this: a plain step (default 0)
+    float draft_p_min;     // DRAFT: drafting stops at a token the draft model gives less
+                           // probability than this (0..1; default 0.75)
+    int ngram_min, ngram_max; // LOOKUP: n-gram lengths tried, longest first (1..64; default 2, 4)
+    bool fixed;            // draft draft_max tokens every step (no adaptation)
+    frink_context *draft_ctx; // DRAFT: a context of the draft model (its own sequence is made
+                              // in it, and freed with the frink_spec; one frink_spec per context)
+    frink_spec_draft_fn draft_fn; // CUSTOM
+    void *draft_ud;
+} frink_spec_params;
+
+typedef struct frink_spec_stats {
+    uint64_t steps;        // steps taken
+    uint64_t plain_steps;  // of those, steps that drafted nothing
+    uint64_t drafted;      // drafted tokens verified
+    uint64_t accepted;     // of those, kept
+    uint64_t tokens;       // tokens the steps returned
+    uint64_t replayed;     // tokens a hybrid model evaluated again after a rejection
+    int draft_len;         // the draft length the next step will try
+} frink_spec_stats;
+
+typedef struct frink_spec frink_spec;
+
+// Defaults: NONE, draft_max 16, draft_min 0, draft_p_min 0.75, n-grams 2..4, adaptive.
+FRINK_API frink_spec_params frink_spec_default_params(void);
+// "none", "lookup", "draft", "custom"; NULL for other values. frink_spec_kind_parse takes the
+// same names (and "ngram" for lookup); false when unknown.
+FRINK_API const char *frink_spec_kind_name(frink_spec_kind k);
+FRINK_API bool frink_spec_kind_parse(const char *s, frink_spec_kind *out);
+// A speculative decoder for sequence s (which must outlive it). Validates the parameters,
+// naming the bad one; DRAFT refuses (FRINK_ERR_ARG, naming the first difference) a draft
+// model whose vocabulary differs from the target's (size or any token's text).
+FRINK_API frink_status frink_spec_create(frink_seq *s, const frink_spec_params *p, frink_spec **out);
+FRINK_API void frink_spec_free(frink_spec *sp);
+// One step. pending: the token sampled last, not yet evaluated (the sequence holds everything
+// before it). smp samples each verified row, as frink_sampler_sample would. out (max_out >= 1
+// tokens) gets the n_out >= 1 tokens sampled, in order; the last of them is the new pending
+// token (not evaluated), and the step stops early after an end-of-generation token or at
+// max_out. The sequence grows by n_out tokens: pending and the kept drafts. Errors as
+// frink_seq_eval and frink_sampler_sample (a full context is FRINK_ERR_STATE, evaluating
+// nothing); after a sampler error the sequence holds pending and the kept drafts before it.
+FRINK_API frink_status frink_spec_step(frink_spec *sp, frink_token pending, frink_sampler *smp, frink_token *out,
+                                       int max_out, int *n_out);
+// The logits out[i] of the last step was sampled from (n_vocab floats owned by sp, valid until
+// the next step); NULL for i out of range.
+FRINK_API const float *frink_spec_logits(const frink_spec *sp, int i);
+FRINK_API void frink_spec_get_stats(const frink_spec *sp, frink_spec_stats *out);
+
 // ---- chat templates --------------------------------------------------------------------
 // A chat template turns a conversation into the prompt the model was trained on. frink's
 // Jinja engine renders templates byte for byte as Python's jinja2 does under Hugging Face

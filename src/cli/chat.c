@@ -85,6 +85,7 @@ struct chat {
     int n_batch, n_ctx, turn;
     float *logits;
     frink_grammar *grammar;  // every reply constrained (NULL: none)
+    struct cli_spec cs;      // the replies' token stream: plain or speculative decoding
 };
 
 static void conv_reset(struct chat *ch) {
@@ -286,26 +287,31 @@ static void turn_generate(struct chat *ch, struct turn *u) {
     interrupted = 0;
     const char *piece;
     size_t plen;
+    bool eog = false;
+    if (cli_spec_start(&ch->cs, ch->seq, u->smp)) return;
     for (; u->n_out < ch->n_predict; u->n_out++) {
         frink_token t;
-        if (frink_sampler_sample(u->smp, ch->logits, &t)) { cli_die("%s", frink_errmsg()); break; }
+        long budget = ch->n_predict - u->n_out;
+        if (cli_spec_next(&ch->cs, ch->logits, budget > 1 << 20 ? 1 << 20 : (int)budget, &t)) {
+            // A failed evaluation of the token before: it is shown, but not in the sequence.
+            cli_die("%s", frink_errmsg());
+            u->unevaluated = u->n_out > 0;
+            break;
+        }
         if (!u->n_out) u->t_first = now_s();
-        if (frink_token_is_eog(ch->m, t)) break;
+        if ((eog = frink_token_is_eog(ch->m, t))) break;
         if (frink_detok_push(u->dt, t, &piece, &plen) == FRINK_OK && plen) turn_show(u, piece, plen);
-        if (frink_seq_len(ch->seq) + 1 >= ch->n_ctx) {
+        if (ch->cs.start_len + ch->cs.used >= ch->n_ctx) {
             fprintf(stderr, "\nfrink: the context of %d tokens is full (-c)\n", ch->n_ctx);
             u->n_out++;
             u->unevaluated = true; // shown, but not in the sequence
             break;
         }
-        if (frink_seq_eval(ch->seq, &t, 1, ch->logits, 0)) {
-            cli_die("%s", frink_errmsg());
-            u->n_out++;
-            u->unevaluated = true;
-            break;
-        }
         if (interrupted) { u->stopped = true; u->n_out++; break; }
     }
+    // Every token shown is in the sequence (the end of generation is not), as the next turn
+    // splices on; a step's tokens not shown are dropped.
+    if (!u->unevaluated && cli_spec_end(&ch->cs, !eog)) u->unevaluated = true;
     if (frink_detok_flush(u->dt, &piece, &plen) == FRINK_OK && plen) turn_show(u, piece, plen);
     frink_chat_parser_finish(u->cp, emit, &u->r);
     if (u->r.in_reasoning && ch->tty) fputs("\033[0m", stdout);
@@ -341,6 +347,7 @@ static void turn_record(struct chat *ch, struct turn *u) {
     fprintf(stderr, "frink: %s%ld tokens, first after %.2f s (%d new prompt tokens, %d reused%s), %.1f tok/s\n",
             u->stopped ? "stopped; " : "", u->n_out, u->t_first - u->t0, (int)u->n - u->keep, u->keep - u->replayed,
             u->replayed ? ", some replayed" : "", u->n_out > 1 && dec > 0 ? (u->n_out - 1) / dec : 0.0);
+    cli_spec_report(&ch->cs, stderr, false);
 }
 
 static void turn_free(struct turn *u) {
@@ -448,9 +455,11 @@ static char *read_line(bool tty) {
 }
 
 int cmd_chat(int argc, char **argv) {
-    if (cli_wants_help(argc, argv)) return fputs(help_chat, stdout), 0;
+    if (cli_wants_help(argc, argv)) return fputs(help_chat, stdout), fputs(cli_spec_flags_help, stdout), 0;
     struct cli_model_opts mo;
+    struct cli_spec_opts so;
     cli_model_opts_init(&mo);
+    cli_spec_opts_init(&so);
     struct chat ch = {.reasoning = true, .n_predict = 1024, .sp = frink_sampler_default_params()};
     const char *tfile = NULL, *g_text = NULL, *g_file = NULL, *g_schema = NULL;
     for (int i = 0; i < argc; i++) {
@@ -458,6 +467,9 @@ int cmd_chat(int argc, char **argv) {
         if (used < 0) return 2;
         if (used > 0) { i += used - 1; continue; }
         used = cli_sampling_flag(&ch.sp, argc, argv, i);
+        if (used < 0) return 2;
+        if (used > 0) { i += used - 1; continue; }
+        used = cli_spec_flag(&so, argc, argv, i);
         if (used < 0) return 2;
         if (used > 0) { i += used - 1; continue; }
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -504,6 +516,8 @@ int cmd_chat(int argc, char **argv) {
     ch.logits = malloc((size_t)frink_model_n_vocab(e.m) * sizeof(float));
     int rc = 1;
     if (!ch.logits || !ch.msgs) { cli_die("out of memory"); goto done; }
+    if ((rc = cli_spec_open(&so, &mo, e.m, &ch.cs))) goto done;
+    rc = 1;
     if (cli_template_open(e.m, tfile, &ch.tmpl)) goto done;
     if (cli_grammar_open(e.m, g_text, g_file, g_schema, &ch.grammar)) goto done;
     conv_reset(&ch);
@@ -545,6 +559,7 @@ done:
     free(ch.logits);
     frink_template_free(ch.tmpl);
     frink_grammar_free(ch.grammar);
+    cli_spec_close(&ch.cs);
     cli_engine_close(&e);
     return rc;
 }

@@ -79,6 +79,51 @@ void cli_progress_end(struct cli_progress *p);
 int cli_grammar_open(const frink_model *m, const char *gbnf, const char *gbnf_file, const char *schema,
                      frink_grammar **out);
 
+// spec.c: speculative decoding for run and chat.
+struct cli_spec_opts {
+    frink_spec_params p;      // the kind, lengths and n-grams the flags ask for
+    const char *draft_path;   // -md
+    long draft_ctx, draft_threads; // -cd, -td (0: the target's)
+    bool kind_set;            // --spec / --spec-type given (else -md implies draft)
+};
+// An opened speculative decoder and the tokens of its last step not yet handed out.
+struct cli_spec {
+    frink_spec_params p;
+    frink_model *dm;          // -md's model and context (NULL without one)
+    frink_context *dc;
+    frink_spec *sp;           // NULL: plain decoding
+    frink_seq *seq;
+    frink_sampler *smp;
+    float *logits;            // plain decoding's row
+    frink_token q[FRINK_SPEC_DRAFT_MAX + 1]; // the last step's tokens; q[qi..qn) not yet used
+    int qn, qi;
+    frink_token pending;      // sampled, not yet evaluated
+    bool started;
+    int start_len, used;      // the sequence's length at cli_spec_start; tokens handed out since
+};
+void cli_spec_opts_init(struct cli_spec_opts *o);
+// Consumes a speculative decoding flag at argv[i]: returns how many args it used (0: not one
+// of them), or -1 after printing an error.
+int cli_spec_flag(struct cli_spec_opts *o, int argc, char **argv, int i);
+extern const char cli_spec_flags_help[];
+// Checks the flags and opens the draft model (-md) beside m. Returns 0, or the exit status
+// (printed): 2 for flags that do not go together, 1 for a draft model that does not open.
+int cli_spec_open(const struct cli_spec_opts *so, const struct cli_model_opts *mo, const frink_model *m, struct cli_spec *cs);
+// A new reply on seq (its prompt evaluated, the prompt's logits at hand), sampled with smp.
+// Returns 0, or 1 (printed).
+int cli_spec_start(struct cli_spec *cs, frink_seq *seq, frink_sampler *smp);
+// The next token of the reply: the first from prompt_logits, then plain decoding's or the
+// steps' tokens in order. budget: the most tokens the command may still use (a step stops
+// there). Errors as frink_seq_eval / frink_sampler_sample / frink_spec_step (not printed).
+frink_status cli_spec_next(struct cli_spec *cs, const float *prompt_logits, int budget, frink_token *tok);
+// Leaves the sequence holding the tokens the command used but the last (what plain decoding
+// leaves), or with keep_last all of them (the last evaluated if it was not): a step's tokens
+// the command did not take are dropped. Returns 0, or 1 (printed).
+int cli_spec_end(struct cli_spec *cs, bool keep_last);
+// The acceptance figures: a line on f, or with json a ',"spec":{...}' member.
+void cli_spec_report(const struct cli_spec *cs, FILE *f, bool json);
+void cli_spec_close(struct cli_spec *cs);
+
 // template.c:
 // The chat template of `file`, or the model's own (ChatML, said on stderr, when it has none).
 int cli_template_open(const frink_model *m, const char *file, frink_template **t);

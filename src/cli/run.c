@@ -51,7 +51,9 @@ static const char help_run[] =
     "  -sysf, --system-prompt-file F   the same, read from F (one trailing newline dropped)\n"
     "  --jinja                  accepted: templates are always rendered by frink's Jinja engine\n"
     "examples: frink run -p \"Once upon a time\" -n 64 --temp 0\n"
-    "          frink run -m model.gguf -f prompt.txt -n -1 -r \"User:\" --seed -1\n";
+    "          frink run -m model.gguf -f prompt.txt -n -1 -r \"User:\" --seed -1\n"
+    "          frink run -m model.gguf -f code.txt --spec lookup      (the reply repeats the prompt)\n"
+    "          frink run -m big.gguf -md small.gguf -p \"...\"          (a draft model)\n";
 
 static void json_str(FILE *f, const char *s) {
     fputc('"', f);
@@ -100,6 +102,7 @@ static void run_out(frink_chat_parser *cp, const char *s, size_t n) {
 // What the flags ask for.
 struct run_opts {
     struct cli_model_opts mo;
+    struct cli_spec_opts so;
     const char *prompt;
     long n_predict;
     bool json;
@@ -118,6 +121,7 @@ struct run_opts {
 // One run's objects and figures; run_free releases what is set.
 struct run {
     struct cli_engine e;
+    struct cli_spec cs;      // the token stream: plain or speculative decoding
     frink_token *pids, *out; // pids[np]: the prompt; out[n_predict + 1]: the generated ids
     size_t np, n_out;
     frink_sampler *smp;
@@ -147,9 +151,13 @@ static int run_read_prompt(struct run_opts *o, const char *path) {
 static int run_parse(int argc, char **argv, struct run_opts *o) {
     *o = (struct run_opts){.prompt = "", .n_predict = 128, .sp = frink_sampler_default_params()};
     cli_model_opts_init(&o->mo);
+    cli_spec_opts_init(&o->so);
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         int used = cli_model_flag(&o->mo, argc, argv, i);
+        if (used < 0) return 2;
+        if (used > 0) { i += used - 1; continue; }
+        used = cli_spec_flag(&o->so, argc, argv, i);
         if (used < 0) return 2;
         if (used > 0) { i += used - 1; continue; }
         used = cli_sampling_flag(&o->sp, argc, argv, i);
@@ -340,13 +348,15 @@ static int run_generate(const struct run_opts *o, struct run *r) {
     const char *piece;
     size_t plen;
     long n_predict = run_n_predict(o, m);
+    if (cli_spec_start(&r->cs, r->e.seq, r->smp)) return 1;
     for (long i = 0; i < n_predict; i++) {
         if (run_stop) { // Ctrl-C: the text so far, then the newline and the speed as always
             r->interrupted = true;
             break;
         }
         frink_token tok;
-        frink_status st = frink_sampler_sample(r->smp, r->logits, &tok);
+        long budget = n_predict - i;
+        frink_status st = cli_spec_next(&r->cs, r->logits, budget > 1 << 20 ? 1 << 20 : (int)budget, &tok);
         // A grammar that has ended allows only the end of generation, which --ignore-eos masks.
         if (st == FRINK_ERR_STATE && o->ignore_eos && r->grammar && frink_grammar_complete(r->grammar)) break;
         if (st) return cli_die("%s", frink_errmsg()), 1;
@@ -361,17 +371,19 @@ static int run_generate(const struct run_opts *o, struct run *r) {
         if (!o->json) fflush(stdout);
         if (hit || i + 1 == n_predict) break;
         // The token just taken is the context's last when the sequence holds all the others.
-        if (frink_seq_len(r->e.seq) + 1 >= n_ctx) {
+        if (r->cs.start_len + r->cs.used >= n_ctx) {
             fprintf(stderr, "\nfrink: run: the context of %d tokens is full (-c); stopping\n", n_ctx);
             break;
         }
-        if (frink_seq_eval(r->e.seq, &tok, 1, r->logits, 0)) return cli_die("%s", frink_errmsg()), 1;
     }
     if (!o->json && frink_detok_flush(r->dt, &piece, &plen) == FRINK_OK && plen) run_out(r->cparse, piece, plen);
     if (!o->json && r->cparse) frink_chat_parser_finish(r->cparse, run_emit, NULL);
     r->t2 = now_ms();
     if (r->grammar && !frink_grammar_complete(r->grammar))
         fprintf(stderr, "\nfrink: the output is incomplete: the grammar had not ended when -n ran out\n");
+    // A step may have evaluated tokens past where the output stopped: the saved state holds
+    // what plain decoding's would.
+    if (o->pcache && cli_spec_end(&r->cs, false)) return 1;
     if (o->pcache) {
         if (frink_seq_save(r->e.seq, o->pcache)) fprintf(stderr, "frink: --prompt-cache: %s\n", frink_errmsg());
         r->cache_save_ms = now_ms() - r->t2;
@@ -394,7 +406,9 @@ static void run_report(const struct run_opts *o, struct run *r) {
         json_str(stdout, r->text ? r->text : "");
         printf(",\"prompt_tokens_reused\":%d", r->n_reused);
         if (o->pcache) printf(",\"prompt_cache_load_ms\":%.3f,\"prompt_cache_save_ms\":%.3f", r->cache_load_ms, r->cache_save_ms);
-        printf(",\"prefill_ms\":%.3f,\"decode_ms\":%.3f,\"prefill_tok_s\":%.2f,\"decode_tok_s\":%.2f}\n", pf_ms, dc_ms, pf_tps, dc_tps);
+        printf(",\"prefill_ms\":%.3f,\"decode_ms\":%.3f,\"prefill_tok_s\":%.2f,\"decode_tok_s\":%.2f", pf_ms, dc_ms, pf_tps, dc_tps);
+        cli_spec_report(&r->cs, stdout, true);
+        printf("}\n");
         return;
     }
     printf("\n");
@@ -403,6 +417,7 @@ static void run_report(const struct run_opts *o, struct run *r) {
                 r->n_reused, r->np, r->n_replayed, r->cache_load_ms, r->cache_save_ms);
     fprintf(stderr, "frink: prefill %zu tokens in %.1f ms (%.1f tok/s), decode %zu tokens in %.1f ms (%.1f tok/s), %d threads, %s kernels\n",
             n_computed, pf_ms, pf_tps, r->n_out, dc_ms, dc_tps, frink_context_threads(r->e.c), frink_context_kernels(r->e.c));
+    cli_spec_report(&r->cs, stderr, false);
 }
 
 static void run_free(struct run *r) {
@@ -416,13 +431,18 @@ static void run_free(struct run *r) {
     frink_template_free(r->tmpl);
     frink_grammar_free(r->grammar);
     frink_free(r->rendered);
+    cli_spec_close(&r->cs);
     free(r->eog_bias);
     free(r->gen);
     cli_engine_close(&r->e);
 }
 
 int cmd_run(int argc, char **argv) {
-    if (cli_wants_help(argc, argv)) return cli_help_model(help_run);
+    if (cli_wants_help(argc, argv)) {
+        fputs(help_run, stdout);
+        fputs(cli_spec_flags_help, stdout);
+        return cli_help_model("");
+    }
     struct run_opts o;
     int bad = run_parse(argc, argv, &o);
     if (bad >= 0) return free(o.prompt_buf), free(o.system_buf), bad;
@@ -430,11 +450,12 @@ int cmd_run(int argc, char **argv) {
     struct run r = {0};
     int open_rc = cli_engine_open(&o.mo, &r.e);
     if (open_rc) return free(o.prompt_buf), free(o.system_buf), open_rc;
-    int rc = 1;
+    int rc = 1, spec_rc;
     struct sigaction sa = {.sa_handler = run_on_sigint};
     sigaction(SIGINT, &sa, NULL);
     r.logits = malloc((size_t)frink_model_n_vocab(r.e.m) * sizeof(float));
     if (!r.logits) cli_die("out of memory");
+    else if ((spec_rc = cli_spec_open(&o.so, &o.mo, r.e.m, &r.cs))) rc = spec_rc;
     else if (!run_prompt(&o, &r) && !run_setup(&o, &r) && !run_resume(&o, &r) && !run_generate(&o, &r)) {
         run_report(&o, &r);
         rc = r.interrupted ? 130 : 0; // 128 + SIGINT, as the reference's CLI exits

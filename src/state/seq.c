@@ -238,9 +238,21 @@ void seq_ckpt_release(struct seq_ckpt *c) {
     }
 }
 
-void seq_ckpt_apply(struct seq *s, const struct seq_ckpt *c) {
+void seq_state_copy_out(const struct seq *s, float *buf) {
     const struct seq_shape *sh = s->shape;
-    const float *p = c->data;
+    float *p = buf;
+    for (int il = 0; il < sh->n_layer; il++) {
+        if (!s->conv[il]) continue;
+        size_t nc = (size_t)sh->layer[il].conv_floats, ns = (size_t)sh->layer[il].ssm_floats;
+        memcpy(p, s->conv[il], nc * sizeof(float));
+        memcpy(p + nc, s->ssm[il], ns * sizeof(float));
+        p += nc + ns;
+    }
+}
+
+static void state_copy_in(struct seq *s, const float *buf) {
+    const struct seq_shape *sh = s->shape;
+    const float *p = buf;
     for (int il = 0; il < sh->n_layer; il++) {
         if (!s->conv[il]) continue;
         size_t nc = (size_t)sh->layer[il].conv_floats, ns = (size_t)sh->layer[il].ssm_floats;
@@ -248,6 +260,14 @@ void seq_ckpt_apply(struct seq *s, const struct seq_ckpt *c) {
         memcpy(s->ssm[il], p + nc, ns * sizeof(float));
         p += nc + ns;
     }
+}
+
+void seq_ckpt_apply(struct seq *s, const struct seq_ckpt *c) { state_copy_in(s, c->data); }
+
+void seq_state_put_back(struct seq *s, const float *buf, int pos) {
+    while (s->n_ckpt && s->ckpt[s->n_ckpt - 1].c->pos > pos) seq_ckpt_release(s->ckpt[--s->n_ckpt].c);
+    if (seq_is_hybrid(s)) state_copy_in(s, buf);
+    s->n_past = pos;
 }
 
 // Drops the oldest checkpoints of one class beyond its quota.
@@ -296,14 +316,7 @@ frink_status seq_checkpoint(struct seq *s, bool mark) {
     }
     c->refs = 1;
     c->pos = s->n_past;
-    float *p = c->data;
-    for (int il = 0; il < sh->n_layer; il++) {
-        if (!s->conv[il]) continue;
-        size_t nc = (size_t)sh->layer[il].conv_floats, ns = (size_t)sh->layer[il].ssm_floats;
-        memcpy(p, s->conv[il], nc * sizeof(float));
-        memcpy(p + nc, s->ssm[il], ns * sizeof(float));
-        p += nc + ns;
-    }
+    seq_state_copy_out(s, c->data);
     // Positions only grow between truncations (which drop later ones), so the
     // list stays sorted by appending.
     s->ckpt[s->n_ckpt++] = (struct seq_cp){c, mark};

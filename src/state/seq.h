@@ -187,4 +187,12 @@ void seq_ckpt_release(struct seq_ckpt *c);
 // Copies a checkpoint's state into the sequence's live GDN state.
 void seq_ckpt_apply(struct seq *s, const struct seq_ckpt *c);
 
+// A snapshot of the live state outside the checkpoint list (speculative decoding's verify
+// steps). seq_state_copy_out copies every recurrent layer's state into buf (state_floats
+// floats; nothing for attention-only models). seq_state_put_back returns the sequence to a
+// snapshot copied out at length pos (pos <= n_past): the recurrent state from buf, n_past =
+// pos, the checkpoints past pos dropped. K/V rows past pos are simply overwritten later.
+void seq_state_copy_out(const struct seq *s, float *buf);
+void seq_state_put_back(struct seq *s, const float *buf, int pos);
+
 #endif
