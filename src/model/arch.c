@@ -287,10 +287,15 @@ static const struct arch_info table[] = {
     {"bitnet", "BitNet's sub-norms (attn_sub_norm before attn_output, ffn_sub_norm before ffn_down) are not "
      "implemented", ROPE_NONE, 0, 0},
     {"gemma3n", "Gemma 3n's per-layer embeddings, AltUp and LAuReL blocks are not implemented", ROPE_NONE, 0, 0},
-    {"bert", "encoder-only model: frink runs decoder-only language models", ROPE_NONE, 0, 0},
     {"nomic-bert", "encoder-only model: frink runs decoder-only language models", ROPE_NONE, 0, 0},
     {"t5", "encoder-decoder model: frink runs decoder-only language models", ROPE_NONE, 0, 0},
     {"t5encoder", "encoder-only model: frink runs decoder-only language models", ROPE_NONE, 0, 0},
+    // <<<
+    // >>> encoders: BERT and the families built on its graph
+    // bert: learned absolute positions, token types, the embedding LayerNorm, post-norm blocks,
+    // a GELU FFN with biases; non-causal attention over each whole input.
+    {"bert", NULL, ROPE_NONE, AF_ENCODER | AF_LAYERNORM | AF_GELU | AF_FFN_UNGATED | AF_TOK_NORM | AF_POS_EMBD | AF_NO_PRE_NORM, 0,
+     .flags2 = AX_POS_EMBD_REQ},
     // <<<
 };
 #pragma GCC diagnostic pop
