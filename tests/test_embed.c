@@ -7,6 +7,8 @@
 // 1e-5 per vector. The BERT encoders are `frink gen` fixtures (bert-tiny, bert-rank-tiny: the bge
 // WordPiece vocabulary, real texts as inputs), written into the ignored tests/data/enc when
 // missing, as the golden script writes them.
+#include <sys/stat.h>
+
 #include "frink_tools.h"
 #include "parity.h"
 
@@ -45,8 +47,8 @@ static frink_model *open_fixture(const char *fx) {
         snprintf(p, sizeof p, "tests/data/enc/%s.gguf", fx);
         FILE *f = fopen(p, "rb");
         if (f) fclose(f);
-        else if (frink_gen_model(&(frink_gen_params){.preset = fx, .out_path = p, .seed = 1}))
-            fprintf(stderr, "%s: %s (is tests/data/enc/ there?)\n", fx, frink_errmsg());
+        else if (mkdir("tests/data/enc", 0755), frink_gen_model(&(frink_gen_params){.preset = fx, .out_path = p, .seed = 1}))
+            fprintf(stderr, "%s: %s\n", fx, frink_errmsg());
     }
     frink_model_params mp = frink_model_default_params();
     mp.path = p;
