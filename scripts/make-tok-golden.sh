@@ -20,7 +20,7 @@ import concurrent.futures, subprocess, sys
 
 oracle = sys.argv[1]
 vocabs = ["llama-spm", "phi-3", "llama-bpe", "qwen2", "qwen35", "gpt-2", "deepseek-llm",
-          "deepseek-coder", "falcon", "mpt", "starcoder", "refact"]
+          "deepseek-coder", "falcon", "mpt", "starcoder", "refact", "bert-bge"]
 
 T = [
     # plain and multilingual

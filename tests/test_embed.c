@@ -4,7 +4,12 @@
 // Goldens: scripts/make-embed-golden.sh (the oracle's `embed`: llama_context with embeddings on)
 // writes tests/data/golden/embed/<fixture>.ids (three inputs, one a line) and
 // <fixture>-<pooling>.f32, unnormalized. Tolerance as the logit parity tests' own type: nmse
-// 1e-5 per vector.
+// 1e-5 per vector. The BERT encoders are `frink gen` fixtures (bert-tiny, bert-rank-tiny: the bge
+// WordPiece vocabulary, real texts as inputs), written into the ignored tests/data/enc when
+// missing, as the golden script writes them.
+#include <sys/stat.h>
+
+#include "frink_tools.h"
 #include "parity.h"
 
 #define N_IN 3
@@ -38,6 +43,13 @@ static bool read_inputs(const char *fx, struct inputs *x) {
 static frink_model *open_fixture(const char *fx) {
     char p[256];
     snprintf(p, sizeof p, "tests/data/archs/%s.gguf", fx);
+    if (!strncmp(fx, "bert-", 5)) {
+        snprintf(p, sizeof p, "tests/data/enc/%s.gguf", fx);
+        FILE *f = fopen(p, "rb");
+        if (f) fclose(f);
+        else if (mkdir("tests/data/enc", 0755), frink_gen_model(&(frink_gen_params){.preset = fx, .out_path = p, .seed = 1}))
+            fprintf(stderr, "%s: %s\n", fx, frink_errmsg());
+    }
     frink_model_params mp = frink_model_default_params();
     mp.path = p;
     mp.allow_unread = true;
@@ -102,15 +114,16 @@ static void parity_fixture(const char *fx) {
 }
 
 // Each input's vector is the same bits alone, in a batch of the others, in reverse order, with
-// one thread or two, in steps of 4 tokens or of 512.
-static void invariance(const char *fx, frink_pooling p) {
+// one thread or two, in steps of small_batch tokens or of 512 (an encoder's inputs stay whole: its
+// small steps hold fewer inputs).
+static void invariance(const char *fx, frink_pooling p, int small_batch) {
     struct inputs x;
     frink_model *m = open_fixture(fx);
     CHECK(m && read_inputs(fx, &x), "%s: fixture or golden ids missing", fx);
     if (!m) return;
     int dim = frink_embed_size(m, p);
     frink_embed_params ep = {p, 2};
-    frink_context *c1 = context(m, 1, 512), *c2 = context(m, 2, 4);
+    frink_context *c1 = context(m, 1, 512), *c2 = context(m, 2, small_batch);
     size_t n_all = out_floats(m, x.in, N_IN, p);
     float *all = malloc(n_all * sizeof(float)), *rev = malloc(n_all * sizeof(float)), *one = malloc(n_all * sizeof(float));
     CHECK(!frink_embed(c1, x.in, N_IN, &ep, all, n_all), "%s: %s", fx, frink_errmsg());
@@ -239,15 +252,47 @@ static void refusals(void) {
     frink_model_free(m);
 }
 
+// An encoder: its pooling from the file, no logits, an input longer than n_batch refused naming
+// it, a rank head only on the reranker.
+static void encoder_refusals(void) {
+    frink_model *m = open_fixture("bert-tiny"), *r = open_fixture("bert-rank-tiny");
+    if (!m || !r) return;
+    CHECK(frink_model_pooling(m) == FRINK_POOLING_CLS && frink_model_pooling(r) == FRINK_POOLING_RANK, "the files' poolings");
+    CHECK(frink_embed_size(r, FRINK_POOLING_RANK) == 1 && frink_embed_size(m, FRINK_POOLING_RANK) == 0, "rank sizes");
+    frink_context *c = context(m, 1, 8);
+    int D = frink_model_n_embd(m), V = frink_model_n_vocab(m);
+    float *out = malloc((size_t)64 * D * sizeof(float)), *lg = malloc((size_t)V * sizeof(float));
+    frink_token ids[12] = {101, 7592, 1010, 2088, 999, 102, 101, 7592, 1010, 2088, 999, 102};
+    frink_embed_input in[2] = {{ids, 6}, {ids, 12}};
+    frink_embed_params ep = {FRINK_POOLING_UNSPECIFIED, 2};
+    CHECK(!frink_embed(c, in, 1, &ep, out, (size_t)D), "the file's pooling: %s", frink_errmsg());
+    CHECK_FAILS(frink_embed(c, in, 2, &ep, out, (size_t)2 * D), FRINK_ERR_ARG, "input 1: 12 tokens exceed the context's n_batch = 8");
+    ep.pooling = FRINK_POOLING_RANK;
+    CHECK_FAILS(frink_embed(c, in, 1, &ep, out, (size_t)D), FRINK_ERR_UNSUPPORTED, "classification head");
+    frink_seq *s;
+    CHECK(!frink_seq_create(c, &s), "%s", frink_errmsg());
+    CHECK_FAILS(frink_seq_eval(s, ids, 6, lg, 0), FRINK_ERR_UNSUPPORTED, "'bert' is an encoder");
+    free(out);
+    free(lg);
+    frink_context_free(c);
+    frink_model_free(m);
+    frink_model_free(r);
+}
+
 int main(void) {
     printf("embedding parity (worst nmse per pooling, vs the reference):\n");
-    const char *fx[] = {"qwen3-dense", "llama-dense", "gemma3-dense", "qwen35-dense"};
+    const char *fx[] = {"qwen3-dense", "llama-dense", "gemma3-dense", "qwen35-dense", "bert-tiny", "bert-rank-tiny"};
     for (size_t i = 0; i < sizeof fx / sizeof fx[0]; i++) parity_fixture(fx[i]);
-    for (int p = FRINK_POOLING_NONE; p <= FRINK_POOLING_LAST; p++) {
-        invariance("qwen3-dense", (frink_pooling)p);
-        invariance("qwen35-dense", (frink_pooling)p);
+    for (int p = FRINK_POOLING_NONE; p <= FRINK_POOLING_RANK; p++) {
+        if (p != FRINK_POOLING_RANK) {
+            invariance("qwen3-dense", (frink_pooling)p, 4);
+            invariance("qwen35-dense", (frink_pooling)p, 4);
+            invariance("bert-tiny", (frink_pooling)p, 30);
+        }
+        invariance("bert-rank-tiny", (frink_pooling)p, 30);
     }
     normalize_and_state();
     refusals();
+    encoder_refusals();
     return TEST_DONE();
 }

@@ -45,7 +45,7 @@ static frink_status embed_pooling(const frink_model *fm, frink_pooling p, frink_
                           fm->arch);
     if (p == FRINK_POOLING_RANK && !fm->m->cls_out.data)
         return frink_fail(FRINK_ERR_UNSUPPORTED,
-                          "pooling 'rank' needs a classification head (cls.output.weight, read for qwen3 / qwen3vl): '%s' has none",
+                          "pooling 'rank' needs a classification head (cls.output.weight, read for qwen3 / qwen3vl and bert): '%s' has none",
                           fm->arch);
     *out = p;
     return FRINK_OK;
@@ -76,24 +76,39 @@ static void embed_normalize(float *x, int n, int norm) {
     for (int i = 0; i < n; i++) x[i] *= k;
 }
 
-// The classification head on one normed row h [D]: y [n_cls] = cls_out h, then the softmax the
-// reference applies for qwen3 rerankers. The head's rows are dequantized one at a time.
+// y [w->n_out] = w x (+ its bias), x [D]: the activation in the weight type's dot format and
+// the matvec kernel, as the reference's mul_mat (F16 weights: x rounded to F16); xq holds
+// quant_act_size(w->type, D) bytes.
+static void embed_head_mv(const struct weight *w, const float *x, int D, void *xq, float *y) {
+    enum quant_isa_id isa = quant_active_isa();
+    quant_act_from_float(isa, w->type, x, xq, D);
+    quant_matvec(isa, w->type, w->data, w->row_bytes, xq, D, y, 0, w->n_out);
+    for (int k = 0; w->bias && k < (int)w->n_out; k++) y[k] += w->bias[k];
+}
+
+// The classification head on one row h [D] into y [n_cls], as the reference's rank pooling:
+// an encoder's pooler first when it has one (tanh(cls h + b)), then cls_out (+ its bias); the
+// softmax over the classes only for the qwen3 rerankers (decoders), as the reference.
 static frink_status embed_rank(const struct model *m, const float *h, float *y) {
-    const struct weight *w = &m->cls_out;
-    int D = m->hp.n_embd, K = (int)w->n_out;
-    float *row = malloc((size_t)D * sizeof(float));
-    if (!row) return frink_fail(FRINK_ERR_NOMEM, "out of memory");
-    float mx = -INFINITY, sum = 0;
-    for (int k = 0; k < K; k++) {
-        quant_dequant_row(w->type, (const uint8_t *)w->data + (size_t)k * w->row_bytes, row, D);
-        float s = 0;
-        for (int i = 0; i < D; i++) s += row[i] * h[i];
-        y[k] = s;
-        if (s > mx) mx = s;
+    int D = m->hp.n_embd, K = (int)m->cls_out.n_out;
+    size_t xb = quant_act_size(m->cls_out.type, D);
+    if (m->cls.data && quant_act_size(m->cls.type, D) > xb) xb = quant_act_size(m->cls.type, D);
+    float *pooled = malloc((size_t)D * sizeof(float) + xb);
+    if (!pooled) return frink_fail(FRINK_ERR_NOMEM, "out of memory");
+    void *row = pooled + D;
+    if (m->cls.data) {
+        embed_head_mv(&m->cls, h, D, row, pooled);
+        for (int i = 0; i < D; i++) pooled[i] = tanhf(pooled[i]);
+        h = pooled;
     }
-    for (int k = 0; k < K; k++) sum += y[k] = expf(y[k] - mx);
-    for (int k = 0; k < K; k++) y[k] /= sum;
-    free(row);
+    embed_head_mv(&m->cls_out, h, D, row, y);
+    if (!feat_has(m->feat, MF_ENCODER)) {
+        float mx = -INFINITY, sum = 0;
+        for (int k = 0; k < K; k++) mx = y[k] > mx ? y[k] : mx;
+        for (int k = 0; k < K; k++) sum += y[k] = expf(y[k] - mx);
+        for (int k = 0; k < K; k++) y[k] /= sum;
+    }
+    free(pooled);
     return FRINK_OK;
 }
 
@@ -129,10 +144,12 @@ static frink_status embed_pool(const struct model *m, frink_pooling p, int norm,
 // Rows of output input `in` asks for under p (every token for none / mean, else one).
 static int embed_rows(frink_pooling p, int n) { return p == FRINK_POOLING_NONE || p == FRINK_POOLING_MEAN ? n : 1; }
 
-// Whether token t of an n-token input is an output row under p. Rank takes the last token: the
-// reference does for qwen3, the one family whose head frink reads.
-static bool embed_wants(frink_pooling p, int t, int n) {
+// Whether token t of an n-token input is an output row under p. Rank takes the last token for
+// the decoders (the reference does for qwen3, the one decoder whose head frink reads), the first
+// ([CLS]) for the encoders.
+static bool embed_wants(const struct model *m, frink_pooling p, int t, int n) {
     if (p == FRINK_POOLING_NONE || p == FRINK_POOLING_MEAN) return true;
+    if (p == FRINK_POOLING_RANK && feat_has(m->feat, MF_ENCODER)) return t == 0;
     return p == FRINK_POOLING_CLS ? t == 0 : t == n - 1;
 }
 
@@ -149,6 +166,11 @@ static frink_status embed_check(const frink_context *c, const frink_embed_input 
         if (in[i].n <= 0 || !in[i].ids) return frink_fail(FRINK_ERR_ARG, "input %d is empty", i);
         if (in[i].n > c->p.n_ctx)
             return frink_fail(FRINK_ERR_ARG, "input %d: %d tokens exceed the context's n_ctx = %d", i, in[i].n, c->p.n_ctx);
+        // (as the reference's n_ubatch >= n_tokens for non-causal attention)
+        if (feat_has(c->fm->m->feat, MF_ENCODER) && in[i].n > c->p.n_batch)
+            return frink_fail(FRINK_ERR_ARG,
+                              "input %d: %d tokens exceed the context's n_batch = %d (an encoder attends over its whole input in one step)",
+                              i, in[i].n, c->p.n_batch);
         for (int t = 0; t < in[i].n; t++)
             if (in[i].ids[t] < 0 || in[i].ids[t] >= V)
                 return frink_fail(FRINK_ERR_ARG, "input %d, token %d: id %d is out of range (vocabulary of %d)", i, t,
@@ -174,7 +196,7 @@ static frink_status embed_group(frink_context *c, const frink_embed_input *in, i
     for (int i = i0; i < i1 && !st; i++) {
         o.cap = in[i].n;
         if ((st = seq_create_opts(model_seq_shape(m), &o, &seqs[i - i0]))) break;
-        for (int t = 0; t < in[i].n; t++) tok[n++] = (struct exec_tok){seqs[i - i0], in[i].ids[t], embed_wants(p, t, in[i].n)};
+        for (int t = 0; t < in[i].n; t++) tok[n++] = (struct exec_tok){seqs[i - i0], in[i].ids[t], embed_wants(m, p, t, in[i].n)};
     }
     if (!st) {
         exec_set_hidden_out(c->ex, true);

@@ -287,10 +287,41 @@ static const struct arch_info table[] = {
     {"bitnet", "BitNet's sub-norms (attn_sub_norm before attn_output, ffn_sub_norm before ffn_down) are not "
      "implemented", ROPE_NONE, 0, 0},
     {"gemma3n", "Gemma 3n's per-layer embeddings, AltUp and LAuReL blocks are not implemented", ROPE_NONE, 0, 0},
-    {"bert", "encoder-only model: frink runs decoder-only language models", ROPE_NONE, 0, 0},
-    {"nomic-bert", "encoder-only model: frink runs decoder-only language models", ROPE_NONE, 0, 0},
     {"t5", "encoder-decoder model: frink runs decoder-only language models", ROPE_NONE, 0, 0},
     {"t5encoder", "encoder-only model: frink runs decoder-only language models", ROPE_NONE, 0, 0},
+    // <<<
+    // >>> encoders: BERT and the families built on its graph
+    // bert: learned absolute positions, token types, the embedding LayerNorm, post-norm blocks,
+    // a GELU FFN with biases; non-causal attention over each whole input.
+    {"bert", NULL, ROPE_NONE, AF_ENCODER | AF_LAYERNORM | AF_GELU | AF_FFN_UNGATED | AF_TOK_NORM | AF_POS_EMBD | AF_NO_PRE_NORM, 0,
+     .flags2 = AX_POS_EMBD_REQ},
+    // The other encoders of the reference, refused until each is pinned to it (what each lacks):
+    {"nomic-bert",
+     "encoder on BERT's post-norm graph with NEOX RoPE on q and k (no learned positions) and a SwiGLU FFN: frink's "
+     "encoder path has neither yet",
+     ROPE_NONE, 0, 0},
+    {"nomic-bert-moe",
+     "nomic-bert with GELU experts every moe_every_n_layers layers: neither the rotary encoder nor its expert layers are "
+     "implemented",
+     ROPE_NONE, 0, 0},
+    {"jina-bert-v2",
+     "encoder with ALiBi (max bias 8, non-causal) instead of positions, optional LayerNorms of q and k and attn_norm_2, "
+     "a GEGLU FFN: not implemented",
+     ROPE_NONE, 0, 0},
+    {"jina-bert-v3",
+     "XLM-RoBERTa encoder with NEOX RoPE and a UGM (SentencePiece unigram) tokenizer: neither is implemented for encoders",
+     ROPE_NONE, 0, 0},
+    {"modern-bert",
+     "encoder with LayerNorm pre-norm blocks, a fused qkv, global and symmetric sliding-window attention with two RoPE "
+     "bases, a GEGLU FFN and a mean-pooled GELU rank head: not implemented",
+     ROPE_NONE, 0, 0},
+    {"neo-bert",
+     "encoder with RMSNorm pre-norm blocks, NEOX RoPE, a fused qkv, a SwiGLU FFN and a final RMSNorm: not implemented",
+     ROPE_NONE, 0, 0},
+    {"eurobert",
+     "Llama-style encoder (RMSNorm pre-norm, NEOX RoPE, SwiGLU) with non-causal attention: frink's non-causal path is "
+     "bound to BERT's graph only",
+     ROPE_NONE, 0, 0},
     // <<<
 };
 #pragma GCC diagnostic pop

@@ -61,6 +61,13 @@
 #define AF_DEEPSEEK_MOE        AF(43)  // gating func, groups, weight norm/scale, leading dense blocks from metadata
 #define AF_FFN_ACT_SCALES      AF(44)  // ungated FFN: act(u) divided elementwise by blk.N.ffn.act.scales when present (AWQ; mpt)
 #define AF_ROPE_SECTIONS       AF(45)  // rope.dimension_sections required; only their plain-text (NEOX-equivalent) form runs
+// >>> encoders (bits 46-49 of the first word)
+#define AF_ENCODER             AF(46)  // an encoder (BERT): attention.causal must be false (non-causal attention over the
+                                       // whole input), token_types row 0 added to the embedding, post-norm blocks
+                                       // x = LN(x + attn(x)) with attn_output_norm, x = LN(x + ffn(x)) with
+                                       // layer_output_norm; no output norm, no vocabulary head: embeddings only, the
+                                       // reranker's cls / cls.output head on the first token
+// <<<
 
 // The second word of a row's flags (arch_info.flags2): the families added per group, each
 // group with its own range of bits so that rows of different groups never collide.

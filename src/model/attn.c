@@ -116,6 +116,16 @@ static int first_cell(const struct layer *L, int pos) {
     return c0;
 }
 
+// One past the last cell a query sees: its own position (causal), or, non-causal (encoders),
+// every cell its sequence holds once this step is stored: later tokens of the input too.
+static int end_cell(const struct attn_job *j, int t) {
+    if (feat_has(j->L->feat, LF_NON_CAUSAL)) {
+        const struct exec_run *r = &j->run[j->tok_run[t]];
+        return r->p0 + r->n;
+    }
+    return j->pos[t] + 1;
+}
+
 // ALiBi slope of head h of H (max bias B): m0^(h+1) below the largest power of
 // two n2 <= H, then odd powers of m1.
 static float alibi_slope(int h, int H, float B) {
@@ -143,7 +153,7 @@ static void attend(const struct attn_job *j, int ith, int t, int h0, int nh) {
     if (feat_has(L->feat, LF_ATTN_SOFTCAP)) scale /= softcap;
     const struct seq *sq = j->run[j->tok_run[t]].s;
     const uint16_t *K = (const uint16_t *)sq->k[j->il], *V = (const uint16_t *)sq->v[j->il]; // F16: rows in place
-    int pos = j->pos[t], n_kv = pos + 1;
+    int pos = j->pos[t], n_kv = end_cell(j, t);
     int c0 = first_cell(L, pos);
     bool f16 = sq->kv_type == KV_F16;
     struct quant_f16_ops f16ops;
@@ -222,12 +232,12 @@ static void attend(const struct attn_job *j, int ith, int t, int h0, int nh) {
     }
 }
 
-// Cells of query token t: [lo, hi), causal, within the sliding window.
+// Cells of query token t: [lo, hi), causal (unless non-causal), within the sliding window.
 static void query_cells(const struct attn_job *j, int t, int *lo, int *hi) {
     const struct layer *L = j->L;
     int pos = j->pos[t];
     *lo = first_cell(L, pos);
-    *hi = pos + 1;
+    *hi = end_cell(j, t);
 }
 
 // Attention of the tokens [t0, t0 + nq) of one sequence for the query heads [h0, h0 + nh), which

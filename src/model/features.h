@@ -149,6 +149,10 @@
     /* (qk_norm_post_rope, hunyuan_vl's too, is in the MoE section) */                                          \
     X(MROPE_EXTRA,       "mrope_extra",       HOST, "M-RoPE pairs on the fourth stream stay unrotated for text (rope_freqs +inf there)") \
     /* <<< */                                                                                                 \
+    /* >>> encoders */                                                                                        \
+    X(NON_CAUSAL,        "non_causal",        HOST, "a query sees every cell of its sequence, later ones too: each input whole in one step (bert)") \
+    X(POST_RESIDUAL_NORM, "post_residual_norm", HOST, "x = LayerNorm(x + branch) after each branch: attn_output_norm, layer_output_norm (bert)") \
+    /* <<< */                                                                                                 \
     /* (end of the list) */
 
 // Features of the model outside its layers (embedding and output), derived once at load into
@@ -163,7 +167,9 @@
     X(OUTPUT_BIAS,   "output_bias",   "output.bias added to the logits")                                           \
     X(LOGIT_SCALE,   "logit_scale",   "logits divided by hp.f_logit_scale (granite)")                              \
     X(FINAL_SOFTCAP, "final_softcap", "logits = c tanh(logits / c), c = hp.final_softcap")                         \
-    X(TIED_OUTPUT,   "tied_output",   "the output head is the token table (same weights)")
+    X(TIED_OUTPUT,   "tied_output",   "the output head is the token table (same weights)")                         \
+    X(TOKEN_TYPE,    "token_type",    "token_types row 0 (sentence A) added to every embedding (bert)")            \
+    X(ENCODER,       "encoder",       "no output norm and no vocabulary head: the last block's state is the embedding (bert)")
 // clang-format on
 
 // The HOST column's values.

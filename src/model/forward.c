@@ -64,6 +64,10 @@ static void embed(struct exec *ex, const int32_t *tok, int T, float *x) {
     int D = m->hp.n_embd;
     for (int t = 0; t < T; t++)
         quant_dequant_row(e->type, (const uint8_t *)e->data + (size_t)tok[t] * e->row_bytes, x + (size_t)t * D, D);
+    // (bert: the token type before the position, the reference's order of the two additions)
+    if (feat_has(m->feat, MF_TOKEN_TYPE))
+        for (int t = 0; t < T; t++)
+            for (int i = 0; i < D; i++) x[(size_t)t * D + i] += m->type_row[i];
     if (feat_has(m->feat, MF_POS_EMBD)) {
         float *pe = ex->yg;
         for (int t = 0; t < T; t++) {
@@ -231,6 +235,7 @@ void exec_host_block(struct exec *ex, int il, float *x, int T) {
     if (feat_has(L->feat, LF_RESIDUAL_SCALE))
         for (size_t i = 0; i < n; i++) y[i] *= rs;
     for (size_t i = 0; i < n; i++) x[i] += y[i];
+    if (feat_has(L->feat, LF_POST_RESIDUAL_NORM)) norm_rows(m, x, x, L->enc_attn_out_norm, L->enc_attn_out_norm_b, T);
     if (feat_has(L->feat, LF_NO_FFN)) return;
     if (!feat_has(L->feat, LF_NO_FFN_NORM)) norm_rows(m, xn, x, L->ffn_norm, L->ffn_norm_b, T);
     else memcpy(xn, x, n * sizeof(float));
@@ -240,6 +245,7 @@ void exec_host_block(struct exec *ex, int il, float *x, int T) {
     if (feat_has(L->feat, LF_RESIDUAL_SCALE))
         for (size_t i = 0; i < n; i++) y[i] *= rs;
     for (size_t i = 0; i < n; i++) x[i] += y[i];
+    if (feat_has(L->feat, LF_POST_RESIDUAL_NORM)) norm_rows(m, x, x, L->enc_layer_out_norm, L->enc_layer_out_norm_b, T);
     if (feat_has(L->feat, LF_EMB_SKIP))
         for (size_t i = 0; i < n; i++) x[i] += ex->x0[i] * L->emb_skip_scale;
 }
@@ -310,7 +316,9 @@ static frink_status forward_step(struct exec *ex, const int32_t *tok, int T, con
     }
     // Embeddings want the state after the output norm (the reference's t_embd): the
     // vocabulary projection is not computed at all.
-    if (ex->out_hidden) norm_rows(m, logits, xo, m->output_norm, m->output_norm_b, n_out);
+    // (an encoder's embedding is the last block's output itself: it has no output norm)
+    if (ex->out_hidden && feat_has(m->feat, MF_ENCODER)) memcpy(logits, xo, (size_t)n_out * D * sizeof(float));
+    else if (ex->out_hidden) norm_rows(m, logits, xo, m->output_norm, m->output_norm_b, n_out);
     else output_logits(ex, xo, n_out, logits);
     return FRINK_OK;
 }
@@ -322,8 +330,18 @@ static frink_status check_ids(const struct model *m, const int32_t *tokens, int 
     return FRINK_OK;
 }
 
+// An encoder (MF_ENCODER) computes embeddings only (exec_batch with the hidden output on), each
+// input whole in one step from an empty sequence: its attention sees every token of the input,
+// so a part of one, or a sequence extended later, would not be what the reference computes.
+static frink_status encoder_refusal(const struct model *m) {
+    return frink_fail(FRINK_ERR_UNSUPPORTED,
+                      "'%s' is an encoder: it has no vocabulary head and computes embeddings only (frink embed, frink_embed)",
+                      m->arch->name);
+}
+
 frink_status exec_forward(struct exec *ex, struct seq *s, const int32_t *tokens, int n, float *logits, bool all_logits) {
     const struct model *m = ex->m;
+    if (feat_has(m->feat, MF_ENCODER)) return encoder_refusal(m);
     if (n <= 0) return frink_fail(FRINK_ERR_ARG, "no tokens to evaluate");
     frink_status st = check_ids(m, tokens, n);
     if (!st) st = dsa_check_positions(m, s->n_past + n);
@@ -355,6 +373,8 @@ frink_status exec_batch(struct exec *ex, const struct exec_tok *tok, int n, floa
     if (n <= 0) return frink_fail(FRINK_ERR_ARG, "no tokens to evaluate");
     size_t V = ex->out_hidden ? (size_t)m->hp.n_embd : (size_t)m->hp.n_vocab; // floats of one output row
     frink_status st = FRINK_OK;
+    bool encoder = feat_has(m->feat, MF_ENCODER);
+    if (encoder && !ex->out_hidden) return encoder_refusal(m);
     // Group the tokens by sequence (first appearance order), validate, reserve. The
     // bookkeeping lives in the executor and grows only when a larger batch comes: a
     // server's steady state allocates nothing per step.
@@ -398,9 +418,19 @@ frink_status exec_batch(struct exec *ex, const struct exec_tok *tok, int n, floa
         while (bs[k].s != tok[i].s) k++;
         bs[k].idx[bs[k].n++] = i;
     }
-    for (int k = 0; k < n_seq; k++)
+    for (int k = 0; k < n_seq; k++) {
+        if (encoder && bs[k].s->n_past > 0) {
+            st = frink_fail(FRINK_ERR_ARG, "an encoder's sequence holds its input already: each input is embedded whole, once");
+            goto done;
+        }
+        if (encoder && bs[k].n > ex->max_T) {
+            st = frink_fail(FRINK_ERR_ARG, "an encoder's input of %d tokens exceeds the batch of %d: each input is embedded whole in one step",
+                            bs[k].n, ex->max_T);
+            goto done;
+        }
         if ((st = dsa_check_positions(m, bs[k].s->n_past + bs[k].n)) || (st = seq_reserve(bs[k].s, bs[k].s->n_past + bs[k].n)))
             goto done;
+    }
     // Steps of at most max_T rows. A hybrid sequence's run stops at its next periodic
     // checkpoint boundary, so the checkpoint is taken exactly there (as seq_append does);
     // the rest of it goes to the next step.
@@ -411,6 +441,7 @@ frink_status exec_batch(struct exec *ex, const struct exec_tok *tok, int n, floa
             struct batch_seq *b = &bs[k];
             if (b->done == b->n) continue;
             int take = b->n - b->done;
+            if (encoder && take > ex->max_T - T) continue; // (whole, in a later step)
             if (take > ex->max_T - T) take = ex->max_T - T;
             int next = seq_ckpt_boundary(b->s); // 0: no periodic checkpoints
             if (next && next - b->s->n_past < take) take = next - b->s->n_past;

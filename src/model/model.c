@@ -701,6 +701,10 @@ static void model_features(struct model *m) {
     if (hp->f_logit_scale != 0 && hp->f_logit_scale != 1) feat_set(&m->feat, MF_LOGIT_SCALE);
     if (hp->final_softcap != 0) feat_set(&m->feat, MF_FINAL_SOFTCAP);
     if (m->output.data == m->tok_embd.data) feat_set(&m->feat, MF_TIED_OUTPUT);
+    // >>> encoders
+    if (m->type_row) feat_set(&m->feat, MF_TOKEN_TYPE);
+    if (m->arch->flags & AF_ENCODER) feat_set(&m->feat, MF_ENCODER);
+    // <<<
 }
 
 // The hyperparameters of the optional features in the table (scales, softcaps,
@@ -799,6 +803,13 @@ static void read_hparams_features(struct loader *ld) {
     }
     if (ax & AX_NO_EXPERTS) hp->n_expert = hp->n_expert_used = 0;
     if (ax & AX_COGVLM) vlm_cogvlm_plain_rope(ld);
+    // <<<
+    // >>> encoders
+    // (the reference's default is causal: an encoder file that does not say false would run its
+    // attention causally there, which frink's encoders do not compute)
+    if ((af & AF_ENCODER) && hp_num(ld, "attention.causal", 1) != 0)
+        ld_fail(ld, FRINK_ERR_UNSUPPORTED, "'%s.attention.causal' is absent or true: frink runs '%s' with non-causal attention only",
+                ld->arch, ld->arch);
     // <<<
 }
 
@@ -943,6 +954,26 @@ bool layer_is_swa(struct loader *ld, int il, int n_total) {
     return P > 1 && il % P < P - 1;
 }
 
+// An encoder's tensors outside its layers, after the embeddings: token_types (its row 0 is
+// added to every embedding: the reference hard-codes sentence A), the pooling the file asks for,
+// and a reranker's head, cls (optional: tanh(W x + b)) and cls.output (W x + b). No output norm
+// and no vocabulary head: an output.weight stays unread, refused by name.
+static frink_status bind_encoder_globals(struct loader *ld) {
+    struct model *m = ld->m;
+    int D = m->hp.n_embd;
+    const struct gguf_tensor *tt = gguf_find_tensor(ld->f, "token_types.weight");
+    if (tt) {
+        if (tt->ne[0] != D || tt->ne[1] < 1 || tt->n_dims > 2)
+            return ld_fail(ld, FRINK_ERR_FORMAT, "tensor 'token_types.weight' must be [%d, n_token_types]", D);
+        m->type_row = vec_take(ld, "token_types.weight", 0, true); // (row 0 is its first D floats)
+    }
+    double pt = hp_num(ld, "pooling_type", -1);
+    m->pooling = pt >= 0 && pt <= 4 ? (int)pt : -1;
+    if (gguf_tensor_index(ld->f, "cls.weight") >= 0) m->cls = mat_take_b(ld, "cls", D, D, 0, true, false, true);
+    if (gguf_tensor_index(ld->f, "cls.output.weight") >= 0) m->cls_out = mat_take_b(ld, "cls.output", D, 0, 0, true, false, true);
+    return FRINK_OK;
+}
+
 // The tensors outside the layers: token (and position) embeddings and their norm, the output
 // norm and head (or the embeddings tied to it), the RoPE frequency factors. Sets hp->n_vocab.
 // Returns an error only where binding cannot go on; others wait in ld->st (the first one wins)
@@ -960,6 +991,7 @@ static frink_status bind_globals(struct loader *ld) {
     if (af & AF_TOK_NORM) m->tok_norm = norm_take(ld, "token_embd_norm", D, true, &m->tok_norm_b);
     if ((af & AF_POS_EMBD) && gguf_tensor_index(ld->f, "position_embd.weight") >= 0)
         m->pos_embd = mat_take_b(ld, "position_embd", D, 0, 0, true, false, false);
+    if (af & AF_ENCODER) return bind_encoder_globals(ld);
     // (AX_NORM_NONPARAM, olmo: no output_norm tensor, the LayerNorm has no weight)
     m->output_norm = norm_take(ld, (m->arch->flags2 & AX_OUT_NORM_TOK) ? "token_embd_norm" : "output_norm", D,
                                !(m->arch->flags2 & AX_NORM_NONPARAM), &m->output_norm_b);
@@ -1252,6 +1284,14 @@ static frink_status bind_layer(struct loader *ld, struct layer *L, int il, const
     }
     frink_status st = bind_layer_mixer(ld, L, il, lp);
     if (st) return st;
+    if (af & AF_ENCODER) { // (BERT's post-norm blocks; every query sees its whole input)
+        snprintf(b, sizeof b, "blk.%d.attn_output_norm", il);
+        L->enc_attn_out_norm = norm_take(ld, b, D, true, &L->enc_attn_out_norm_b);
+        snprintf(b, sizeof b, "blk.%d.layer_output_norm", il);
+        L->enc_layer_out_norm = norm_take(ld, b, D, true, &L->enc_layer_out_norm_b);
+        feat_set(&L->feat, LF_POST_RESIDUAL_NORM);
+        feat_set(&L->feat, LF_NON_CAUSAL);
+    }
     if (feat_has(L->feat, LF_NO_FFN)) { // (the mixer's binder decided: mamba)
         layer_features(m, L);
         return FRINK_OK;

@@ -172,6 +172,10 @@ struct layer {
     // <<<
     // >>> GPT-2 style, vision-language text towers and the rest
     // <<<
+    // >>> encoders
+    const float *enc_attn_out_norm, *enc_attn_out_norm_b;   // [D] LayerNorm of x + attn(x) (LF_POST_RESIDUAL_NORM)
+    const float *enc_layer_out_norm, *enc_layer_out_norm_b; // [D] LayerNorm of x + ffn(x)
+    // <<<
 };
 
 struct hparams {
@@ -247,7 +251,11 @@ struct model {
     const float *output_bias;   // [V]
     int pooling;                // <arch>.pooling_type (llama_pooling_type's numbers), -1 when absent
     struct weight cls_out;      // [D x n_cls_out] a reranker's classification head (cls.output), data
-                                // NULL when absent; read only where the reference reads it (qwen3)
+                                // NULL when absent; read only where the reference reads it (qwen3,
+                                // the encoders, with its bias there)
+    struct weight cls;          // [D x D] the encoders' pooler before it (cls, with bias: tanh(W x + b)),
+                                // data NULL when absent
+    const float *type_row;      // [D] token_types row 0 (MF_TOKEN_TYPE), NULL when absent
     const float *tok_norm, *tok_norm_b; // [D] LayerNorm right after the embedding (bloom)
     struct weight pos_embd;     // [D x n_ctx_train] learned positions (mpt), data NULL when absent
     const float *rope_freqs;    // [n_rot/2] frequency factors (llama3; phi3's short factors), NULL

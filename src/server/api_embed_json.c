@@ -140,7 +140,11 @@ int embed_rerank_tokens(const frink_model *m, const char *query, const char *doc
     if (sv) sep = atoi(sv);
     if (eos < 0) eos = sep;
     bool add_eos = meta_true(m, "tokenizer.ggml.add_eos_token") && eos >= 0;
-    bool add_sep = meta_true(m, "tokenizer.ggml.add_sep_token") && sep >= 0;
+    // (the reference's default add_sep is true for WordPiece vocabularies: [CLS] query [SEP] doc)
+    const char *model = frink_model_meta(m, "tokenizer.ggml.model");
+    bool sep_default = model && !strcmp(model, "bert");
+    bool add_sep = (frink_model_meta(m, "tokenizer.ggml.add_sep_token") ? meta_true(m, "tokenizer.ggml.add_sep_token") : sep_default) &&
+                   sep >= 0;
     *ids = malloc(4 * sizeof **ids);
     if (frink_model_adds_bos(m) && frink_token_bos(m) >= 0) (*ids)[(*n)++] = frink_token_bos(m);
     if (append_text(m, query, ids, n, msg, mcap)) return free(*ids), *ids = NULL, -1;

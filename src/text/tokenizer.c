@@ -24,7 +24,7 @@ enum {
     ATTR_RSTRIP = 1 << 8,
 };
 
-enum tok_type { TOK_SPM, TOK_BPE };
+enum tok_type { TOK_SPM, TOK_BPE, TOK_WPM };
 
 struct tokenizer {
     enum tok_type type;
@@ -61,6 +61,11 @@ struct tokenizer {
 
     int32_t bos, eos, eot, eom;
     bool add_bos, add_eos, add_space_prefix, clean_spaces, ignore_merges;
+    // WordPiece (TOK_WPM): [SEP] ends an input with special tokens, unknown words become unk;
+    // BertNormalizer's options; the longest token text in bytes bounds the greedy match.
+    int32_t sep, unk;
+    bool lowercase, strip_accents;
+    size_t max_token_len;
 
     struct pretok *pre;         // BPE only
     char byte_utf8[256][2];     // GPT-2 alphabet: every byte maps to a 1-2 byte UTF-8 char
@@ -400,6 +405,65 @@ static frink_status bpe_encode(const struct tokenizer *t, const char *text, size
     return st;
 }
 
+// ---- WordPiece (BERT) ----------------------------------------------------------------------
+
+// One word: "\u2581" + word split greedily into the longest vocabulary texts, left to right; a
+// word with any unmatched position becomes the single unknown token (llama.cpp's WPM session).
+static void wpm_word(const struct tokenizer *t, const char *w, size_t n, struct ids *out) {
+    size_t start = out->n;
+    for (size_t i = 0; i < n;) {
+        size_t j = n < i + t->max_token_len + 1 ? n : i + t->max_token_len + 1;
+        int32_t id = -1;
+        for (; j > i && (id = vocab_find(t, w + i, j - i)) < 0; j--) {}
+        if (id < 0) {
+            out->n = start; // discard the word's tokens
+            break;
+        }
+        ids_push(out, id);
+        i = j;
+    }
+    if (out->n == start) ids_push(out, t->unk);
+}
+
+static bool wpm_chinese(uint32_t c) {
+    // The reference's ranges, including its 0x2B920 (Hugging Face's Rust code) for 0x2B820.
+    return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) || (c >= 0x20000 && c <= 0x2A6DF) ||
+           (c >= 0x2A700 && c <= 0x2B73F) || (c >= 0x2B740 && c <= 0x2B81F) || (c >= 0x2B920 && c <= 0x2CEAF) ||
+           (c >= 0xF900 && c <= 0xFAFF) || (c >= 0x2F800 && c <= 0x2FA1F);
+}
+
+// A raw fragment through BertNormalizer and the WordPiece split, as the reference's
+// preprocess: NFD (first code point) and accents dropped when strip_accents, whitespace ends a
+// word, NUL / U+FFFD / controls dropped, lower-cased when lowercase; punctuation, ASCII symbols
+// and CJK ideographs are words of their own. buf holds 4 * len + 3 bytes.
+static void wpm_encode(const struct tokenizer *t, const char *text, size_t len, uint32_t *cp, char *buf,
+                       struct ids *out) {
+    size_t nc = unicode_decode(text, len, cp), bl = 0;
+    memcpy(buf, "\xE2\x96\x81", 3); // the phantom space every word starts with
+    for (size_t i = 0; i <= nc; i++) {
+        uint32_t c = i < nc ? cp[i] : ' ';
+        if (i < nc && t->strip_accents) c = unicode_nfd_first(c);
+        uint16_t f = unicode_flags(c);
+        bool alone = false;
+        if (!(f & UNICODE_WHITESPACE)) {
+            if (c == 0 || c == 0xFFFD || (f & UNICODE_CONTROL)) continue;
+            if (t->strip_accents && (f & UNICODE_MARK)) continue;
+            alone = (f & UNICODE_PUNCTUATION) || (c < 0x7F && (f & UNICODE_SYMBOL)) || wpm_chinese(c);
+            if (!alone) {
+                bl += (size_t)unicode_encode(t->lowercase ? unicode_tolower(c) : c, buf + 3 + bl);
+                continue;
+            }
+        }
+        if (bl) wpm_word(t, buf, bl + 3, out);
+        bl = 0;
+        if (alone) {
+            bl = (size_t)unicode_encode(t->lowercase ? unicode_tolower(c) : c, buf + 3);
+            wpm_word(t, buf, bl + 3, out);
+            bl = 0;
+        }
+    }
+}
+
 // ---- Special-token partitioning --------------------------------------------------------------
 
 struct frag {
@@ -527,6 +591,18 @@ frink_status tokenizer_encode(const struct tokenizer *t, const char *text, size_
             prev_special = false;
         }
         if (st == FRINK_OK && add_special && t->add_eos) ids_push(&out, t->eos);
+    } else if (t->type == TOK_WPM) {
+        // [CLS] text [SEP] with special tokens, whatever add_bos says (as the reference).
+        uint32_t *cp = malloc((len + 1) * sizeof *cp);
+        buf = malloc(len * 4 + 8);
+        if (!cp || !buf) st = frink_fail(FRINK_ERR_NOMEM, "tokenizer");
+        if (add_special) ids_push(&out, t->bos);
+        for (size_t i = 0; i < fr.n && st == FRINK_OK; i++) {
+            if (fr.v[i].id >= 0) ids_push(&out, fr.v[i].id);
+            else wpm_encode(t, text + fr.v[i].off, fr.v[i].len, cp, buf, &out);
+        }
+        if (add_special) ids_push(&out, t->sep);
+        free(cp);
     } else {
         if (add_special && t->add_bos) ids_push(&out, t->bos);
         for (size_t i = 0; i < fr.n && st == FRINK_OK; i++) {
@@ -664,7 +740,7 @@ void tokenizer_free(struct tokenizer *t) {
 
 // tokenizer.ggml.model values llama.cpp accepts but frink does not implement.
 static const char *const models_unsupported[] = {
-    "bert", "t5", "rwkv", "plamo2", "gemma4", "hybriddna", "whitespace", "no_vocab", "none",
+    "t5", "rwkv", "plamo2", "gemma4", "hybriddna", "whitespace", "no_vocab", "none",
 };
 
 // Special-token texts llama.cpp recognises at load time (llama-vocab.cpp, load()).
@@ -759,7 +835,7 @@ static bool render_piece(const struct tokenizer *t, int32_t id, struct buf *b) {
     uint16_t a = t->attr[id];
     if (a & (ATTR_UNKNOWN | ATTR_CONTROL | ATTR_USER_DEFINED)) return buf_put(b, s, n);
     if (a & ATTR_NORMAL) {
-        if (t->type == TOK_SPM) { // ▁ back to spaces
+        if (t->type == TOK_SPM || t->type == TOK_WPM) { // ▁ back to spaces
             for (size_t i = 0; i < n;) {
                 if (i + 3 <= n && !memcmp(s + i, "\xE2\x96\x81", 3)) {
                     if (!buf_put(b, " ", 1)) return false;
@@ -868,6 +944,7 @@ static frink_status load_tokens(struct tokenizer *t, const struct gguf_file *f) 
             t->text_len[i] = (uint32_t)k;
         }
         off += t->text_len[i];
+        if (t->text_len[i] > t->max_token_len) t->max_token_len = t->text_len[i];
         t->score[i] = sc ? (float)gguf_arr_f64(sc, i) : 0.0f;
         int64_t ty = tt ? gguf_arr_i64(tt, i) : 1;
         t->attr[i] = ty >= 0 && ty < 7 ? type_attr[ty] : 0;
@@ -928,7 +1005,7 @@ static frink_status load_merges(struct tokenizer *t, const struct gguf_file *f) 
 
 static frink_status load_special_ids(struct tokenizer *t, const struct gguf_file *f,
                                      int32_t fim[6]) {
-    int32_t unk = -1, sep = -1, pad = -1, mask = -1;
+    int32_t pad = -1, mask = -1;
     struct {
         const char *key;
         int32_t *id;
@@ -937,8 +1014,8 @@ static frink_status load_special_ids(struct tokenizer *t, const struct gguf_file
         {"tokenizer.ggml.eos_token_id", &t->eos},
         {"tokenizer.ggml.eot_token_id", &t->eot},
         {"tokenizer.ggml.eom_token_id", &t->eom},
-        {"tokenizer.ggml.unknown_token_id", &unk},
-        {"tokenizer.ggml.seperator_token_id", &sep},
+        {"tokenizer.ggml.unknown_token_id", &t->unk},
+        {"tokenizer.ggml.seperator_token_id", &t->sep},
         {"tokenizer.ggml.padding_token_id", &pad},
         {"tokenizer.ggml.mask_token_id", &mask},
         {"tokenizer.ggml.fim_pre_token_id", &fim[0]},
@@ -951,7 +1028,7 @@ static frink_status load_special_ids(struct tokenizer *t, const struct gguf_file
         {"tokenizer.ggml.suffix_token_id", &fim[1]},
         {"tokenizer.ggml.middle_token_id", &fim[2]},
     };
-    if (t->type == TOK_SPM) unk = 0;
+    if (t->type == TOK_SPM) t->unk = 0;
     for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
         int32_t *id = keys[i].id;
         if (*id >= t->n_vocab) *id = -1; // a default outside the vocab is disabled
@@ -1112,6 +1189,14 @@ frink_status tokenizer_load(const struct gguf_file *f, struct tokenizer **out) {
         t->ignore_merges = pre_flags & PRETOK_IGNORE_MERGES;
         t->add_bos = pre_flags & PRETOK_ADD_BOS;
         if (pre_flags & PRETOK_BOS_NULL) t->bos = -1;
+    } else if (gguf_str_eq(mk->v.str, "bert")) {
+        // WordPiece: the reference's defaults ([CLS] 101, [UNK] 100, [SEP] 102), no space prefix,
+        // spaces cleaned on decode; BertNormalizer lower-cases and strips accents unless told.
+        t->type = TOK_WPM;
+        t->bos = 101, t->eos = -1, t->unk = 100, t->sep = 102;
+        t->clean_spaces = true;
+        t->add_bos = true;
+        t->lowercase = true;
     } else {
         int known = 0;
         for (size_t i = 0; i < sizeof(models_unsupported) / sizeof(models_unsupported[0]); i++)
@@ -1123,6 +1208,10 @@ frink_status tokenizer_load(const struct gguf_file *f, struct tokenizer **out) {
                         len, mk->v.str.ptr);
     }
     t->eot = t->eom = -1;
+    if (t->type != TOK_WPM) t->unk = t->sep = -1;
+    if (st == FRINK_OK) st = get_bool_opt(f, "tokenizer.ggml.normalizer.lowercase", &t->lowercase);
+    t->strip_accents = t->lowercase;
+    if (st == FRINK_OK) st = get_bool_opt(f, "tokenizer.ggml.normalizer.strip_accents", &t->strip_accents);
     int32_t fim[6] = {-1, -1, -1, -1, -1, -1};
     if (st == FRINK_OK) st = get_bool_opt(f, "tokenizer.ggml.add_space_prefix", &t->add_space_prefix);
     if (st == FRINK_OK) st = load_tokens(t, f);
@@ -1134,6 +1223,9 @@ frink_status tokenizer_load(const struct gguf_file *f, struct tokenizer **out) {
         st = frink_fail(FRINK_ERR_FORMAT, "add_bos_token is true, but there is no BOS token");
     if (st == FRINK_OK && t->add_eos && t->eos < 0)
         st = frink_fail(FRINK_ERR_FORMAT, "add_eos_token is true, but there is no EOS token");
+    // (the reference asserts on these where a WordPiece input is tokenized)
+    if (st == FRINK_OK && t->type == TOK_WPM && (t->bos < 0 || t->sep < 0 || t->unk < 0))
+        st = frink_fail(FRINK_ERR_FORMAT, "WordPiece vocabulary without its [CLS] (BOS), [SEP] or [UNK] token");
     if (st == FRINK_OK) {
         derive_specials(t, fim);
         st = build_caches(t);

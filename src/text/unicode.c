@@ -146,3 +146,15 @@ int unicode_cpt_to_byte(uint32_t cpt) {
     }
     return -1;
 }
+
+uint32_t unicode_tolower(uint32_t cpt) {
+    return cpt < UNICODE_MAX_CPT ? (uint32_t)utf8proc_tolower((utf8proc_int32_t)cpt) : cpt;
+}
+
+uint32_t unicode_nfd_first(uint32_t cpt) {
+    if (cpt >= UNICODE_MAX_CPT) return cpt;
+    utf8proc_int32_t d[8];
+    int boundclass = 0;
+    utf8proc_ssize_t n = utf8proc_decompose_char((utf8proc_int32_t)cpt, d, 8, UTF8PROC_DECOMPOSE, &boundclass);
+    return n > 0 ? (uint32_t)d[0] : cpt;
+}

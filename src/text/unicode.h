@@ -45,6 +45,13 @@ size_t unicode_decode(const char *s, size_t len, uint32_t *out);
 // Encodes one code point; returns 1-4 bytes, or 0 for cpt > 0x10FFFF (llama.cpp throws there).
 int unicode_encode(uint32_t cpt, char out[4]);
 
+// The reference's lower-case map and its NFD map (a code point to the first code point of its
+// canonical decomposition: the base letter of an accented one), which BERT's WordPiece
+// normalizer uses. utf8proc's simple mappings agree with the reference's tables on every code
+// point (checked against llama.cpp's unicode-data.cpp when this was written).
+uint32_t unicode_tolower(uint32_t cpt);
+uint32_t unicode_nfd_first(uint32_t cpt);
+
 // GPT-2 byte-level alphabet: byte -> code point (printable bytes map to themselves, the other
 // 68 to U+0100..U+0143 in order), and the inverse (-1 for code points outside the alphabet).
 uint32_t unicode_byte_to_cpt(uint8_t b);

@@ -43,7 +43,9 @@
 
 // FAM_SSM2: Mamba-2 hybrids, one letter of `pattern` a layer — 'M' Mamba-2, '*' attention,
 // '-' an FFN alone (nemotron_h); granitehybrid puts an FFN after every mixer.
-enum gen_family { FAM_LLAMA, FAM_HYBRID, FAM_SSM2 };
+// FAM_BERT: BERT encoders in the converter's names (biases everywhere, post-norms, learned
+// positions, token types); FAM_BERT_RANK adds a reranker's head (cls, cls.output of one class).
+enum gen_family { FAM_LLAMA, FAM_HYBRID, FAM_SSM2, FAM_BERT, FAM_BERT_RANK };
 
 struct gen_preset {
     const char *name, *arch, *vocab, *about;
@@ -88,6 +90,13 @@ static const struct gen_preset presets[] = {
     {"nemotron-h-4b", "nemotron_h", "tests/data/vocab/ggml-vocab-llama-bpe.gguf", "Nemotron-H-4B shape (Mamba-2 hybrid)",
      FAM_SSM2, 3072, 52, 32, 8, 128, 12288, 128, 8192, 10000.0f, 1e-5f, 8, 112, 128, 64, 4, 0, 0, 0, 0, 0, false,
      "M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-", 0, 0, 0, 0},
+    // Tiny BERT encoders on bge-small's real WordPiece vocabulary (30 522 entries): the test
+    // fixtures of the encoder family (tests/test_embed.c), CLS pooling as bge's, and a reranker
+    // (rank pooling) with its classification head.
+    {"bert-tiny", "bert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny BERT encoder (bge vocabulary, CLS pooling)",
+     FAM_BERT, 64, 2, 4, 4, 16, 128, 0, 512, 0, 1e-12f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0},
+    {"bert-rank-tiny", "bert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny BERT reranker (bge vocabulary, rank pooling)",
+     FAM_BERT_RANK, 64, 2, 4, 4, 16, 128, 0, 512, 0, 1e-12f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0},
 };
 
 // ---- deterministic random numbers ------------------------------------------------------
@@ -233,9 +242,50 @@ static bool plan_build_ssm2(struct gen_plan *pl) {
     return true;
 }
 
+// The BERT encoders (FAM_BERT*): matrices F16, vectors F32 (token_types too, small values as a
+// bias's), every projection with its bias, the norms with theirs.
+static bool plan_build_bert(struct gen_plan *pl) {
+    const struct gen_preset *p = pl->p;
+    int D = p->D, V = pl->n_vocab, F = p->n_ff;
+    struct gen_tensor *t;
+#define CHK(x) do { if (!(t = (x))) return false; } while (0)
+#define BIAS(n, ...) plan_add(pl, INIT_DT_BIAS, 1, n, 1, 1, __VA_ARGS__)
+    CHK(MAT(D, V, 1, "token_embd.weight"));
+    CHK(plan_add(pl, INIT_DT_BIAS, 2, D, 2, 1, "token_types.weight"));
+    CHK(MAT(D, p->ctx, 1, "position_embd.weight"));
+    CHK(NORM(D, "token_embd_norm.weight"));
+    CHK(BIAS(D, "token_embd_norm.bias"));
+    static const char *const proj[] = {"attn_q", "attn_k", "attn_v", "attn_output"};
+    for (int il = 0; il < pl->n_layer; il++) {
+        for (int k = 0; k < 4; k++) {
+            CHK(MAT(D, D, 1, "blk.%d.%s.weight", il, proj[k]));
+            CHK(BIAS(D, "blk.%d.%s.bias", il, proj[k]));
+        }
+        CHK(NORM(D, "blk.%d.attn_output_norm.weight", il));
+        CHK(BIAS(D, "blk.%d.attn_output_norm.bias", il));
+        CHK(MAT(D, F, 1, "blk.%d.ffn_up.weight", il));
+        CHK(BIAS(F, "blk.%d.ffn_up.bias", il));
+        CHK(MAT(F, D, 1, "blk.%d.ffn_down.weight", il));
+        CHK(BIAS(D, "blk.%d.ffn_down.bias", il));
+        CHK(NORM(D, "blk.%d.layer_output_norm.weight", il));
+        CHK(BIAS(D, "blk.%d.layer_output_norm.bias", il));
+    }
+    if (p->fam == FAM_BERT_RANK) {
+        CHK(MAT(D, D, 1, "cls.weight"));
+        CHK(BIAS(D, "cls.bias"));
+        CHK(MAT(D, 1, 1, "cls.output.weight"));
+        CHK(BIAS(1, "cls.output.bias"));
+    }
+#undef BIAS
+#undef CHK
+    plan_offsets(pl);
+    return true;
+}
+
 static bool plan_build(struct gen_plan *pl) {
     const struct gen_preset *p = pl->p;
     if (p->fam == FAM_SSM2) return plan_build_ssm2(pl);
+    if (p->fam == FAM_BERT || p->fam == FAM_BERT_RANK) return plan_build_bert(pl);
     int D = p->D, V = pl->n_vocab, H = p->n_head, Hkv = p->n_head_kv, d = p->head_dim;
     int nk = p->nk, nv = p->nv, dk = p->dk, dv = p->dv;
     int64_t key_dim = (int64_t)nk * dk, value_dim = (int64_t)nv * dv, C = 2 * key_dim + value_dim;
@@ -495,6 +545,17 @@ static void write_metadata_ssm2(struct gen_meta *m, const struct gen_plan *pl) {
     kv_u32(m, "ssm.inner_size", (uint32_t)(p->nv * p->dv));
 }
 
+// The BERT encoders' keys, as the converter writes them: LayerNorm epsilon, non-causal, the
+// pooling (CLS 2, RANK 4: llama_pooling_type's numbers).
+static void write_metadata_bert(struct gen_meta *m, const struct gen_plan *pl) {
+    const struct gen_preset *p = pl->p;
+    kv_u32(m, "feed_forward_length", (uint32_t)p->n_ff);
+    kv_u32(m, "attention.head_count", (uint32_t)p->n_head);
+    kv_f32(m, "attention.layer_norm_epsilon", p->eps);
+    kv_bool(m, "attention.causal", false);
+    kv_u32(m, "pooling_type", p->fam == FAM_BERT_RANK ? 4 : 2);
+}
+
 static void write_metadata(struct gen_meta *m, const struct gen_plan *pl, const struct gguf_file *vocab) {
     const struct gen_preset *p = pl->p;
     char name[96];
@@ -507,6 +568,10 @@ static void write_metadata(struct gen_meta *m, const struct gen_plan *pl, const 
     kv_u32(m, "context_length", (uint32_t)p->ctx);
     kv_u32(m, "embedding_length", (uint32_t)p->D);
     kv_u32(m, "block_count", (uint32_t)pl->n_layer);
+    if (p->fam == FAM_BERT || p->fam == FAM_BERT_RANK) {
+        write_metadata_bert(m, pl);
+        goto tokenizer;
+    }
     if (p->fam != FAM_SSM2) kv_u32(m, "feed_forward_length", (uint32_t)p->n_ff);
     kv_u32(m, "attention.head_count", (uint32_t)p->n_head);
     if (p->fam != FAM_SSM2) kv_u32(m, "attention.head_count_kv", (uint32_t)p->n_head_kv);
@@ -535,6 +600,7 @@ static void write_metadata(struct gen_meta *m, const struct gen_plan *pl, const 
         kv_u32(m, "expert_feed_forward_length", (uint32_t)p->n_ff_exp);
         kv_u32(m, "expert_shared_feed_forward_length", (uint32_t)p->n_ff_shexp);
     }
+tokenizer:
     for (uint64_t i = 0; i < vocab->n_kv; i++)
         if (vocab->kv[i].key.len > 10 && !memcmp(vocab->kv[i].key.ptr, "tokenizer.", 10)) kv_copy(m, &vocab->kv[i]);
 }

@@ -118,5 +118,28 @@ await group('/v1/rerank', async () => {
     await rs.stop();
 });
 
+await group('BERT: /v1/embeddings and /v1/rerank on the frink gen encoders (bge WordPiece vocabulary)', async () => {
+    const enc = path.join(WORK, 'bert-tiny.gguf'), rk = path.join(WORK, 'bert-rank-tiny.gguf');
+    execFileSync(BIN, ['gen', '--preset', 'bert-tiny', '-o', enc], { stdio: 'ignore' });
+    execFileSync(BIN, ['gen', '--preset', 'bert-rank-tiny', '-o', rk], { stdio: 'ignore' });
+    const es = await start_server('embed-bert', ['-m', enc, '-np', '1', '-c', '128', '--embeddings']);
+    const ec = new OpenAI({ baseURL: `${es.url}/v1`, apiKey: 'unused', maxRetries: 0, timeout: 60000 });
+    const r = await ec.embeddings.create({ model: 'bert-tiny', input: ['Hello, world!', 'a cat'], encoding_format: 'float' });
+    check('two vectors of 64 (the file\'s CLS pooling), normalized', r.data.length === 2 && r.data.every((d) => d.embedding.length === 64
+        && Math.abs(norm(d.embedding) - 1) < 1e-5), JSON.stringify(r.data).slice(0, 200));
+    eq('usage: [CLS] hello , world ! [SEP] and [CLS] a cat [SEP]', r.usage.prompt_tokens, 10);
+    const one = await ec.embeddings.create({ model: 'bert-tiny', input: 'a cat', encoding_format: 'float' });
+    check('the same vector alone as in a batch', one.data[0].embedding.every((x, i) => x === r.data[1].embedding[i]), '');
+    await es.stop();
+    const rs = await start_server('rerank-bert', ['-m', rk, '-np', '1', '-c', '128', '--reranking']);
+    const rr = await post(rs, '/v1/rerank', { query: 'a cat', documents: ['dogs bark'] });
+    // [CLS] a cat [SEP] dogs bark, as the reference's format_prompt_rerank builds it (its vocabulary
+    // adds [SEP]); the reference scores that pair -0.249442 (oracle embed rank, 101,1037,4937,102,6077,11286)
+    eq('the pair is [CLS] query [SEP] document: 6 tokens', rr.json && rr.json.usage.prompt_tokens, 6);
+    const sc = rr.json ? rr.json.results[0].relevance_score : NaN;
+    check('its score is the reference\'s within 1e-3', Math.abs(sc - -0.249442) < 1e-3, sc);
+    await rs.stop();
+});
+
 await srv.stop();
 finish('test_embed');
