@@ -9,7 +9,11 @@
 #              the text after it, and the speed line; no status line is left.
 #   Ctrl-C     during the generation: the run stops, the newline and the speed line come, exit
 #              130; during the prefill: "interrupted", exit 130; twice: killed at once.
+#   serve      a model load that takes 2 s (an LD_PRELOAD shim makes mapping the file slow)
+#              shows `frink serve: loading M, 1 s` after the listening line, erased before
+#              the ready line.
 import os
+import subprocess
 import pty
 import re
 import select
@@ -177,3 +181,45 @@ dt = time.monotonic() - t0
 check("a second Ctrl-C kills at once", st is not None and os.WIFSIGNALED(st) and os.WTERMSIG(st) == signal.SIGINT and dt < 1.0,
       f"status {st} after {dt:.2f} s")
 os.unlink(prompt_file)
+
+# serve: the weights' load under a shim that makes each shared mapping of a file take 2 s.
+SHIM = r'''
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <sys/mman.h>
+#include <unistd.h>
+void *mmap(void *a, size_t n, int prot, int flags, int fd, off_t off) {
+    static void *(*real)(void *, size_t, int, int, int, off_t);
+    if (!real) real = (void *(*)(void *, size_t, int, int, int, off_t))dlsym(RTLD_NEXT, "mmap");
+    if (fd >= 0 && (flags & MAP_SHARED)) sleep(2);
+    return real(a, n, prot, flags, fd, off);
+}
+'''
+shim_c, shim_so = "/tmp/frink-tty-slowmap.c", "/tmp/frink-tty-slowmap.so"
+with open(shim_c, "w") as f:
+    f.write(SHIM)
+built = subprocess.run(["cc", "-shared", "-fPIC", "-o", shim_so, shim_c, "-ldl"], capture_output=True)
+if built.returncode:
+    check("serve: the load's status line (the shim builds)", False, built.stderr.decode())
+else:
+    os.environ["LD_PRELOAD"] = shim_so
+    os.environ["ASAN_OPTIONS"] = os.environ.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0"
+    model = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "models", "stories260K.gguf")
+    t = Term([BIN, "serve", "--port", "0", "-m", model, "-np", "1"])
+    t.read(0.1)
+    del os.environ["LD_PRELOAD"]
+    end = time.monotonic() + 20
+    while time.monotonic() < end and "ready" not in t.text():
+        t.read(0.5)
+    os.kill(t.pid, signal.SIGTERM)
+    st = t.wait(10)
+    out = t.text()
+    lines = [l for l in screen(out) if l]
+    listen, shown, ready = t.first(r"listening on"), t.first(r"frink serve: loading stories260K.gguf, 1 s"), t.first(r" ready: ")
+    check("serve: a 2-second load shows its status line from the first second, after the listening line, before ready",
+          None not in (listen, shown, ready) and listen < shown < ready and shown - listen < 2.0,
+          f"listening {listen}, status {shown}, ready {ready}; {out[-400:]!r}")
+    check("serve: on the screen, no status line left; listening, then ready", len(lines) >= 2 and "listening on" in lines[0]
+          and any(" ready: " in l for l in lines[1:]) and not any(re.search(r"loading .*, \d+ s *$", l) for l in lines), repr(lines[:4]))
+    os.unlink(shim_c)
+    os.unlink(shim_so)

@@ -230,6 +230,10 @@ static bool serve_seed_given(int argc, char **argv) {
     return false;
 }
 
+// The server's load status line: the CLI's progress line ("frink serve: loading M, 3 s").
+static void *serve_load_begin(const char *what) { return cli_progress_start("frink serve: loading %s", what); }
+static void serve_load_end(void *handle) { cli_progress_end(handle); }
+
 int cmd_serve(int argc, char **argv) {
     if (cli_wants_help(argc, argv)) {
         printf(help_serve, cli_model_flags_help);
@@ -268,6 +272,8 @@ int cmd_serve(int argc, char **argv) {
         c.reference = mo.reference;
         c.device = mo.device;
         if (mo.batch) c.n_batch = (int)mo.batch;
+        c.load_begin = serve_load_begin;
+        c.load_end = serve_load_end;
         rc = srv_main(&c);
     }
     free(key_buf);

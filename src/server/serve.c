@@ -100,7 +100,10 @@ static int srv_load(struct srv *s) {
     mp.path = c->model_path;
     mp.allow_unread = c->allow_unread;
     mp.device = c->device;
-    if (frink_model_open(&mp, &s->model)) return srv_fail("%s", frink_errmsg());
+    void *pg = c->load_begin ? c->load_begin(c->model_path ? basename_of(c->model_path) : "stories260K") : NULL;
+    frink_status st = frink_model_open(&mp, &s->model);
+    if (c->load_end) c->load_end(pg);
+    if (st) return srv_fail("%s", frink_errmsg());
     if (srv_template_open(s, c->chat_template_file)) return 1;
     s->tmpl_is_chatml = !c->chat_template_file && !frink_model_chat_template(s->model);
     if (c->reasoning >= 0 && !run_template_knows(s, "enable_thinking"))

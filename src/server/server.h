@@ -72,6 +72,10 @@ struct srv_config {
     bool embeddings;             // --embeddings (or --reranking): the embedding endpoints answer
     int pooling;                 // --pooling: a frink_pooling (UNSPECIFIED: the file's, else none)
     bool no_webui;               // --no-webui: no web chat at / (a 404, as any unknown path)
+    // A status line while the weights load (the CLI's, on a terminal; NULL: none): load_begin
+    // gets what is loading and returns a handle (may be NULL) that load_end takes once it ends.
+    void *(*load_begin)(const char *what);
+    void (*load_end)(void *handle);
 };
 
 struct sched;
