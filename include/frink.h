@@ -522,6 +522,20 @@ FRINK_API void frink_spec_free(frink_spec *sp);
 // nothing); after a sampler error the sequence holds pending and the kept drafts before it.
 FRINK_API frink_status frink_spec_step(frink_spec *sp, frink_token pending, frink_sampler *smp, frink_token *out,
                                        int max_out, int *n_out);
+// The step in two halves, for a caller that verifies several sequences' drafts in one
+// frink_decode (a server's slots). frink_spec_begin drafts: *tokens (owned by sp, valid until
+// the next begin) gets the *n_tokens tokens to evaluate, pending first, then the drafts; the
+// caller adds them all to a batch for sp's sequence, each with logits, and decodes it. Then
+// frink_spec_finish samples rows[i] (the logits of tokens[i], n_tokens pointers) as
+// frink_spec_step does, keeps what was confirmed, and puts out[] and *n_out as it does (at most
+// the begin's max_out tokens). Every row is bit-identical to plain decoding's whatever else is in
+// the batch, except that a Gated DeltaNet context with gdn_chunk > 1 evaluates a sequence's
+// several tokens with the chunked rule in frink_decode: use frink_spec_step there. A begin not
+// finished is dropped by the next begin (the sequence must then hold what it held before it).
+FRINK_API frink_status frink_spec_begin(frink_spec *sp, frink_token pending, int max_out, const frink_token **tokens,
+                                        int *n_tokens);
+FRINK_API frink_status frink_spec_finish(frink_spec *sp, frink_sampler *smp, const float *const *rows, frink_token *out,
+                                         int *n_out);
 // The logits out[i] of the last step was sampled from (n_vocab floats owned by sp, valid until
 // the next step); NULL for i out of range.
 FRINK_API const float *frink_spec_logits(const frink_spec *sp, int i);

@@ -8,7 +8,8 @@
 //     own continuation (every draft accepted), the oracle wrong at each of the first drafted
 //     positions (a rejection there, a rollback for hybrids), and the model as its own draft
 //     model each give the same tokens, and the sequence they leave gives the same next logits.
-// Then: the chunked delta rule's context, and the edge cases (bad parameters, a draft model
+// The same step in halves, four sequences verified in one frink_decode a step. Then: the
+// chunked delta rule's context, and the edge cases (bad parameters, a draft model
 // of another vocabulary, the end of generation inside a step, a full context, max_out).
 #include <dirent.h>
 #include <math.h>
@@ -127,6 +128,82 @@ static void run_spec(const frink_model *m, frink_context *c, const frink_token *
     frink_seq_free(s);
 }
 
+// The step in halves (frink_spec_begin / _finish) as a server runs it: NB sequences of the same
+// prompt in one context, their drafts (and a plain sequence's one token, spp[i].kind NONE
+// without a frink_spec) verified together in one frink_decode a step; each must give plain
+// decoding's tokens whatever the others add to the batch.
+enum { NB = 4 };
+static void run_batched(const frink_model *m, frink_context *c, const frink_token *p, int np, float temp,
+                        const frink_spec_params *spp, struct run_result *r) {
+    int V = frink_model_n_vocab(m);
+    frink_seq *s[NB] = {0};
+    frink_spec *sp[NB] = {0};
+    frink_sampler *smp[NB] = {0};
+    frink_token pending[NB];
+    bool live[NB];
+    int idx[NB], nt[NB];
+    frink_batch *b = NULL;
+    bool failed = frink_batch_create(NB * (FRINK_SPEC_DRAFT_MAX + 1), &b) != FRINK_OK;
+    float *lg = malloc((size_t)V * sizeof(float));
+    for (int j = 0; j < NB; j++) {
+        r[j] = (struct run_result){.next = malloc((size_t)V * sizeof(float))};
+        smp[j] = sampler_make(m, temp);
+        failed = failed || frink_seq_create(c, &s[j]) || frink_seq_eval(s[j], p, np, lg, 0) ||
+                 (spp[j].kind != FRINK_SPEC_NONE && frink_spec_create(s[j], &spp[j], &sp[j]));
+        for (int i = 0; i < np; i++) frink_sampler_accept(smp[j], p[i]);
+        failed = failed || frink_sampler_sample(smp[j], lg, &pending[j]);
+        if (!failed) r[j].out[r[j].n++] = pending[j];
+        live[j] = !failed && !frink_token_is_eog(m, pending[j]) && r[j].n < N_GEN;
+    }
+    if (failed) fprintf(stderr, "batched setup: %s\n", frink_errmsg());
+    for (int step = 0; !failed; step++) {
+        bool any = false;
+        for (int j = 0; j < NB && !failed; j++) {
+            idx[j] = -1;
+            if (!live[j]) continue;
+            any = true;
+            const frink_token *toks = &pending[j];
+            nt[j] = 1;
+            int left = N_GEN - r[j].n, max_out = (step + j) % 5 == 4 ? 1 + step % 3 : left;
+            if (max_out > left) max_out = left;
+            if (sp[j] && frink_spec_begin(sp[j], pending[j], max_out, &toks, &nt[j])) failed = true;
+            for (int i = 0; i < nt[j] && !failed; i++) {
+                int at = frink_batch_add(b, s[j], toks[i], true);
+                if (!i) idx[j] = at;
+                failed = at < 0;
+            }
+        }
+        if (!any || failed || frink_decode(c, b)) break;
+        for (int j = 0; j < NB && !failed; j++) {
+            if (idx[j] < 0) continue;
+            frink_token got[FRINK_SPEC_DRAFT_MAX + 1];
+            int n = 1;
+            if (sp[j]) {
+                const float *rows[FRINK_SPEC_DRAFT_MAX + 1];
+                for (int i = 0; i < nt[j]; i++) rows[i] = frink_batch_logits(b, idx[j] + i);
+                failed = frink_spec_finish(sp[j], smp[j], rows, got, &n) || n < 1;
+            } else {
+                failed = frink_sampler_sample(smp[j], frink_batch_logits(b, idx[j]), &got[0]);
+            }
+            if (failed) break;
+            memcpy(r[j].out + r[j].n, got, (size_t)n * sizeof *got);
+            r[j].n += n;
+            pending[j] = got[n - 1];
+            live[j] = !frink_token_is_eog(m, pending[j]) && r[j].n < N_GEN;
+        }
+    }
+    if (failed) fprintf(stderr, "batched step: %s\n", frink_errmsg());
+    for (int j = 0; j < NB; j++) {
+        r[j].failed = failed || frink_seq_len(s[j]) != np + r[j].n - 1 || frink_seq_eval(s[j], &pending[j], 1, r[j].next, 0);
+        if (sp[j]) frink_spec_get_stats(sp[j], &r[j].st);
+        frink_spec_free(sp[j]);
+        frink_sampler_free(smp[j]);
+        frink_seq_free(s[j]);
+    }
+    frink_batch_free(b);
+    free(lg);
+}
+
 // The oracle drafter: the reference's continuation after the history, wrong at `wrong_at`.
 struct oracle {
     const frink_token *ref; // prompt then the reference's output
@@ -210,6 +287,25 @@ static void check_model(const char *path) {
             if (v >= 3 && v <= 6 && got.st.replayed) n_hybrid_rollbacks++;
             free(got.next);
         }
+        // The halves, four sequences a step: lookup, the oracle right and wrong at 1, plain.
+        frink_spec_params bp[NB];
+        struct oracle ob[NB] = {{ref, np + want.n, V, -1}, {ref, np + want.n, V, -1}, {ref, np + want.n, V, 1}, {0}};
+        for (int j = 0; j < NB; j++) {
+            bp[j] = frink_spec_default_params();
+            bp[j].draft_max = 4;
+            bp[j].fixed = true;
+        }
+        bp[0].kind = FRINK_SPEC_LOOKUP;
+        for (int j = 1; j < 3; j++) bp[j].kind = FRINK_SPEC_CUSTOM, bp[j].draft_fn = oracle_draft, bp[j].draft_ud = &ob[j];
+        struct run_result got[NB];
+        run_batched(m, c, p, np, temp, bp, got);
+        for (int j = 0; j < NB; j++) {
+            snprintf(what, sizeof what, "batched, sequence %d of %d T=%.1f", j, NB, temp);
+            compare(what, name, V, &want, &got[j]);
+            free(got[j].next);
+        }
+        CHECK(got[1].st.accepted == got[1].st.drafted, "%s: batched: the right oracle had %llu of %llu kept", name,
+              (unsigned long long)got[1].st.accepted, (unsigned long long)got[1].st.drafted);
         free(want.next);
     }
 done:

@@ -53,6 +53,11 @@ struct frink_spec {
     double acc, rej, t_plain, t_draft;
     int since_probe, since_plain;
     frink_spec_stats st;
+    // The step begun (frink_spec_begin) and not yet finished: the sequence's length before it,
+    // the draft length asked and drafted, the output room, the time it began.
+    bool open;
+    int n0, asked, nd, max_out;
+    double t0;
 };
 
 static double now_ms(void) {
@@ -359,20 +364,20 @@ static frink_status spec_keep(frink_spec *sp, int n0, int keep, int n_eval) {
     return keep ? spec_eval(sp, keep, NULL) : FRINK_OK;
 }
 
-frink_status frink_spec_step(frink_spec *sp, frink_token pending, frink_sampler *smp, frink_token *out, int max_out,
-                             int *n_out) {
-    if (n_out) *n_out = 0;
-    if (!smp || !out || !n_out || max_out < 1) return frink_fail(FRINK_ERR_ARG, "frink_spec_step: no sampler, no output room or max_out < 1");
+frink_status frink_spec_begin(frink_spec *sp, frink_token pending, int max_out, const frink_token **tokens, int *n_tokens) {
+    if (tokens) *tokens = NULL;
+    if (n_tokens) *n_tokens = 0;
+    sp->open = false;
+    if (!tokens || !n_tokens || max_out < 1) return frink_fail(FRINK_ERR_ARG, "frink_spec_begin: no place for the tokens or max_out < 1");
     frink_context *c = sp->fs->c;
     struct seq *s = sp->fs->s;
-    const frink_model *fm = c->fm;
     if (pending < 0 || pending >= sp->V) return frink_fail(FRINK_ERR_ARG, "token id %d out of range [0, %d)", pending, sp->V);
     int n0 = s->n_past;
     if (n0 + 1 > c->p.n_ctx)
         return frink_fail(FRINK_ERR_STATE, "the sequence is full: %d tokens + 1 more exceed n_ctx = %d", n0, c->p.n_ctx);
     sp->n_rows = 0;
     sp->catchup_ms = 0;
-    double t0 = now_ms();
+    sp->t0 = now_ms();
     int k = spec_len(sp);
     if (k > max_out - 1) k = max_out - 1;
     if (k > c->p.n_ctx - n0 - 1) k = c->p.n_ctx - n0 - 1;
@@ -385,16 +390,35 @@ frink_status frink_spec_step(frink_spec *sp, frink_token pending, frink_sampler 
         if (nd < sp->p.draft_min) nd = 0;
     }
     sp->draft[0] = pending;
-    int n_eval = 1 + nd;
     if (nd && sp->snap) seq_state_copy_out(s, sp->snap);
-    frink_status st = spec_eval(sp, n_eval, sp->rows);
-    if (st) return st;
+    sp->open = true;
+    sp->n0 = n0, sp->asked = k, sp->nd = nd, sp->max_out = max_out;
+    *tokens = sp->draft;
+    *n_tokens = 1 + nd;
+    return FRINK_OK;
+}
+
+frink_status frink_spec_finish(frink_spec *sp, frink_sampler *smp, const float *const *rows, frink_token *out, int *n_out) {
+    if (n_out) *n_out = 0;
+    if (!sp->open) return frink_fail(FRINK_ERR_STATE, "frink_spec_finish: no frink_spec_begin before it");
+    if (!smp || !rows || !out || !n_out) return frink_fail(FRINK_ERR_ARG, "frink_spec_finish: no sampler, rows or output room");
+    struct seq *s = sp->fs->s;
+    const frink_model *fm = sp->fs->c->fm;
+    int n0 = sp->n0, nd = sp->nd, n_eval = 1 + nd, max_out = sp->max_out;
+    if (s->n_past != n0 + n_eval)
+        return frink_fail(FRINK_ERR_STATE, "frink_spec_finish: the sequence holds %d tokens, not the %d + %d of the step", s->n_past, n0, n_eval);
+    for (int i = 0; i < n_eval; i++)
+        if (!rows[i]) return frink_fail(FRINK_ERR_ARG, "frink_spec_finish: no logits for the step's token %d", i);
+    sp->open = false;
+    frink_status st = FRINK_OK;
     int n = 0;
     bool rejected = false;
     for (int i = 0; i < n_eval; i++) {
         frink_token t;
+        float *row = sp->rows + (size_t)i * sp->V;
+        if (rows[i] != row) memcpy(row, rows[i], (size_t)sp->V * sizeof *row);
         sp->n_rows = i + 1;
-        if ((st = frink_sampler_sample(smp, sp->rows + (size_t)i * sp->V, &t))) break;
+        if ((st = frink_sampler_sample(smp, row, &t))) break;
         out[n++] = t;
         if (i + 1 == n_eval || frink_token_is_eog(fm, t) || n == max_out) break;
         if (t != sp->draft[i + 1]) {
@@ -412,7 +436,21 @@ frink_status frink_spec_step(frink_spec *sp, frink_token pending, frink_sampler 
     sp->st.drafted += (uint64_t)nd;
     sp->st.accepted += (uint64_t)(keep - 1);
     sp->st.tokens += (uint64_t)n;
-    spec_learn(sp, k, nd, keep - 1, rejected, now_ms() - t0 - sp->catchup_ms);
+    spec_learn(sp, sp->asked, nd, keep - 1, rejected, now_ms() - sp->t0 - sp->catchup_ms);
     sp->st.draft_len = spec_len(sp);
     return st ? st : kst;
+}
+
+frink_status frink_spec_step(frink_spec *sp, frink_token pending, frink_sampler *smp, frink_token *out, int max_out,
+                             int *n_out) {
+    if (n_out) *n_out = 0;
+    if (!smp || !out || !n_out || max_out < 1) return frink_fail(FRINK_ERR_ARG, "frink_spec_step: no sampler, no output room or max_out < 1");
+    const frink_token *toks;
+    int n_eval;
+    frink_status st = frink_spec_begin(sp, pending, max_out, &toks, &n_eval);
+    if (st) return st;
+    if ((st = spec_eval(sp, n_eval, sp->rows))) return sp->open = false, st;
+    const float *rows[FRINK_SPEC_DRAFT_MAX + 1];
+    for (int i = 0; i < n_eval; i++) rows[i] = sp->rows + (size_t)i * sp->V;
+    return frink_spec_finish(sp, smp, rows, out, n_out);
 }
