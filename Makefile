@@ -137,8 +137,12 @@ $(B)/webui/assets.c: $(WEBUI_FILES) scripts/webui-embed.sh
 $(B)/webui/assets.o: $(B)/webui/assets.c src/server/webui.h
 	$(CC) $(CFLAGS) -c $< -o $@
 
-# The CLI alone needs line editing (frink chat) and HTTP (frink serve).
-CLI_LDLIBS = -ledit -lmicrohttpd
+# The CLI alone needs line editing (frink chat), HTTP serving (frink serve) and an HTTP client
+# (frink pull: libcurl, found by pkg-config).
+CURL_CFLAGS := $(shell pkg-config --cflags libcurl 2>/dev/null)
+CURL_LIBS   := $(or $(shell pkg-config --libs libcurl 2>/dev/null),-lcurl)
+CLI_LDLIBS = -ledit -lmicrohttpd $(CURL_LIBS)
+$(B)/src/cli/hub.o: CFLAGS += $(CURL_CFLAGS)
 $(B)/frink: $(CLI_OBJ) $(B)/libfrink.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(CLI_LDLIBS)
 
