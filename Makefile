@@ -40,7 +40,7 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(B)/%.o)
 # The web chat's files (src/server/webui/), compiled in as C arrays by scripts/webui-embed.sh.
 WEBUI_FILES := $(sort $(wildcard src/server/webui/*.html src/server/webui/*.css src/server/webui/*.js))
 CLI_OBJ  += $(B)/webui/assets.o
-TESTS    := $(TEST_SRC:tests/%.c=$(B)/tests/%) $(B)/tests/test_server
+TESTS    := $(TEST_SRC:tests/%.c=$(B)/tests/%) $(B)/tests/test_server $(B)/tests/test_pull
 
 # ---- CUDA (src/cuda/) ---------------------------------------------------------------------------
 # `make CUDA=1` compiles src/cuda/*.cu with nvcc into libfrink (linking libcudart) and leaves out
@@ -192,6 +192,13 @@ $(B)/tests/test_server: tests/server/run.sh
 	@printf '#!/bin/sh\nexec bash tests/server/run.sh "$$@"\n' > $@
 	@chmod +x $@
 
+# frink pull / ls / rm and -hf against a mock Hugging Face Hub on 127.0.0.1 (tests/hub/): run by the
+# test runner like the C tests, against $(B)/frink; it never reaches the network.
+$(B)/tests/test_pull: tests/hub/test_pull.py tests/hub/mockhub.py
+	@mkdir -p $(dir $@)
+	@printf '#!/bin/sh\nexec python3 tests/hub/test_pull.py "$$@"\n' > $@
+	@chmod +x $@
+
 # The web chat in headless Chromium alone (make test runs it too, in tests/server/run.sh):
 # installs Chromium and the test's npm packages when missing; skips, saying why, without them.
 .PHONY: test-webui
@@ -214,7 +221,7 @@ test: deps fixtures
 SAN_B     ?= build-san
 SAN_FLAGS  = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 sanitize: deps fixtures
-	@$(MAKE) --no-print-directory B=$(SAN_B) SANITIZE="$(SAN_FLAGS)" $(SAN_B)/frink $(TEST_SRC:tests/%.c=$(SAN_B)/tests/%) $(SAN_B)/tests/test_server
+	@$(MAKE) --no-print-directory B=$(SAN_B) SANITIZE="$(SAN_FLAGS)" $(SAN_B)/frink $(TEST_SRC:tests/%.c=$(SAN_B)/tests/%) $(SAN_B)/tests/test_server $(SAN_B)/tests/test_pull
 	@ASAN_OPTIONS=detect_leaks=1:$(ASAN_OPTIONS) UBSAN_OPTIONS=print_stacktrace=1:$(UBSAN_OPTIONS) bash tests/run.sh $(SAN_B)
 
 install: $(B)/frink $(B)/libfrink.a $(B)/libfrink.so $(B)/frink.pc
