@@ -248,7 +248,7 @@ struct hub_dl {
     char err[256];
     struct cli_progress *pg;
     const char *name;
-    double t0;
+    double t0, shown; // the try's start; the last progress update
     uint64_t have0;
 };
 
@@ -289,7 +289,9 @@ static size_t hub_dl_body(char *buf, size_t size, size_t n, void *arg) {
     }
     sha256_update(&d->sh, buf, len);
     d->have += len;
-    double dt = hub_now() - d->t0;
+    double now = hub_now(), dt = now - d->t0;
+    if (!d->pg || now - d->shown < 0.1) return len; // a chunk is 16 kB: a redraw for each is too many
+    d->shown = now;
     cli_progress_set(d->pg, "frink: pulling %s: %.1f/%.1f MB (%.0f%%), %.1f MB/s", d->name, d->have / 1e6, d->size / 1e6,
                      d->size ? 100.0 * d->have / d->size : 100.0, dt > 0 ? (d->have - d->have0) / 1e6 / dt : 0.0);
     return len;
@@ -346,6 +348,11 @@ static int hub_download(const struct hub_opts *o, const char *repo, const char *
         return cli_die("%s is being downloaded by another process (%s is locked)", name, part), 1;
     }
     int rc = 1;
+    if (!stat(blob, &st) && (uint64_t)st.st_size == f->size) { // another process finished it meanwhile
+        unlink(part);
+        rc = 0;
+        goto out;
+    }
     if (fstat(d.fd, &st)) { cli_die("cannot stat %s: %s", part, strerror(errno)); goto out; }
     d.have = (uint64_t)st.st_size;
     if (d.have > d.size) {

@@ -12,6 +12,7 @@ where B says how the CDN misbehaves for that file:
                connection closes; later requests are answered properly (Range honoured)
   "stingy"     every request gets at most 1/8 of the file, then the connection closes
   "corrupt"    the bytes served differ from the sha256 the tree lists (one byte flipped)
+  "slow"       the body in 16 pieces over about 1.6 s (long enough for a progress line)
 Every request is logged in Hub.log as a dict (server, path, range, auth).
 """
 
@@ -19,6 +20,7 @@ import hashlib
 import json
 import socket
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import unquote, urlparse
 
@@ -181,6 +183,13 @@ class Hub:
                     cut = len(body) // 2
                 elif how == "stingy":
                     cut = min(len(body), -(-len(data) // 8))
+                if how == "slow":
+                    step = -(-len(body) // 16)
+                    for i in range(0, len(body), step):
+                        self.wfile.write(body[i:i + step])
+                        self.wfile.flush()
+                        time.sleep(0.1)
+                    return
                 if cut is None or cut >= len(body):
                     self.wfile.write(body)
                     return

@@ -13,6 +13,7 @@ usage: test_pull.py [FRINK_BIN]   (default: $FRINK_BIN, else build/frink)
 import hashlib
 import json
 import os
+import pty
 import shutil
 import subprocess
 import sys
@@ -71,6 +72,8 @@ def run_tests(tmp):
         "frink-test/flaky-GGUF": {"files": {"flaky-Q4_K_M.gguf": stories[:-8] + b"\2" * 8}, "behaviour": {"flaky-Q4_K_M.gguf": "drop-once"}},
         "frink-test/stingy-GGUF": {"files": {"stingy-Q4_K_M.gguf": tiny + b""}, "behaviour": {"stingy-Q4_K_M.gguf": "stingy"}},
         "frink-test/bad-GGUF": {"files": {"bad-Q4_K_M.gguf": stories[:-1] + b"\x01"}, "behaviour": {"bad-Q4_K_M.gguf": "corrupt"}},
+        "frink-test/slow-GGUF": {"files": {"slow-Q4_K_M.gguf": stories[:-8] + b"\4" * 8},
+                                 "behaviour": {"slow-Q4_K_M.gguf": "slow"}},
         "frink-test/gated-GGUF": {"files": {"gated-Q4_K_M.gguf": stories + b""}, "gated": token},
     }
     # The misbehaving files must be blobs of their own: the CDN's behaviour goes by sha256.
@@ -199,6 +202,24 @@ def run_tests(tmp):
         cdn_auth = [e["auth"] for e in hub.requests("cdn", gsha)]
         check("gated: the token went to the Hub", "Bearer " + token in hub_auth, repr(hub_auth))
         check("gated: the redirect to the CDN host did not carry the token", cdn_auth and all(a is None for a in cdn_auth), repr(cdn_auth))
+
+        # On a terminal: a progress line, erased at the end.
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.execve(FRINK, [FRINK, "pull", "frink-test/slow-GGUF"], env)
+        tty = b""
+        while True:
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            tty += chunk
+        _, status = os.waitpid(pid, 0)
+        tty = tty.decode(errors="replace")
+        check("on a terminal: progress while pulling", os.WEXITSTATUS(status) == 0 and "pulling slow-Q4_K_M.gguf" in tty and
+              "MB/s" in tty and "\r\033[K" in tty, repr(tty[-400:]))
 
         # 404.
         rc, out, err = frink("pull", "frink-test/missing-GGUF", extra={"HF_TOKEN": token})
