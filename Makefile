@@ -170,6 +170,11 @@ $(B)/tests/test_server_json: tests/test_server_json.c src/server/api_json.c src/
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests -o $@ $< src/server/api_json.c src/server/api_embed_json.c $(B)/libfrink-internal.a $(LDLIBS)
 
+# The CLI's SHA-256 (download checks), tested on its own.
+$(B)/tests/test_hub_sha256: tests/test_hub_sha256.c src/cli/sha256.c src/cli/hub.h tests/test.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests -o $@ $< src/cli/sha256.c
+
 # The web chat's handler and its compiled-in files, http.c's helpers stubbed by the test.
 $(B)/tests/test_webui: tests/test_webui.c src/server/webui.c src/server/webui.h $(B)/webui/assets.o tests/test.h $(B)/libfrink.a
 	@mkdir -p $(dir $@)
