@@ -38,6 +38,7 @@ struct hub_resp {
     char linked_etag[80]; // X-Linked-Etag of any hop (the Hub's resolve answer), quotes removed
     char error_code[64];  // X-Error-Code (GatedRepo, RepoNotFound, EntryNotFound, ...)
     long long range_start; // Content-Range's first byte of this response (-1: none)
+    char next[2048];      // Link: <URL>; rel="next" (a listing's next page), "" when none
     char *body;
     size_t len;
 };
@@ -57,6 +58,7 @@ static size_t hub_header(char *buf, size_t size, size_t n, void *arg) {
         r->status = code;
         r->range_start = -1;
         r->error_code[0] = 0;
+        r->next[0] = 0;
         return len;
     }
     char *colon = strchr(line, ':');
@@ -70,7 +72,19 @@ static size_t hub_header(char *buf, size_t size, size_t n, void *arg) {
         snprintf(r->linked_etag, sizeof r->linked_etag, "%s", v);
         r->linked_etag[strcspn(r->linked_etag, "\"")] = 0;
     } else if (!strcasecmp(line, "X-Error-Code")) snprintf(r->error_code, sizeof r->error_code, "%s", v);
-    else if (!strcasecmp(line, "Content-Range")) {
+    else if (!strcasecmp(line, "Link")) {
+        // <URL>; rel="next" among the links (the Hub pages long tree listings so).
+        for (char *lt = strchr(v, '<'); lt; lt = strchr(lt + 1, '<')) {
+            char *gt = strchr(lt, '>');
+            if (!gt) break;
+            char *end = strchr(gt, ',');
+            char *rel = strstr(gt, "rel=\"next\"");
+            if (rel && (!end || rel < end) && (size_t)(gt - lt - 1) < sizeof r->next) {
+                snprintf(r->next, sizeof r->next, "%.*s", (int)(gt - lt - 1), lt + 1);
+                break;
+            }
+        }
+    } else if (!strcasecmp(line, "Content-Range")) {
         long long a;
         if (sscanf(v, "bytes %lld-", &a) == 1) r->range_start = a;
     }
@@ -153,9 +167,10 @@ static int hub_http_error(const struct hub_opts *o, const char *repo, const char
     return 1;
 }
 
-// GET url as JSON into *out. Returns 0; 1 (printed) on an error answer or bad JSON; 3 (not
+// GET url as JSON into *out; the next page's URL (Link rel="next") into next[2048] when next is
+// not NULL ("" when none). Returns 0; 1 (printed) on an error answer or bad JSON; 3 (not
 // printed, *cc says why) when the Hub cannot be reached.
-static int hub_api(const struct hub_opts *o, const char *repo, const char *url, json_t **out, CURLcode *cc) {
+static int hub_api(const struct hub_opts *o, const char *repo, const char *url, json_t **out, char *next, CURLcode *cc) {
     struct hub_resp r = {.range_start = -1};
     struct curl_slist *h;
     *out = NULL;
@@ -171,6 +186,7 @@ static int hub_api(const struct hub_opts *o, const char *repo, const char *url, 
     else if (r.status != 200) rc = hub_http_error(o, repo, NULL, &r);
     else if (!(*out = json_loadb(r.body ? r.body : "", r.len, 0, NULL)))
         rc = (cli_die("%s: the answer is not JSON", url), 1);
+    if (next) memcpy(next, r.next, sizeof r.next);
     free(r.body);
     return rc;
 }
@@ -188,31 +204,13 @@ static bool hub_path_safe(const char *p) {
     return !strchr(p, '\\');
 }
 
-// The commit main points at and the tree at it. Returns 0, 1 (printed) or 3 (unreachable).
-static int hub_tree(const struct hub_opts *o, const char *repo, char commit[41], struct hub_files *fs, CURLcode *cc) {
-    char url[2048];
-    json_t *j;
-    snprintf(url, sizeof url, "%s/api/models/%s/refs", o->endpoint, repo);
-    int rc = hub_api(o, repo, url, &j, cc);
-    if (rc) return rc;
-    commit[0] = 0;
-    json_t *br = json_object_get(j, "branches"), *b;
+// Appends the files of one page of a tree listing to fs. Returns 0, or 1 (printed).
+static int hub_tree_page(json_t *j, struct hub_files *fs) {
+    struct hub_file *v = realloc(fs->v, (fs->n + json_array_size(j) + 1) * sizeof *v);
+    if (!v) return cli_die("out of memory"), 1;
+    fs->v = v;
     size_t i;
-    json_array_foreach(br, i, b) {
-        const char *name = json_string_value(json_object_get(b, "name"));
-        const char *t = json_string_value(json_object_get(b, "targetCommit"));
-        if (!name || !t || strlen(t) != 40 || strspn(t, "0123456789abcdef") != 40) continue;
-        if (!strcmp(name, "main") || !commit[0]) memcpy(commit, t, 41);
-        if (!strcmp(name, "main")) break;
-    }
-    json_decref(j);
-    if (!commit[0]) return cli_die("%s: the Hub names no commit for any branch of %s", url, repo), 1;
-    snprintf(url, sizeof url, "%s/api/models/%s/tree/%s?recursive=true", o->endpoint, repo, commit);
-    if ((rc = hub_api(o, repo, url, &j, cc))) return rc;
-    if (!json_is_array(j)) return json_decref(j), cli_die("%s: the answer is not a list of files", url), 1;
-    memset(fs, 0, sizeof *fs);
-    fs->v = calloc(json_array_size(j) + 1, sizeof *fs->v);
-    if (!fs->v) return json_decref(j), cli_die("out of memory"), 1;
+    json_t *b;
     json_array_foreach(j, i, b) {
         const char *type = json_string_value(json_object_get(b, "type"));
         const char *path = json_string_value(json_object_get(b, "path"));
@@ -228,13 +226,51 @@ static int hub_tree(const struct hub_opts *o, const char *repo, char commit[41],
             continue;
         }
         struct hub_file *f = &fs->v[fs->n];
-        if (!(f->path = strdup(path))) break;
+        memset(f, 0, sizeof *f);
+        if (!(f->path = strdup(path))) return cli_die("out of memory"), 1;
         memcpy(f->oid, oid, olen + 1);
         f->lfs = lfs && olen == 64;
         f->size = (uint64_t)json_integer_value(size);
         fs->n++;
     }
+    return 0;
+}
+
+// The commit main points at and the tree at it (every page of it). Returns 0, 1 (printed) or 3 (unreachable).
+static int hub_tree(const struct hub_opts *o, const char *repo, char commit[41], struct hub_files *fs, CURLcode *cc) {
+    char url[2048];
+    json_t *j;
+    snprintf(url, sizeof url, "%s/api/models/%s/refs", o->endpoint, repo);
+    int rc = hub_api(o, repo, url, &j, NULL, cc);
+    if (rc) return rc;
+    commit[0] = 0;
+    json_t *br = json_object_get(j, "branches"), *b;
+    size_t i;
+    json_array_foreach(br, i, b) {
+        const char *name = json_string_value(json_object_get(b, "name"));
+        const char *t = json_string_value(json_object_get(b, "targetCommit"));
+        if (!name || !t || strlen(t) != 40 || strspn(t, "0123456789abcdef") != 40) continue;
+        if (!strcmp(name, "main") || !commit[0]) memcpy(commit, t, 41);
+        if (!strcmp(name, "main")) break;
+    }
     json_decref(j);
+    if (!commit[0]) return cli_die("%s: the Hub names no commit for any branch of %s", url, repo), 1;
+    snprintf(url, sizeof url, "%s/api/models/%s/tree/%s?recursive=true", o->endpoint, repo, commit);
+    memset(fs, 0, sizeof *fs);
+    for (int page = 0; *url; page++) {
+        char next[2048];
+        if ((rc = hub_api(o, repo, url, &j, next, cc))) return hub_files_free(fs), rc;
+        if (!json_is_array(j)) return json_decref(j), hub_files_free(fs), cli_die("%s: the answer is not a list of files", url), 1;
+        rc = hub_tree_page(j, fs);
+        json_decref(j);
+        if (rc) return hub_files_free(fs), rc;
+        // The next page, only from the same Hub: the token goes with it.
+        size_t el = strlen(o->endpoint);
+        if (*next && (strncmp(next, o->endpoint, el) || next[el] != '/'))
+            return hub_files_free(fs), cli_die("%s: the next page of the listing is on another host (%s)", url, next), 1;
+        if (page >= 10000) return hub_files_free(fs), cli_die("%s: more than 10000 pages of files", url), 1;
+        snprintf(url, sizeof url, "%s", next);
+    }
     return 0;
 }
 

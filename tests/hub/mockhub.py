@@ -22,7 +22,9 @@ import socket
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import unquote, urlparse
+from urllib.parse import parse_qs, unquote, urlparse
+
+PAGE = 4  # entries per page of a tree listing
 
 
 def git_blob_oid(data):
@@ -136,7 +138,15 @@ class Hub:
                         "branches": [{"name": "main", "ref": "refs/heads/main", "targetCommit": r["commit"]}],
                         "converts": [], "tags": []}).encode())
                 if api and len(rest) == 2 and rest[0] == "tree" and rest[1] in ("main", r["commit"]):
-                    return self.send(200, json.dumps(hub.tree(r)).encode())
+                    # Pages of PAGE entries, the next one named by a Link header, as the Hub pages
+                    # long listings.
+                    q = parse_qs(u.query)
+                    start = int(q.get("cursor", ["0"])[0])
+                    entries = hub.tree(r)
+                    page, h = entries[start:start + PAGE], []
+                    if start + PAGE < len(entries):
+                        h.append(("Link", '<%s%s?recursive=true&cursor=%d>; rel="next"' % (hub.endpoint, u.path, start + PAGE)))
+                    return self.send(200, json.dumps(page).encode(), headers=h)
                 if not api and len(rest) >= 3 and rest[0] == "resolve" and rest[1] in ("main", r["commit"]):
                     path = "/".join(rest[2:])
                     data = r["files"].get(path)

@@ -115,6 +115,9 @@ def run_tests(tmp):
         check("pull: no .incomplete left", not [f for f in os.listdir(os.path.join(d, "blobs")) if f.endswith(".incomplete")])
         check("pull: the mmproj (which matches Q4_K_M too) is not taken",
               not os.path.exists(os.path.join(d, "snapshots", commit, "mmproj-tiny-Q4_K_M.gguf")))
+        pages = hub.requests("hub", "/api/models/%s/tree/" % name)
+        check("pull: every page of the tree listing is read (Link: rel=next)",
+              len(pages) == 2 and "cursor=4" in pages[1]["path"], repr(pages))
         lfs_reqs = hub.requests("cdn")
         check("pull: the LFS file came by the redirect to the CDN host", len(lfs_reqs) == 1, repr(lfs_reqs))
 
