@@ -40,7 +40,7 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(B)/%.o)
 # The web chat's files (src/server/webui/), compiled in as C arrays by scripts/webui-embed.sh.
 WEBUI_FILES := $(sort $(wildcard src/server/webui/*.html src/server/webui/*.css src/server/webui/*.js))
 CLI_OBJ  += $(B)/webui/assets.o
-TESTS    := $(TEST_SRC:tests/%.c=$(B)/tests/%) $(B)/tests/test_server
+TESTS    := $(TEST_SRC:tests/%.c=$(B)/tests/%) $(B)/tests/test_server $(B)/tests/test_pull
 
 # ---- CUDA (src/cuda/) ---------------------------------------------------------------------------
 # `make CUDA=1` compiles src/cuda/*.cu with nvcc into libfrink (linking libcudart) and leaves out
@@ -137,8 +137,12 @@ $(B)/webui/assets.c: $(WEBUI_FILES) scripts/webui-embed.sh
 $(B)/webui/assets.o: $(B)/webui/assets.c src/server/webui.h
 	$(CC) $(CFLAGS) -c $< -o $@
 
-# The CLI alone needs line editing (frink chat) and HTTP (frink serve).
-CLI_LDLIBS = -ledit -lmicrohttpd
+# The CLI alone needs line editing (frink chat), HTTP serving (frink serve) and an HTTP client
+# (frink pull: libcurl, found by pkg-config).
+CURL_CFLAGS := $(shell pkg-config --cflags libcurl 2>/dev/null)
+CURL_LIBS   := $(or $(shell pkg-config --libs libcurl 2>/dev/null),-lcurl)
+CLI_LDLIBS = -ledit -lmicrohttpd $(CURL_LIBS)
+$(B)/src/cli/hub.o: CFLAGS += $(CURL_CFLAGS)
 $(B)/frink: $(CLI_OBJ) $(B)/libfrink.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) $(CLI_LDLIBS)
 
@@ -166,6 +170,11 @@ $(B)/tests/test_server_json: tests/test_server_json.c src/server/api_json.c src/
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests -o $@ $< src/server/api_json.c src/server/api_embed_json.c $(B)/libfrink-internal.a $(LDLIBS)
 
+# The CLI's SHA-256 (download checks), tested on its own.
+$(B)/tests/test_hub_sha256: tests/test_hub_sha256.c src/cli/sha256.c src/cli/hub.h tests/test.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests -o $@ $< src/cli/sha256.c
+
 # The web chat's handler and its compiled-in files, http.c's helpers stubbed by the test.
 $(B)/tests/test_webui: tests/test_webui.c src/server/webui.c src/server/webui.h $(B)/webui/assets.o tests/test.h $(B)/libfrink.a
 	@mkdir -p $(dir $@)
@@ -186,6 +195,13 @@ $(B)/bench/spec: bench/spec.c $(B)/libfrink.a
 $(B)/tests/test_server: tests/server/run.sh
 	@mkdir -p $(dir $@)
 	@printf '#!/bin/sh\nexec bash tests/server/run.sh "$$@"\n' > $@
+	@chmod +x $@
+
+# frink pull / ls / rm and -hf against a mock Hugging Face Hub on 127.0.0.1 (tests/hub/): run by the
+# test runner like the C tests, against $(B)/frink; it never reaches the network.
+$(B)/tests/test_pull: tests/hub/test_pull.py tests/hub/mockhub.py
+	@mkdir -p $(dir $@)
+	@printf '#!/bin/sh\nexec python3 tests/hub/test_pull.py "$$@"\n' > $@
 	@chmod +x $@
 
 # The web chat in headless Chromium alone (make test runs it too, in tests/server/run.sh):
@@ -210,7 +226,7 @@ test: deps fixtures
 SAN_B     ?= build-san
 SAN_FLAGS  = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 sanitize: deps fixtures
-	@$(MAKE) --no-print-directory B=$(SAN_B) SANITIZE="$(SAN_FLAGS)" $(SAN_B)/frink $(TEST_SRC:tests/%.c=$(SAN_B)/tests/%) $(SAN_B)/tests/test_server
+	@$(MAKE) --no-print-directory B=$(SAN_B) SANITIZE="$(SAN_FLAGS)" $(SAN_B)/frink $(TEST_SRC:tests/%.c=$(SAN_B)/tests/%) $(SAN_B)/tests/test_server $(SAN_B)/tests/test_pull
 	@ASAN_OPTIONS=detect_leaks=1:$(ASAN_OPTIONS) UBSAN_OPTIONS=print_stacktrace=1:$(UBSAN_OPTIONS) bash tests/run.sh $(SAN_B)
 
 install: $(B)/frink $(B)/libfrink.a $(B)/libfrink.so $(B)/frink.pc

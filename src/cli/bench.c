@@ -62,8 +62,11 @@ static void usage(void) {
           "       frink bench --kernels [-t THREADS] [--json]\n"
           "  model flags: -c CTX, -b BATCH, --cache-type f16|f32|q8_0, --gdn-chunk N, --reference,\n"
           "  --allow-unread, --device cpu|cuda. Defaults: -p 128 -n 32 (-p 32 -n 16 with --parallel), -r 5.\n"
+          "  -hf USER/REPO[:QUANT] (-hff FILE, -hft TOKEN, --offline): the model from Hugging Face instead of -m\n"
+          "  (`frink pull --help`).\n"
           "example: frink bench -m model.gguf -t 2 --parallel 8 --json\n",
           stdout);
+    fputs(cli_hub_flags_help, stdout);
 }
 
 struct bench_opts {
@@ -319,8 +322,12 @@ done:
 int cmd_bench(int argc, char **argv) {
     struct bench_opts o = {.P = -1, .N = -1, .reps = 5, .batch = 512, .kv_type = FRINK_KV_F16};
     bool bandwidth = false, kernels = false;
+    struct cli_hub_opts hub = {0};
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int used = cli_hub_flag(&hub, argc, argv, i);
+        if (used < 0) return 2;
+        if (used) { i += used - 1; continue; }
         struct { const char *flag, *alt; long *dst, lo, hi; } nums[] = {
             {"-p", NULL, &o.P, 0, 1 << 20},          {"-n", NULL, &o.N, 0, 1 << 20},
             {"-d", NULL, &o.depth, 0, 1 << 20},      {"-r", NULL, &o.reps, 1, 1 << 20},
@@ -360,6 +367,11 @@ int cmd_bench(int argc, char **argv) {
         else if (!strcmp(a, "--allow-unread")) o.allow_unread = true;
         else if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(); return 0; }
         else return cli_die("bench: unknown flag '%s' (see `frink bench --help`)", a);
+    }
+    if (hub.repo || hub.file) {
+        if (o.path) return cli_die("-m and -hf both name the model: give one");
+        int rc = cli_hub_resolve(&hub, &o.path);
+        if (rc) return rc;
     }
     if (kernels) return bench_kernels(&o);
     if (bandwidth) return bench_bandwidth(&o);

@@ -9,6 +9,7 @@
 //   chat.c      frink chat             serve.c     frink serve's flags (the server: src/server)
 //   bench.c     frink bench            gen.c       frink gen
 //   embed.c     frink embed            progress.c  the status line of long work
+//   pull.c      pull, ls, rm, -hf      hub.c, hubcache.c, sha256.c  the Hugging Face Hub (hub.h)
 #ifndef FRINK_CLI_H
 #define FRINK_CLI_H
 
@@ -21,8 +22,17 @@
 #include "cli/args.h"
 #include "frink.h"
 
+// -hf and its companions (pull.c): a model of the Hugging Face Hub, pulled into its cache.
+struct cli_hub_opts {
+    const char *repo;   // -hf USER/REPO[:QUANT]
+    const char *file;   // -hff FILE (instead of a quant)
+    const char *token;  // -hft TOKEN (NULL: HF_TOKEN)
+    bool offline;       // --offline
+};
+
 struct cli_model_opts {
     const char *path;   // NULL: the embedded default model
+    struct cli_hub_opts hub; // -hf: resolved into path by cli_model_resolve
     long threads;       // 0: all available
     long ctx;           // tokens of context per sequence (0: the model's, capped)
     long batch;         // prefill batch
@@ -48,8 +58,20 @@ void cli_model_opts_init(struct cli_model_opts *o);
 int cli_model_flag(struct cli_model_opts *o, int argc, char **argv, int i);
 // The KV cache type the flags ask for, or -1 after printing why not (-ctk and -ctv differ).
 int cli_kv_type(const struct cli_model_opts *o);
-// The model flags' help lines.
+// The model flags' help lines (the -hf flags' among them).
 extern const char cli_model_flags_help[];
+
+// pull.c: consumes -hf / -hfr / --hf-repo, -hff / --hf-file, -hft / --hf-token or --offline at
+// argv[i]: returns how many args it used (0: none of them), or -1 after printing an error.
+int cli_hub_flag(struct cli_hub_opts *h, int argc, char **argv, int i);
+extern const char cli_hub_flags_help[];
+// Pulls the model h names (when missing from the cache) and sets *path to its file in the
+// cache (static storage). Returns 0, 2 (bad flags) or 1 (printed: network, gated, a split model,
+// which frink's loader cannot read).
+int cli_hub_resolve(const struct cli_hub_opts *h, const char **path);
+// With -hf given, cli_hub_resolve into o->path (-m as well is an error); else nothing. Returns
+// 0, 1 or 2 (printed). cli_engine_open calls it; commands that open the model otherwise call it first.
+int cli_model_resolve(struct cli_model_opts *o);
 // A command's help: `text`, then the model flags' help, on stdout. Returns 0.
 int cli_help_model(const char *text);
 // Opens everything; prints the error and returns non-zero on failure (2: the flags, 1: the model). Tensors
@@ -143,5 +165,8 @@ int cmd_bench(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_serve(int argc, char **argv);    // serve.c
 int cmd_embed(int argc, char **argv);    // embed.c
+int cmd_pull(int argc, char **argv);     // pull.c
+int cmd_ls(int argc, char **argv);       // pull.c
+int cmd_rm(int argc, char **argv);       // pull.c
 
 #endif

@@ -67,7 +67,9 @@ const char cli_model_flags_help[] =
     "  --device cpu|cuda       where layers may run (default: FRINK_DEVICE, else cpu; cuda needs `make CUDA=1`)\n"
     "  --jinja                 accepted: frink always renders chat templates with its Jinja engine\n"
     "  -ngl N, -fa on|off|auto, -sm MODE, -mg I, -ts LIST, --no-mmap, --mlock: the reference's offload and\n"
-    "                          memory flags, accepted with a note on stderr saying what frink does instead\n";
+    "                          memory flags, accepted with a note on stderr saying what frink does instead\n"
+    "  -hf USER/REPO[:QUANT]   the model from Hugging Face, pulled into its cache when missing (also -hfr,\n"
+    "                          --hf-repo; -hff, --hf-file FILE; -hft, --hf-token T; --offline: `frink pull --help`)\n";
 
 int cli_help_model(const char *text) {
     fputs(text, stdout);
@@ -114,6 +116,7 @@ int cli_model_flag(struct cli_model_opts *o, int argc, char **argv, int i) {
         return 2;
     }
     int used = cli_offload_flag(argc, argv, i);
+    if (!used) used = cli_hub_flag(&o->hub, argc, argv, i);
     if (used) return used;
     if (!strcmp(a, "--gdn-chunk")) {
         if (!v) return cli_die("%s needs a value", a), -1;
@@ -139,6 +142,10 @@ int cli_ctx_size(const struct cli_model_opts *o, const frink_model *m) {
 int cli_engine_open(const struct cli_model_opts *o, struct cli_engine *e) {
     memset(e, 0, sizeof *e);
     if (cli_kv_type(o) < 0) return 2;
+    struct cli_model_opts resolved = *o; // -hf: the cached file's path
+    int rc = cli_model_resolve(&resolved);
+    if (rc) return rc;
+    o = &resolved;
     frink_model_params mp = frink_model_default_params();
     mp.path = o->path;
     mp.allow_unread = o->allow_unread;

@@ -173,6 +173,8 @@ int cmd_inspect(int argc, char **argv) {
         if (used > 0) { i += used - 1; continue; }
         return cli_die("inspect: unknown flag '%s'", argv[i]);
     }
+    int rc = cli_model_resolve(&mo);
+    if (rc) return rc;
     frink_model_params mp = frink_model_default_params();
     mp.path = mo.path;
     mp.file_only = true;

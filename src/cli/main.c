@@ -23,9 +23,13 @@ static void usage(FILE *f) {
           "  serve     -m MODEL [--host H] [--port P] [-np SLOTS] [--api-key K]: OpenAI / Anthropic API server\n"
           "  bench     -m MODEL [-p 128] [-n 32] [-d DEPTH] [-t THREADS] [-r REPS] [--json]; --parallel S; --bandwidth;\n"
           "            --kernels\n"
+          "  pull      USER/REPO[:QUANT] [--hf-file F] [--hf-token T] [--offline]: a GGUF from Hugging Face into its cache\n"
+          "  ls        [USER/REPO] [--json]: the models in the Hugging Face cache\n"
+          "  rm        USER/REPO[:QUANT]: removes a model (or one quant of it) from the cache\n"
           "model flags: -m MODEL (default: the embedded stories260K), -t THREADS, -c CONTEXT, -b BATCH,\n"
           "             --cache-type f16|f32|q8_0 (KV cache format, default f16), --gdn-chunk N (1: token recurrence),\n"
-          "             --reference (scalar reference kernels), --allow-unread (ignore tensors nothing reads)\n"
+          "             --reference (scalar reference kernels), --allow-unread (ignore tensors nothing reads),\n"
+          "             -hf USER/REPO[:QUANT] (a model from Hugging Face instead of -m; --offline: the cache only)\n"
           "`frink help COMMAND` (or `frink COMMAND --help`) describes a command's flags, with an example;\n"
           "`frink --version` prints the version.\n"
           "example: frink run -p \"Once upon a time\" -n 64\n",
@@ -40,6 +44,7 @@ static const struct {
     {"run", cmd_run},         {"tokenize", cmd_tokenize}, {"logits", cmd_logits}, {"inspect", cmd_inspect},
     {"archs", cmd_archs},     {"template", cmd_template}, {"chat", cmd_chat},     {"bench", cmd_bench},
     {"gen", cmd_gen},         {"serve", cmd_serve},       {"embed", cmd_embed},
+    {"pull", cmd_pull},       {"ls", cmd_ls},             {"rm", cmd_rm},
 };
 
 // `frink --version`: the library's version, and what built it (the reference's --version

@@ -259,6 +259,7 @@ int cmd_serve(int argc, char **argv) {
         else i += used - 1;
     }
     if (!rc) rc = serve_check(&c, &mo, key_file, &key_buf);
+    if (!rc) rc = cli_model_resolve(&mo); // -hf: pulled before the server starts
     if (!rc) rc = serve_check_model(&mo);
     // --seed -1 (or none): each request without a seed draws its own, as llama-server does.
     c.has_seed = c.sampling.seed != CLI_SEED_RANDOM && serve_seed_given(argc, argv);
