@@ -66,7 +66,9 @@ static const char help_serve[] =
     "  --jinja (always), --no-context-shift and --no-kv-unified (what frink does), --context-shift (frink\n"
     "  never shifts: a reply ends with its slot's context), -kvu/--kv-unified (each slot has its own -c\n"
     "  tokens), --sleep-idle-seconds S (-1; frink keeps the model loaded), -ngl, -fa, -sm, -mg, -ts, --no-mmap\n"
-    "%s"
+    "%s%s"
+    "A request's speculative.n_max (0: plain steps), speculative.n_min and speculative.p_min override the\n"
+    "draft lengths; a request with a grammar (or a tool call's) decodes in plain steps.\n"
     "Endpoints: GET / (the web chat) /health /v1/models /slots /metrics /props; POST /v1/chat/completions /v1/completions\n"
     "/v1/messages /v1/messages/count_tokens /v1/responses /tokenize /detokenize /apply-template /slots/{id}\n"
     "/v1/embeddings /v1/rerank, and llama-server's /completion (/completions). SIGINT/SIGTERM drain: new requests\n"
@@ -223,6 +225,24 @@ static int serve_check_model(const struct cli_model_opts *mo) {
     return 0;
 }
 
+// The speculative decoding flags as run checks them; the draft model's file before anything
+// is bound (its weights load with the target's). Returns 0, or 2 / 1 (printed).
+static int serve_check_spec(const struct cli_spec_opts *so) {
+    if (so->p.draft_min > so->p.draft_max)
+        return cli_die("--draft-min %d is more than --draft-max %d", so->p.draft_min, so->p.draft_max), 2;
+    if (so->p.kind == FRINK_SPEC_DRAFT && !so->draft_path) return cli_die("--spec draft needs the draft model (-md FILE)"), 2;
+    if (so->p.kind != FRINK_SPEC_DRAFT && so->draft_path && so->p.kind != FRINK_SPEC_NONE)
+        return cli_die("-md goes with --spec draft (this server asks for %s)", frink_spec_kind_name(so->p.kind)), 2;
+    if (so->p.kind != FRINK_SPEC_DRAFT) return 0;
+    frink_model_params mp = frink_model_default_params();
+    mp.path = so->draft_path;
+    mp.vocab_only = true;
+    frink_model *m;
+    if (frink_model_open(&mp, &m)) return cli_die("-md %s: %s", so->draft_path, frink_errmsg()), 1;
+    frink_model_free(m);
+    return 0;
+}
+
 // Whether --seed / -s is among the flags (the sampler's default seed is no server default).
 static bool serve_seed_given(int argc, char **argv) {
     for (int i = 0; i < argc; i++)
@@ -236,7 +256,7 @@ static void serve_load_end(void *handle) { cli_progress_end(handle); }
 
 int cmd_serve(int argc, char **argv) {
     if (cli_wants_help(argc, argv)) {
-        printf(help_serve, cli_model_flags_help);
+        printf(help_serve, cli_model_flags_help, cli_spec_flags_help);
         return 0;
     }
     struct cli_model_opts mo;
@@ -251,8 +271,11 @@ int cmd_serve(int argc, char **argv) {
     c.cors_origins = calloc((size_t)argc + 1, sizeof *c.cors_origins);
     if (!c.cors_origins) return cli_die("out of memory");
     int rc = 0;
+    struct cli_spec_opts so;
+    cli_spec_opts_init(&so);
     for (int i = 0; i < argc && !rc; i++) {
         int used = cli_model_flag(&mo, argc, argv, i);
+        if (!used) used = cli_spec_flag(&so, argc, argv, i);
         if (!used) used = cli_sampling_flag(&c.sampling, argc, argv, i);
         if (!used) used = serve_flag(&c, &key_file, argc, argv, i);
         if (used < 0) rc = 2;
@@ -261,6 +284,7 @@ int cmd_serve(int argc, char **argv) {
     if (!rc) rc = serve_check(&c, &mo, key_file, &key_buf);
     if (!rc) rc = cli_model_resolve(&mo); // -hf: pulled before the server starts
     if (!rc) rc = serve_check_model(&mo);
+    if (!rc) rc = serve_check_spec(&so);
     // --seed -1 (or none): each request without a seed draws its own, as llama-server does.
     c.has_seed = c.sampling.seed != CLI_SEED_RANDOM && serve_seed_given(argc, argv);
     if (!rc) {
@@ -273,6 +297,10 @@ int cmd_serve(int argc, char **argv) {
         c.reference = mo.reference;
         c.device = mo.device;
         if (mo.batch) c.n_batch = (int)mo.batch;
+        c.spec = so.p;
+        c.draft_path = so.draft_path;
+        c.draft_ctx = (int)so.draft_ctx;
+        c.draft_threads = (int)so.draft_threads;
         c.load_begin = serve_load_begin;
         c.load_end = serve_load_end;
         rc = srv_main(&c);

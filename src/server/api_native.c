@@ -247,11 +247,16 @@ static json_t *nat_timings(const struct gen_task *t) {
     double t_first = t->t_first > 0 ? t->t_first : t->t_end;
     double prompt_ms = t->t_start > 0 && t_first >= t->t_start ? (t_first - t->t_start) * 1e3 : 0;
     double pred_ms = t->t_first > 0 && t->t_end >= t->t_first ? (t->t_end - t->t_first) * 1e3 : 0;
-    return json_pack("{s:i, s:i, s:f, s:f, s:f, s:i, s:f, s:f, s:f}", "cache_n", t->n_cached, "prompt_n", prompt_n,
+    json_t *j = json_pack("{s:i, s:i, s:f, s:f, s:f, s:i, s:f, s:f, s:f}", "cache_n", t->n_cached, "prompt_n", prompt_n,
                      "prompt_ms", prompt_ms, "prompt_per_token_ms", prompt_n ? prompt_ms / prompt_n : 0.0,
                      "prompt_per_second", prompt_ms > 0 ? prompt_n * 1e3 / prompt_ms : 0.0, "predicted_n", pred_n,
                      "predicted_ms", pred_ms, "predicted_per_token_ms", pred_n ? pred_ms / pred_n : 0.0,
                      "predicted_per_second", pred_ms > 0 ? pred_n * 1e3 / pred_ms : 0.0);
+    if (j && t->draft_n > 0) { // speculative steps drafted: how many, and how many were kept
+        json_object_set_new(j, "draft_n", json_integer(t->draft_n));
+        json_object_set_new(j, "draft_n_accepted", json_integer(t->draft_accepted));
+    }
+    return j;
 }
 
 // The whole object (the last event of a stream: content and tokens empty, no probabilities).

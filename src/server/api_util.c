@@ -88,9 +88,16 @@ json_t *api_parse_body(const struct http_req *r, struct api_err *e) {
 
 // ---- field readers ---------------------------------------------------------------------
 
-// The value at a dotted path ("stream_options.include_usage"). Returns 0 when absent or null,
-// 1 with *out, -1 when a step on the way is not an object.
+// The value at a dotted path ("stream_options.include_usage"), or under the whole dotted key
+// as one name, as llama-server reads its flat "speculative.n_max". Returns 0 when absent or
+// null, 1 with *out, -1 when a step on the way is not an object.
 static int api_lookup(json_t *obj, const char *key, json_t **out, struct api_err *e) {
+    json_t *flat = strchr(key, '.') && json_is_object(obj) ? json_object_get(obj, key) : NULL;
+    if (flat) {
+        if (json_is_null(flat)) return 0;
+        *out = flat;
+        return 1;
+    }
     char part[128];
     const char *p = key;
     json_t *cur = obj;
@@ -492,6 +499,15 @@ int api_read_sampling(struct srv *s, json_t *req, struct run_params *p, frink_lo
     }
     if ((rc = api_get_int(req, "repeat_last_n", -1, 1L << 20, &l, e)) < 0) return -1;
     if (rc) p->sp.penalty_last_n = l < 0 ? (s->n_ctx > 0 ? s->n_ctx : 4096) : (int)l; // -1: the whole context
+    // Speculative decoding, as llama-server names the fields (flat "speculative.n_max" or an
+    // object): the most and fewest drafted tokens a step verifies, a draft model's least
+    // probability. They change the speed only, never the tokens.
+    if ((rc = api_get_int(req, "speculative.n_max", 0, FRINK_SPEC_DRAFT_MAX, &l, e)) < 0) return -1;
+    if (rc) p->spec_n_max = (int)l;
+    if ((rc = api_get_int(req, "speculative.n_min", 0, FRINK_SPEC_DRAFT_MAX, &l, e)) < 0) return -1;
+    if (rc) p->spec_n_min = (int)l;
+    if ((rc = api_get_num(req, "speculative.p_min", 0, 1, &d, e)) < 0) return -1;
+    if (rc) p->spec_p_min = (float)d;
     // seed: any 64-bit integer; llama-server's -1 means "random", as no seed does.
     json_t *sv = json_object_get(req, "seed");
     if (sv && !json_is_null(sv)) {

@@ -68,6 +68,8 @@ void run_params_init(struct run_params *p) {
     p->tool_parallel = true;
     p->fd = -1;
     p->id_slot = -1;
+    p->spec_n_max = p->spec_n_min = -1;
+    p->spec_p_min = -1;
 }
 
 void run_make_id(char *buf, size_t cap, const char *prefix) {
@@ -577,6 +579,9 @@ static int run_task_new(struct srv *s, const struct run_params *p, struct run *r
     t->fd = p->fd;
     t->want_slot = p->id_slot;
     t->no_reuse = p->no_reuse;
+    t->spec_n_max = p->spec_n_max;
+    t->spec_n_min = p->spec_n_min;
+    t->spec_p_min = p->spec_p_min;
     return run_task_grammar(s, p, r, pl, t, e);
 }
 

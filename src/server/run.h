@@ -69,6 +69,8 @@ struct run_params {
                                  // access log (NULL: none)
     int id_slot;                 // llama-server's id_slot: this slot only (-1: any)
     bool no_reuse;               // llama-server's cache_prompt false: no prefix reuse
+    int spec_n_max, spec_n_min;  // llama-server's speculative.n_max / n_min (-1: the server's)
+    float spec_p_min;            // speculative.p_min (-1: the server's)
     int64_t now;                 // the time strftime_now formats (0: now)
 };
 void run_params_init(struct run_params *p);

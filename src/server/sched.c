@@ -42,6 +42,8 @@ struct gen_task *gen_task_new(void) {
     t->fd = -1;
     t->want_slot = -1;
     t->slot = -1;
+    t->spec_n_max = t->spec_n_min = -1;
+    t->spec_p_min = -1;
     t->sp = frink_sampler_default_params();
     atomic_init(&t->refs, 1);
     atomic_init(&t->cancel, false);
@@ -160,6 +162,16 @@ struct slot {
     int n_feed, fed;               // a prompt is; fed of n_feed done
     int batch_index;               // the index of its logits in this step's batch (-1: none)
     bool ckpt_after;               // take a checkpoint after this step (the prompt's end)
+    // Speculative decoding: the decoder of this slot's sequence (kept across tasks while their
+    // parameters agree, so that a draft model keeps what the histories share) and the
+    // parameters it was made with; the draft model's context; whether this task drafts; the
+    // tokens of this step's verify rows in the batch (0: none); the task's counts.
+    frink_spec *sp;
+    frink_spec_params spp;
+    frink_context *dc;
+    bool spec;
+    int n_spec;
+    int draft_n, draft_acc;
 };
 
 enum slot_op_kind { OP_SAVE, OP_RESTORE, OP_ERASE, OP_EMBED };
@@ -199,6 +211,9 @@ struct sched {
     int n_slots;
     struct cache_record recs[SCHED_RECORDS];
     struct sched_stats st;
+    frink_model *dm;               // -md: the draft model
+    bool spec_solo;                // speculative steps run one slot at a time (frink_spec_step):
+                                   // a chunked delta rule would evaluate a batch's rows otherwise
 };
 
 static int lcp(const frink_token *a, int na, const frink_token *b, int nb) {
@@ -222,6 +237,7 @@ static void slot_clear_task(struct slot *sl) {
     sl->task = NULL;
     sl->decoding = false;
     sl->batch_index = -1;
+    sl->n_spec = 0;
 }
 
 // Ends a slot's task: what is withheld is released (unless a stop string matched), the
@@ -244,6 +260,8 @@ static void slot_end(struct sched *q, struct slot *sl, enum gen_finish f, const 
     if (f != GEN_ERROR && frink_seq_len(sl->seq) > 0) frink_seq_checkpoint(sl->seq);
     pthread_mutex_lock(&t->mu);
     t->n_gen = sl->n_gen;
+    t->draft_n = sl->draft_n;
+    t->draft_accepted = sl->draft_acc;
     pthread_mutex_unlock(&t->mu);
     task_finish(t, f, err);
     pthread_mutex_lock(&q->mu);
@@ -283,6 +301,37 @@ static void slot_store(struct sched *q, struct slot *sl) {
     free(r->toks);
     memcpy(copy, frink_seq_tokens(sl->seq), (size_t)n * sizeof *copy);
     *r = (struct cache_record){.salt = sl->salt, .toks = copy, .n = n, .used = mono()};
+}
+
+static bool spec_params_equal(const frink_spec_params *a, const frink_spec_params *b) {
+    return a->kind == b->kind && a->draft_max == b->draft_max && a->draft_min == b->draft_min &&
+           a->draft_p_min == b->draft_p_min && a->ngram_min == b->ngram_min && a->ngram_max == b->ngram_max &&
+           a->fixed == b->fixed && a->draft_ctx == b->draft_ctx;
+}
+
+// Whether the slot's new task drafts, and its decoder: the server's parameters with the
+// request's lengths. A grammar keeps a task on plain steps: a lazy one starts to constrain at a
+// trigger found in the text between two samples, which a step of several samples would pass.
+// Returns 0, or -1 (frink_errmsg set).
+static int slot_spec_setup(struct sched *q, struct slot *sl) {
+    struct gen_task *t = sl->task;
+    sl->spec = false;
+    sl->n_spec = sl->draft_n = sl->draft_acc = 0;
+    frink_spec_params p = q->s->cfg.spec;
+    if (p.kind == FRINK_SPEC_NONE || t->spec_n_max == 0 || t->grammar || t->n_predict == 0) return 0;
+    if (t->spec_n_max > 0) p.draft_max = t->spec_n_max;
+    if (t->spec_n_min >= 0) p.draft_min = t->spec_n_min;
+    if (p.draft_min > p.draft_max) p.draft_min = p.draft_max; // the reference's clamp
+    if (t->spec_p_min >= 0) p.draft_p_min = t->spec_p_min;
+    p.draft_ctx = sl->dc;
+    if (!sl->sp || !spec_params_equal(&p, &sl->spp)) {
+        frink_spec_free(sl->sp);
+        sl->sp = NULL;
+        if (frink_spec_create(sl->seq, &p, &sl->sp)) return -1;
+        sl->spp = p;
+    }
+    sl->spec = true;
+    return 0;
 }
 
 // Puts t into an idle slot: the slot that shares the longest prefix (same salt), or the
@@ -372,6 +421,11 @@ static void slot_assign(struct sched *q, struct gen_task *t) {
     int from = t->n_prompt - (t->sp.penalty_last_n > 0 ? t->sp.penalty_last_n : 0);
     if (from < 0) from = 0;
     for (int i = from; i < t->n_prompt; i++) frink_sampler_accept(sl->smp, t->prompt[i]);
+    if (slot_spec_setup(q, sl)) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "speculative decoding: %s", frink_errmsg());
+        slot_end(q, sl, GEN_ERROR, msg);
+    }
 }
 
 // Releases the longest prefix of the held text that cannot be the start of a stop string;
@@ -521,20 +575,11 @@ static bool slot_force_trigger(struct sched *q, struct slot *sl) {
     return false;
 }
 
-// A slot produced logits: sample, publish, decide whether it goes on.
-static void slot_sample(struct sched *q, struct slot *sl, const float *logits) {
+// A token sampled from logits: publish it, decide whether the slot goes on. n_seq: the tokens
+// the sequence holds as plain decoding has it at this sample (a speculative step's sequence
+// already holds the kept drafts after it).
+static void slot_took(struct sched *q, struct slot *sl, frink_token id, const float *logits, int n_seq) {
     struct gen_task *t = sl->task;
-    if (t->n_predict == 0) { // the prompt only (its state is kept for reuse)
-        slot_end(q, sl, GEN_LENGTH, NULL);
-        return;
-    }
-    frink_token id;
-    if (frink_sampler_sample(sl->smp, logits, &id) != FRINK_OK) {
-        char msg[256];
-        snprintf(msg, sizeof msg, "sampling failed: %s", frink_errmsg());
-        slot_end(q, sl, GEN_ERROR, msg);
-        return;
-    }
     sl->n_gen++;
     if (!t->t_first) t->t_first = mono();
     pthread_mutex_lock(&q->mu);
@@ -565,12 +610,79 @@ static void slot_sample(struct sched *q, struct slot *sl, const float *logits) {
     }
     // The token just taken is the context's last when the sequence holds all the others: prompt
     // and reply then count n_ctx tokens, never more (it would never be evaluated).
-    if (frink_seq_len(sl->seq) + 1 >= q->s->n_ctx) {
+    if (n_seq + 1 >= q->s->n_ctx) {
         slot_end(q, sl, GEN_CTX, NULL);
         return;
     }
     sl->decoding = true;
     sl->last = id;
+}
+
+// A slot produced logits: sample, publish, decide whether it goes on.
+static void slot_sample(struct sched *q, struct slot *sl, const float *logits) {
+    struct gen_task *t = sl->task;
+    if (t->n_predict == 0) { // the prompt only (its state is kept for reuse)
+        slot_end(q, sl, GEN_LENGTH, NULL);
+        return;
+    }
+    frink_token id;
+    if (frink_sampler_sample(sl->smp, logits, &id) != FRINK_OK) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "sampling failed: %s", frink_errmsg());
+        slot_end(q, sl, GEN_ERROR, msg);
+        return;
+    }
+    slot_took(q, sl, id, logits, frink_seq_len(sl->seq));
+}
+
+// The tokens a speculative step may sample: what n_predict leaves, at most a step's worth.
+static int slot_spec_room(const struct slot *sl) {
+    int room = FRINK_SPEC_DRAFT_MAX + 1;
+    if (sl->task->n_predict >= 0 && sl->task->n_predict - sl->n_gen < room) room = sl->task->n_predict - sl->n_gen;
+    return room < 1 ? 1 : room;
+}
+
+// A speculative step's tokens, each through slot_took as plain decoding's samples, until the
+// task ends; then its counts. before: the decoder's stats before the step.
+static void slot_spec_took(struct sched *q, struct slot *sl, int n0, const frink_token *out, int n,
+                           const frink_spec_stats *before) {
+    frink_spec_stats st;
+    frink_spec_get_stats(sl->sp, &st);
+    sl->draft_n += (int)(st.drafted - before->drafted);
+    sl->draft_acc += (int)(st.accepted - before->accepted);
+    pthread_mutex_lock(&q->mu);
+    q->st.drafted += st.drafted - before->drafted;
+    q->st.accepted += st.accepted - before->accepted;
+    pthread_mutex_unlock(&q->mu);
+    struct gen_task *t = sl->task;
+    for (int i = 0; i < n && sl->task == t && sl->decoding; i++) slot_took(q, sl, out[i], frink_spec_logits(sl->sp, i), n0 + 1 + i);
+}
+
+// A failed speculative step ends its task.
+static void slot_spec_failed(struct sched *q, struct slot *sl) {
+    char msg[256];
+    snprintf(msg, sizeof msg, "speculative step failed: %s", frink_errmsg());
+    slot_end(q, sl, GEN_ERROR, msg);
+}
+
+// The slots whose speculative steps run alone (spec_solo): one frink_spec_step each.
+static void sched_spec_solo(struct sched *q) {
+    for (int i = 0; i < q->n_slots; i++) {
+        struct slot *sl = &q->slots[i];
+        if (!sl->task || !sl->decoding || !sl->spec) continue;
+        frink_token out[FRINK_SPEC_DRAFT_MAX + 1];
+        frink_spec_stats before;
+        frink_spec_get_stats(sl->sp, &before);
+        int n = 0, n0 = frink_seq_len(sl->seq);
+        double t0 = mono();
+        frink_status st = frink_spec_step(sl->sp, sl->last, sl->smp, out, slot_spec_room(sl), &n);
+        pthread_mutex_lock(&q->mu);
+        q->st.steps++;
+        q->st.decode_s += mono() - t0;
+        pthread_mutex_unlock(&q->mu);
+        if (st) slot_spec_failed(q, sl);
+        else slot_spec_took(q, sl, n0, out, n, &before);
+    }
 }
 
 static void run_ops(struct sched *q) {
@@ -719,10 +831,31 @@ static int sched_batch(struct sched *q) {
     for (int i = 0; i < q->n_slots; i++) {
         struct slot *sl = &q->slots[i];
         sl->batch_index = -1;
-        if (sl->task && sl->decoding) {
+        sl->n_spec = 0;
+        if (!sl->task || !sl->decoding) continue;
+        if (!sl->spec) {
             sl->batch_index = frink_batch_add(q->b, sl->seq, sl->last, true);
             budget--;
+            continue;
         }
+        if (q->spec_solo) {
+            sl->batch_index = -3; // after the batch, on its own
+            continue;
+        }
+        // The pending token and its drafts, every row with logits (the batch has room for
+        // every slot's longest step beyond the budget).
+        const frink_token *toks;
+        int nt;
+        if (frink_spec_begin(sl->sp, sl->last, slot_spec_room(sl), &toks, &nt)) {
+            slot_spec_failed(q, sl);
+            continue;
+        }
+        for (int j = 0; j < nt; j++) {
+            int at = frink_batch_add(q->b, sl->seq, toks[j], true);
+            if (!j) sl->batch_index = at;
+        }
+        sl->n_spec = nt;
+        budget -= nt;
     }
     for (;;) {
         struct slot *old = NULL;
@@ -753,7 +886,8 @@ static void sched_step(struct sched *q, int n_prefill) {
         char msg[256];
         snprintf(msg, sizeof msg, "decode failed: %s", frink_errmsg());
         for (int i = 0; i < q->n_slots; i++)
-            if (q->slots[i].task && q->slots[i].batch_index != -1) slot_end(q, &q->slots[i], GEN_ERROR, msg);
+            if (q->slots[i].task && q->slots[i].batch_index != -1 && q->slots[i].batch_index != -3)
+                slot_end(q, &q->slots[i], GEN_ERROR, msg);
         return;
     }
     for (int i = 0; i < q->n_slots; i++) {
@@ -762,6 +896,18 @@ static void sched_step(struct sched *q, int n_prefill) {
         sl->ckpt_after = false;
         if (!sl->task || sl->batch_index < 0) continue;
         if (!sl->decoding && !q->recurrent && !sl->n_feed) frink_seq_checkpoint(sl->seq); // the prompt's end
+        if (sl->n_spec) {
+            const float *rows[FRINK_SPEC_DRAFT_MAX + 1];
+            for (int j = 0; j < sl->n_spec; j++) rows[j] = frink_batch_logits(q->b, sl->batch_index + j);
+            frink_token out[FRINK_SPEC_DRAFT_MAX + 1];
+            frink_spec_stats before;
+            frink_spec_get_stats(sl->sp, &before);
+            int n = 0, n0 = frink_seq_len(sl->seq) - sl->n_spec;
+            sl->n_spec = 0;
+            if (frink_spec_finish(sl->sp, sl->smp, rows, out, &n)) slot_spec_failed(q, sl);
+            else slot_spec_took(q, sl, n0, out, n, &before);
+            continue;
+        }
         const float *lg = frink_batch_logits(q->b, sl->batch_index);
         if (lg) slot_sample(q, sl, lg);
     }
@@ -776,6 +922,7 @@ static void *sched_main(void *arg) {
         sched_admit(q, draining);
         int n_prefill = sched_batch(q);
         if (frink_batch_size(q->b)) sched_step(q, n_prefill);
+        if (q->spec_solo) sched_spec_solo(q);
     }
     return NULL;
 }
@@ -812,10 +959,23 @@ int sched_start(struct srv *s, char *err, size_t cap) {
         snprintf(err, cap, "out of memory");
         goto fail;
     }
-    if (frink_context_create(s->model, &cp, &q->c) != FRINK_OK ||
-        frink_batch_create(s->cfg.n_batch + q->n_slots, &q->b) != FRINK_OK) {
+    bool spec = s->cfg.spec.kind != FRINK_SPEC_NONE;
+    // Each slot's verify rows may go beyond the step budget: room for every slot's longest step.
+    int cap_b = s->cfg.n_batch + q->n_slots * (spec ? FRINK_SPEC_DRAFT_MAX + 1 : 1);
+    if (frink_context_create(s->model, &cp, &q->c) != FRINK_OK || frink_batch_create(cap_b, &q->b) != FRINK_OK) {
         snprintf(err, cap, "%s", frink_errmsg());
         goto fail;
+    }
+    q->spec_solo = spec && q->recurrent && s->cfg.gdn_chunk > 1;
+    if (spec && s->cfg.spec.kind == FRINK_SPEC_DRAFT) {
+        frink_model_params mp = frink_model_default_params();
+        mp.path = s->cfg.draft_path;
+        mp.allow_unread = s->cfg.allow_unread;
+        mp.device = s->cfg.device;
+        if (frink_model_open(&mp, &q->dm) != FRINK_OK) {
+            snprintf(err, cap, "-md %s: %s", s->cfg.draft_path, frink_errmsg());
+            goto fail;
+        }
     }
     for (int i = 0; i < q->n_slots; i++) {
         q->slots[i].id = i;
@@ -823,6 +983,17 @@ int sched_start(struct srv *s, char *err, size_t cap) {
         if (frink_seq_create(q->c, &q->slots[i].seq) != FRINK_OK) {
             snprintf(err, cap, "%s", frink_errmsg());
             goto fail;
+        }
+        if (q->dm) { // each slot's draft sequence in a context of its own (one frink_spec per context)
+            frink_context_params dp = frink_context_default_params();
+            dp.n_threads = s->cfg.draft_threads ? s->cfg.draft_threads : s->cfg.n_threads;
+            dp.n_ctx = s->cfg.draft_ctx ? s->cfg.draft_ctx : s->n_ctx;
+            dp.n_batch = s->cfg.n_batch;
+            dp.reference_kernels = s->cfg.reference;
+            if (frink_context_create(q->dm, &dp, &q->slots[i].dc) != FRINK_OK) {
+                snprintf(err, cap, "-md %s: %s", s->cfg.draft_path, frink_errmsg());
+                goto fail;
+            }
         }
     }
     pthread_mutex_init(&q->mu, NULL);
@@ -837,9 +1008,13 @@ int sched_start(struct srv *s, char *err, size_t cap) {
     return 0;
 fail:
     if (q->slots)
-        for (int i = 0; i < q->n_slots; i++) frink_seq_free(q->slots[i].seq);
+        for (int i = 0; i < q->n_slots; i++) {
+            frink_seq_free(q->slots[i].seq);
+            frink_context_free(q->slots[i].dc);
+        }
     frink_batch_free(q->b);
     frink_context_free(q->c);
+    frink_model_free(q->dm);
     free(q->queue);
     free(q->slots);
     free(q);
@@ -866,7 +1041,9 @@ void sched_stop(struct sched *q) {
         free(q->slots[i].hold);
         free(q->slots[i].out);
         free(q->slots[i].feed);
+        frink_spec_free(q->slots[i].sp);
         frink_seq_free(q->slots[i].seq);
+        frink_context_free(q->slots[i].dc);
     }
     for (int k = 0; k < q->q_len; k++) {
         struct gen_task *t = q->queue[(q->q_head + k) % q->q_cap];
@@ -876,6 +1053,7 @@ void sched_stop(struct sched *q) {
     for (int i = 0; i < SCHED_RECORDS; i++) free(q->recs[i].toks);
     frink_batch_free(q->b);
     frink_context_free(q->c);
+    frink_model_free(q->dm);
     free(q->queue);
     free(q->slots);
     pthread_mutex_destroy(&q->mu);
@@ -916,7 +1094,8 @@ int sched_slots(struct sched *q, struct sched_slot_info *out, int cap) {
                                           .n_tokens = frink_seq_len(sl->seq),
                                           .n_prompt = sl->n_prompt,
                                           .n_generated = sl->n_gen,
-                                          .salt = sl->salt};
+                                          .salt = sl->salt,
+                                          .speculative = sl->spec};
     }
     return n;
 }

@@ -62,6 +62,8 @@ struct gen_task {
     int want_slot;                 // llama-server's id_slot: run in this slot only, waiting for it
                                    // while it is busy (-1: any idle slot)
     bool no_reuse;                 // cache_prompt false: evaluate the whole prompt, reuse nothing
+    int spec_n_max, spec_n_min;    // speculative.n_max / n_min (-1: the server's; n_max 0: plain steps)
+    float spec_p_min;              // speculative.p_min (-1: the server's)
 
     // ---- output: under mu; cv is signalled on every change
     pthread_mutex_t mu;
@@ -75,6 +77,7 @@ struct gen_task {
     char err[256];
     int n_cached;                  // prompt tokens reused from a slot or the cache (set at start)
     int n_gen;                     // tokens sampled, an ending end-of-generation token included
+    int draft_n, draft_accepted;   // speculative decoding: drafted tokens verified, and kept (at the end)
     int slot;                      // the slot it ran in (-1 while queued)
     double t_submit, t_start, t_first, t_end; // seconds (CLOCK_MONOTONIC)
 
@@ -115,6 +118,7 @@ struct sched_slot_info {
     int n_tokens;                  // tokens the slot's sequence holds
     int n_prompt, n_generated;     // of its current (or last) task
     uint64_t salt;
+    bool speculative;              // its task (or last task) decodes speculatively
 };
 int sched_slots(struct sched *q, struct sched_slot_info *out, int cap);
 
@@ -135,6 +139,7 @@ struct sched_stats {
     uint64_t steps, tasks_done, tasks_cancelled;
     int queue_depth, busy_slots, n_slots;
     uint64_t cache_hits, cache_misses;                  // tasks that reused a prefix / did not
+    uint64_t drafted, accepted;                         // speculative decoding: drafts verified, kept
 };
 void sched_stats(struct sched *q, struct sched_stats *out);
 

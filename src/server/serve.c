@@ -201,9 +201,10 @@ void serve_slots(struct srv *s, struct http_req *r, struct http_resp *out) {
     int n = sched_slots(s->sched, info, 256);
     json_t *a = json_array();
     for (int i = 0; i < n; i++)
-        json_array_append_new(a, json_pack("{s:i, s:i, s:b, s:i, s:i, s:i}", "id", info[i].id, "n_ctx", s->n_ctx,
-                                           "is_processing", info[i].busy, "n_tokens", info[i].n_tokens,
-                                           "n_prompt_tokens", info[i].n_prompt, "n_generated", info[i].n_generated));
+        json_array_append_new(a, json_pack("{s:i, s:i, s:b, s:b, s:i, s:i, s:i}", "id", info[i].id, "n_ctx", s->n_ctx,
+                                           "speculative", info[i].speculative, "is_processing", info[i].busy,
+                                           "n_tokens", info[i].n_tokens, "n_prompt_tokens", info[i].n_prompt,
+                                           "n_generated", info[i].n_generated));
     http_json(out, 200, a);
 }
 
@@ -347,6 +348,9 @@ void serve_metrics(struct srv *s, struct http_req *r, struct http_resp *out) {
            (double)st.tasks_cancelled);
     metric(&b, "cache_hits_total", "counter", "Tasks that reused a prefix.", (double)st.cache_hits);
     metric(&b, "cache_misses_total", "counter", "Tasks that reused nothing.", (double)st.cache_misses);
+    metric(&b, "draft_tokens_total", "counter", "Drafted tokens verified by speculative steps.", (double)st.drafted);
+    metric(&b, "draft_tokens_accepted_total", "counter", "Drafted tokens kept (equal to what was sampled).",
+           (double)st.accepted);
     metric(&b, "requests_processing", "gauge", "Slots busy.", st.busy_slots);
     metric(&b, "requests_deferred", "gauge", "Tasks waiting for a slot.", st.queue_depth);
     metric(&b, "slots", "gauge", "Slots.", st.n_slots);

@@ -72,6 +72,11 @@ struct srv_config {
     bool embeddings;             // --embeddings (or --reranking): the embedding endpoints answer
     int pooling;                 // --pooling: a frink_pooling (UNSPECIFIED: the file's, else none)
     bool no_webui;               // --no-webui: no web chat at / (a 404, as any unknown path)
+    // Speculative decoding in every slot (--spec, -md, --draft-max, ...): kind NONE, none. A
+    // request's speculative.n_max / n_min / p_min override the lengths (n_max 0: off for it).
+    frink_spec_params spec;      // draft_ctx unset: the scheduler makes a draft context per slot
+    const char *draft_path;      // -md: the draft model
+    int draft_ctx, draft_threads; // -cd, -td (0: the slot's context, the server's threads)
     // A status line while the weights load (the CLI's, on a terminal; NULL: none): load_begin
     // gets what is loading and returns a handle (may be NULL) that load_end takes once it ends.
     void *(*load_begin)(const char *what);

@@ -76,7 +76,7 @@ if [ ! -s "$HYBRID" ]; then
   "$FRINK_BIN" gen --preset qwen35-tiny --vocab "$vocab" --seed 7 -o "$HYBRID.tmp" >/dev/null && mv "$HYBRID.tmp" "$HYBRID"
 fi
 
-suites=${FRINK_SERVER_TESTS:-openai anthropic tools forced hybrid load errors endpoints flags native lifecycle embed sse http webui}
+suites=${FRINK_SERVER_TESTS:-openai anthropic tools forced hybrid load errors endpoints flags native lifecycle embed spec sse http webui}
 # Each suite's time limit: a sanitizer build runs about 3x slower.
 limit=150
 ldd "$FRINK_BIN" 2>/dev/null | grep -q libasan && limit=450
