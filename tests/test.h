@@ -4,6 +4,7 @@
 #define FRINK_TEST_H
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 
 static int t_pass, t_fail;
 
@@ -33,6 +34,20 @@ __attribute__((unused)) static char *test_read_file(const char *path, size_t *le
     fclose(f);
     if (d) d[sz] = 0, *len = (size_t)sz;
     return d;
+}
+
+// Runs `BIN ARGS` through the shell, capturing stdout (and stderr when merge; else it is
+// dropped) into out (NUL-terminated, at most cap - 1 bytes). Returns the exit status, 128 + the
+// signal when one killed it, -1 when it could not start.
+__attribute__((unused)) static int test_run_cmd(const char *bin, const char *args, char *out, size_t cap, int merge) {
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s %s %s", bin, args, merge ? "2>&1" : "2>/dev/null");
+    FILE *p = popen(cmd, "r");
+    if (!p) return -1;
+    size_t n = fread(out, 1, cap - 1, p);
+    out[n] = 0;
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 }
 
 #define TEST_DONE() \

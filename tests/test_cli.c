@@ -11,17 +11,8 @@
 
 static const char *bin;
 
-// Runs `frink ARGS`, capturing stdout (and stderr when merge). Returns the exit status.
-static int run(const char *args, char *out, size_t cap, int merge) {
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "%s %s %s", bin, args, merge ? "2>&1" : "2>/dev/null");
-    FILE *p = popen(cmd, "r");
-    if (!p) return -1;
-    size_t n = fread(out, 1, cap - 1, p);
-    out[n] = 0;
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-}
+// `frink ARGS` (test_run_cmd).
+static int run(const char *args, char *out, size_t cap, int merge) { return test_run_cmd(bin, args, out, cap, merge); }
 
 static int lines(const char *s) {
     int n = 0;

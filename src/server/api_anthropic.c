@@ -802,7 +802,7 @@ void api_messages(struct srv *s, struct http_req *r, struct http_resp *out) {
                                 "assistant", "model", s->model_id, "content", a->content, "stop_reason",
                                 run_finish_anthropic(a->finish, a->n_tools), "stop_sequence", anth_stop_sequence(a),
                                 "stop_details", "container", "usage", anth_usage(run, false));
-        http_json(out, 200, msg);
+        api_reply_send(msg, HTTP_API_ANTHROPIC, out);
     }
     run_free(run);
     anth_reply_free(a);

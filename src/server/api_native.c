@@ -391,12 +391,7 @@ void api_completion_native(struct srv *s, struct http_req *r, struct http_resp *
     json_t *reply = nat_final(o, run);
     run_free(run);
     nat_free(o);
-    if (!reply) {
-        api_err_set(&e, 500, "server_error", NULL, "out of memory");
-        api_err_send(&e, r->api, out);
-        return;
-    }
-    http_json(out, 200, reply);
+    api_reply_send(reply, r->api, out);
     return;
 fail:
     nat_free(o);

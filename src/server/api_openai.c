@@ -1116,12 +1116,7 @@ static void oai_run(struct oai_req *o, struct http_req *r, struct http_resp *out
     json_t *reply = o->chat ? oai_chat_reply(o, run) : oai_completion_reply(o, run);
     run_free(run);
     oai_req_free(o);
-    if (!reply) {
-        api_err_set(&e, 500, "server_error", NULL, "out of memory");
-        api_err_send(&e, r->api, out);
-        return;
-    }
-    http_json(out, 200, reply);
+    api_reply_send(reply, r->api, out);
     return;
 fail:
     oai_req_free(o);

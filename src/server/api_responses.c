@@ -878,7 +878,7 @@ void api_responses(struct srv *s, struct http_req *r, struct http_resp *out) {
         api_err_set(&e, 500, "server_error", "", "%s", a->err);
         api_err_send(&e, HTTP_API_OPENAI, out);
     } else {
-        http_json(out, 200, resp_object(a, run, resp_incomplete(a->finish) ? "incomplete" : "completed"));
+        api_reply_send(resp_object(a, run, resp_incomplete(a->finish) ? "incomplete" : "completed"), HTTP_API_OPENAI, out);
     }
     run_free(run);
     resp_reply_free(a);

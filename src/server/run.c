@@ -58,6 +58,16 @@ void api_err_send(const struct api_err *e, enum http_api api, struct http_resp *
     }
 }
 
+void api_reply_send(json_t *reply, enum http_api api, struct http_resp *out) {
+    if (reply) {
+        http_json(out, 200, reply);
+        return;
+    }
+    struct api_err e = {0};
+    api_err_set(&e, 500, "server_error", NULL, "out of memory");
+    api_err_send(&e, api, out);
+}
+
 void run_params_init(struct run_params *p) {
     memset(p, 0, sizeof *p);
     p->add_generation_prompt = true;

@@ -22,6 +22,9 @@ void api_err_set(struct api_err *e, int status, const char *type, const char *pa
     __attribute__((format(printf, 5, 6)));
 // Sends e in r's API shape (with Retry-After when set).
 void api_err_send(const struct api_err *e, enum http_api api, struct http_resp *out);
+// Sends a handler's whole reply: 200 with reply (taken), or e's 500 when reply is NULL (out of
+// memory building it).
+void api_reply_send(json_t *reply, enum http_api api, struct http_resp *out);
 
 // What a request asks for, in the terms every API shares. Zero it, then set what applies:
 // run_params_init gives the defaults.
