@@ -373,6 +373,55 @@ FRINK_API int frink_embed_size(const frink_model *m, frink_pooling p);
 FRINK_API frink_status frink_embed(frink_context *c, const frink_embed_input *inputs, int n_inputs,
                                    const frink_embed_params *p, float *out, size_t out_cap);
 
+// ---- the importance matrix ---------------------------------------------------------------
+// What `llama-imatrix` computes for quantizing with importance weights: for every weight matrix
+// of the host path, the sum over the calibration tokens of the square of each input feature
+// (per expert for an expert tensor), and how many rows were summed. Written as the reference's
+// GGUF imatrix file ("general.type" imatrix; "NAME.in_sum2" [n_in, n_mat] and "NAME.counts"
+// [1, n_mat] F32 tensors, names sorted; imatrix.datasets / chunk_count / chunk_size), which
+// llama-quantize --imatrix and frink read.
+//
+// The text is tokenized with the vocabulary's BOS (special tokens parsed when parse_special)
+// and cut into chunks of n_ctx tokens; each chunk is evaluated alone from an empty sequence,
+// its first token replaced by BOS when the vocabulary adds one, in steps of the context's
+// n_batch. As the reference does, the products of a step of fewer than 16 rows are left out
+// (expert products never are), and of the tensors outside the blocks only output.weight is
+// collected, when process_output is set. The perplexity of the second half of each chunk comes
+// out as the reference prints it.
+typedef struct frink_imatrix_progress {
+    int chunk, n_chunks;  // chunks done (1..n_chunks) of those the text holds
+    double ppl;           // perplexity so far (second halves of the chunks done)
+    double seconds;       // since the call started
+} frink_imatrix_progress;
+
+typedef struct frink_imatrix_params {
+    int n_ctx;               // tokens per chunk (default 512; 2 .. the context's n_ctx)
+    int n_chunks;            // most chunks to evaluate (-1, the default: all the text holds)
+    bool process_output;     // collect output.weight too (default false)
+    bool parse_special;      // "<|im_start|>" in the text becomes its token (default false)
+    const char *dataset;     // recorded in imatrix.datasets (the text's file name); NULL: none
+    void (*progress)(void *ud, const frink_imatrix_progress *p); // after each chunk; NULL: none
+    void *progress_ud;
+} frink_imatrix_params;
+
+typedef struct frink_imatrix_result {
+    int n_tokens;            // the text's tokens
+    int n_chunks;            // chunks evaluated
+    int n_entries;           // weight matrices in the file
+    double ppl, ppl_err;     // the final estimate and its error, as the reference's "Final estimate"
+} frink_imatrix_result;
+
+FRINK_API frink_imatrix_params frink_imatrix_default_params(void);
+// Computes the importance matrix of len bytes of text on c's model and writes it to out_path
+// (through a temporary file renamed at the end: an existing file is replaced only by a whole
+// one). *res (may be NULL) gets the figures. The chunks use sequences of their own, made and
+// freed inside the call; c's sequences are untouched. Fails naming why: a text shorter than
+// two chunks (FRINK_ERR_ARG, with its token count), n_ctx out of range, a model opened
+// without its weights (FRINK_ERR_STATE), out_path not writable (FRINK_ERR_IO), FRINK_ERR_NOMEM.
+// One thread at a time per context.
+FRINK_API frink_status frink_imatrix_compute(frink_context *c, const char *text, size_t len, const frink_imatrix_params *p,
+                                             const char *out_path, frink_imatrix_result *res);
+
 // ---- the prefix cache ------------------------------------------------------------------
 // Snapshots of earlier sequences under the context's byte budget, evicted least recently
 // used; a lookup restores the longest cached prefix of a prompt into a sequence (a hybrid

@@ -166,6 +166,7 @@ int cmd_gen(int argc, char **argv);
 int cmd_serve(int argc, char **argv);    // serve.c
 int cmd_embed(int argc, char **argv);    // embed.c
 int cmd_pull(int argc, char **argv);     // pull.c
+int cmd_imatrix(int argc, char **argv);  // imatrix.c
 int cmd_ls(int argc, char **argv);       // pull.c
 int cmd_rm(int argc, char **argv);       // pull.c
 

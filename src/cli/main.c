@@ -17,6 +17,7 @@ static void usage(FILE *f) {
           "  tokenize  -m MODEL [--no-bos] (TEXT | - | -f FILE)\n"
           "  logits    -m MODEL --ids 1,2,3 -o OUT.f32 [--all] [--decode]\n"
           "  embed     -m MODEL [--pooling none|mean|cls|last|rank] [--normalize N] [--json | --raw] (-f FILE | TEXT...)\n"
+          "  imatrix   -m MODEL -f TEXT [-o imatrix.gguf] [-c 512] [--chunks N]: the importance matrix for quantizing\n"
           "  inspect   -m MODEL\n"
           "  archs     [--json] architectures frink runs, and why the others are refused\n"
           "  gen       --preset NAME -o OUT.gguf [--vocab FILE] [--layers N] [--seed S]: random weights, real shapes\n"
@@ -45,6 +46,7 @@ static const struct {
     {"archs", cmd_archs},     {"template", cmd_template}, {"chat", cmd_chat},     {"bench", cmd_bench},
     {"gen", cmd_gen},         {"serve", cmd_serve},       {"embed", cmd_embed},
     {"pull", cmd_pull},       {"ls", cmd_ls},             {"rm", cmd_rm},
+    {"imatrix", cmd_imatrix},
 };
 
 // `frink --version`: the library's version, and what built it (the reference's --version

@@ -301,6 +301,8 @@ void ffn_moe(struct exec *ex, const struct layer *L, const float *xn, int T, flo
             else for (int c = 0; c < Fs; c++) g[c] = exec_silu(g[c]) * u[c];
         }
         exec_mm(ex, &L->down_shexp, 0, ex->hb, ex->ldh, T, ex->yg, D);
+        if (feat_has(L->feat, LF_FFN_SHEXP_GATE))
+            exec_observe(ex, L->gate_inp_shexp, L->gate_inp_shexp_name, D, 1, 0, xn, D, T);
         for (int t = 0; t < T; t++) {
             float gate = 1.0f;
             if (feat_has(L->feat, LF_FFN_SHEXP_GATE)) {

@@ -591,6 +591,11 @@ void exec_set_gdn_chunk(struct exec *ex, int chunk) { ex->gdn_chunk = chunk; }
 
 void exec_set_hidden_out(struct exec *ex, bool on) { ex->out_hidden = on; }
 
+void exec_set_observer(struct exec *ex, exec_observe_fn fn, void *ud) {
+    ex->observe = fn;
+    ex->observe_ud = ud;
+}
+
 void exec_set_kernels(struct exec *ex, enum quant_isa_id isa) {
     ex->isa = isa;
     ex->packed = ex->m->packed_arena && isa == ex->m->packed_isa;

@@ -25,6 +25,14 @@ void exec_set_gdn_chunk(struct exec *ex, int chunk);
 // reference's t_embd, what embeddings pool). On, the output projection is skipped. Between
 // steps only; the caller sets it back when done.
 void exec_set_hidden_out(struct exec *ex, bool on);
+// A function shown the input of every weight product of the host path before it runs: the
+// product's weight (key: the same pointer for the same tensor; its tensor name; n_in inputs;
+// n_mat matrices), the expert matrix (0 for a plain one), T rows of x (row stride ldx, n_in
+// wide). It must not keep x. The importance matrix (frink_imatrix_compute) is its user. NULL:
+// none. Products computed outside exec_mm (a gate row in F32) call exec_observe themselves.
+typedef void (*exec_observe_fn)(void *ud, const void *key, const char *name, int64_t n_in, int64_t n_mat, int mat,
+                                const float *x, int64_t ldx, int T);
+void exec_set_observer(struct exec *ex, exec_observe_fn fn, void *ud);
 
 // The kernel set every product, attention and recurrence step of this executor runs (at most
 // quant_cpu_isa(); QUANT_ISA_SCALAR: the reference kernels). exec_create starts with

@@ -90,6 +90,8 @@ struct exec {
     uint32_t act_type;
     int act_T;
     int64_t act_n, act_ldx;
+    exec_observe_fn observe; // sees each product's input rows before it runs (exec_set_observer)
+    void *observe_ud;
 };
 
 // ops.c: products and small ops (the building blocks of every block; they call back into
@@ -103,6 +105,11 @@ void exec_mm_multi(struct exec *ex, int n, const struct weight *const *w, const 
                    float *const *y, int64_t ldy);
 // y[t] = (W[mat] x_t) * scale + bias, for T rows of x.
 void exec_mm(struct exec *ex, const struct weight *w, int mat, const float *x, int64_t ldx, int T, float *y, int64_t ldy);
+// Shows the observer (exec_set_observer), when there is one, a product's input rows.
+static inline void exec_observe(struct exec *ex, const void *key, const char *name, int64_t n_in, int64_t n_mat,
+                                int mat, const float *x, int64_t ldx, int T) {
+    if (ex->observe) ex->observe(ex->observe_ud, key, name, n_in, n_mat, mat, x, ldx, T);
+}
 void exec_rms_norm(float *y, const float *x, const float *w, int n, float eps);
 void exec_layer_norm(float *y, const float *x, const float *w, const float *b, int n, float eps);
 // The causal depthwise convolution (causal_conv.c) of channels [c0, c1) of one sequence's rows

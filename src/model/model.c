@@ -561,6 +561,7 @@ static void bind_ffn(struct loader *ld, struct layer *L, int il) {
             if (af & AF_SHEXP_GATE) {
                 snprintf(b, sizeof b, "blk.%d.ffn_gate_inp_shexp.weight", il);
                 L->gate_inp_shexp = vec_take(ld, b, D, true);
+                snprintf(L->gate_inp_shexp_name, sizeof L->gate_inp_shexp_name, "%s", b);
                 feat_set(&L->feat, LF_FFN_SHEXP_GATE);
             }
         }

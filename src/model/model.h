@@ -78,6 +78,7 @@ struct layer {
     struct weight gate_exps, up_exps, down_exps, gate_up_exps;
     struct weight gate_shexp, up_shexp, down_shexp;
     const float *gate_inp_shexp;                       // [D] shared-expert gate row (F32 copy)
+    char gate_inp_shexp_name[64];                      // its tensor's name (the importance matrix names it)
 
     // Multi-head latent attention (LF_MLA). K cache rows are [kv_cmpr | k_pe]
     // (head_dim = kv_lora + n_rot), V rows kv_cmpr (head_dim_v = kv_lora).

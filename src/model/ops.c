@@ -138,6 +138,7 @@ void exec_mm_multi(struct exec *ex, int n, const struct weight *const *w, const 
             return;
         }
     assert(w[0]->mm && "a weight without a backend: the model was not planned (path_plan)");
+    for (int k = 0; k < n; k++) exec_observe(ex, w[k], w[k]->name, w[k]->n_in, w[k]->n_mat, 0, x, ldx, T);
     w[0]->mm->mm(ex, n, w, 0, x, ldx, T, y, ldy);
     for (int k = 0; k < n; k++) mm_epilogue(w[k], 0, T, y[k], ldy);
 }
@@ -145,6 +146,7 @@ void exec_mm_multi(struct exec *ex, int n, const struct weight *const *w, const 
 // y[t][0..n_out) = (W[mat] x_t) * scale + bias, for T rows of x.
 void exec_mm(struct exec *ex, const struct weight *w, int mat, const float *x, int64_t ldx, int T, float *y, int64_t ldy) {
     assert(w->mm && "a weight without a backend: the model was not planned (path_plan)");
+    exec_observe(ex, w, w->name, w->n_in, w->n_mat, mat, x, ldx, T);
     w->mm->mm(ex, 1, &w, mat, x, ldx, T, &y, ldy);
     mm_epilogue(w, mat, T, y, ldy);
 }
