@@ -4,9 +4,9 @@
 // Goldens: scripts/make-embed-golden.sh (the oracle's `embed`: llama_context with embeddings on)
 // writes tests/data/golden/embed/<fixture>.ids (three inputs, one a line) and
 // <fixture>-<pooling>.f32, unnormalized. Tolerance as the logit parity tests' own type: nmse
-// 1e-5 per vector. The BERT encoders are `frink gen` fixtures (bert-tiny, bert-rank-tiny: the bge
-// WordPiece vocabulary, real texts as inputs), written into the ignored tests/data/enc when
-// missing, as the golden script writes them.
+// 1e-5 per vector. The encoders are `frink gen` fixtures (bert-tiny, bert-rank-tiny,
+// nomic-bert-tiny, neo-bert-tiny, eurobert-tiny: the bge WordPiece vocabulary, real texts as
+// inputs), written into the ignored tests/data/enc when missing, as the golden script writes them.
 #include <sys/stat.h>
 
 #include "frink_tools.h"
@@ -43,7 +43,7 @@ static bool read_inputs(const char *fx, struct inputs *x) {
 static frink_model *open_fixture(const char *fx) {
     char p[256];
     snprintf(p, sizeof p, "tests/data/archs/%s.gguf", fx);
-    if (!strncmp(fx, "bert-", 5)) {
+    if (strstr(fx, "bert")) { // (the encoders' presets: bert-tiny, nomic-bert-tiny, eurobert-tiny, ...)
         snprintf(p, sizeof p, "tests/data/enc/%s.gguf", fx);
         FILE *f = fopen(p, "rb");
         if (f) fclose(f);
@@ -85,7 +85,7 @@ static void parity_fixture(const char *fx) {
     frink_context *c = context(m, 2, 512);
     int D = frink_model_n_embd(m);
     float *out = malloc((size_t)x.total * D * sizeof(float));
-    printf("  %-14s", fx);
+    printf("  %-16s", fx);
     // rank where the fixture has a classification head (qwen3's writer adds cls.output)
     int last = frink_embed_size(m, FRINK_POOLING_RANK) ? FRINK_POOLING_RANK : FRINK_POOLING_LAST;
     for (int p = FRINK_POOLING_NONE; p <= last; p++) {
@@ -281,15 +281,19 @@ static void encoder_refusals(void) {
 
 int main(void) {
     printf("embedding parity (worst nmse per pooling, vs the reference):\n");
-    const char *fx[] = {"qwen3-dense", "llama-dense", "gemma3-dense", "qwen35-dense", "bert-tiny", "bert-rank-tiny"};
+    const char *fx[] = {"qwen3-dense", "llama-dense",     "gemma3-dense",  "qwen35-dense", "bert-tiny",
+                        "bert-rank-tiny", "nomic-bert-tiny", "neo-bert-tiny", "eurobert-tiny"};
     for (size_t i = 0; i < sizeof fx / sizeof fx[0]; i++) parity_fixture(fx[i]);
     for (int p = FRINK_POOLING_NONE; p <= FRINK_POOLING_RANK; p++) {
         if (p != FRINK_POOLING_RANK) {
             invariance("qwen3-dense", (frink_pooling)p, 4);
             invariance("qwen35-dense", (frink_pooling)p, 4);
             invariance("bert-tiny", (frink_pooling)p, 30);
+            invariance("nomic-bert-tiny", (frink_pooling)p, 30);
+            invariance("eurobert-tiny", (frink_pooling)p, 30);
         }
         invariance("bert-rank-tiny", (frink_pooling)p, 30);
+        invariance("neo-bert-tiny", (frink_pooling)p, 30);
     }
     normalize_and_state();
     refusals();

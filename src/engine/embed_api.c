@@ -45,7 +45,7 @@ static frink_status embed_pooling(const frink_model *fm, frink_pooling p, frink_
                           fm->arch);
     if (p == FRINK_POOLING_RANK && !fm->m->cls_out.data)
         return frink_fail(FRINK_ERR_UNSUPPORTED,
-                          "pooling 'rank' needs a classification head (cls.output.weight, read for qwen3 / qwen3vl and bert): '%s' has none",
+                          "pooling 'rank' needs a classification head (cls.output.weight, read for qwen3 / qwen3vl, bert and neo-bert): '%s' has none",
                           fm->arch);
     *out = p;
     return FRINK_OK;

@@ -293,16 +293,26 @@ static const struct arch_info table[] = {
     // >>> encoders: BERT and the families built on its graph
     // bert: learned absolute positions, token types, the embedding LayerNorm, post-norm blocks,
     // a GELU FFN with biases; non-causal attention over each whole input.
-    {"bert", NULL, ROPE_NONE, AF_ENCODER | AF_LAYERNORM | AF_GELU | AF_FFN_UNGATED | AF_TOK_NORM | AF_POS_EMBD | AF_NO_PRE_NORM, 0,
-     .flags2 = AX_POS_EMBD_REQ},
+    {"bert", NULL, ROPE_NONE,
+     AF_ENCODER | AF_ENC_BERT | AF_ENC_CLS | AF_LAYERNORM | AF_GELU | AF_FFN_UNGATED | AF_TOK_NORM | AF_POS_EMBD |
+         AF_NO_PRE_NORM, 0, .flags2 = AX_POS_EMBD_REQ},
+    // nomic-bert: BERT's post-norm graph with NEOX RoPE on q and k instead of learned positions and
+    // a SiLU-gated FFN whose biases the reference loads and does not add (left unread); no
+    // classification head is read (cls tensors stay unread).
+    {"nomic-bert", NULL, ROPE_NEOX, AF_ENCODER | AF_ENC_BERT | AF_LAYERNORM | AF_TOK_NORM | AF_NO_PRE_NORM, 0,
+     .flags2 = AX_FFN_UNBIASED},
+    // neo-bert: RMSNorm pre-norm blocks, a fused qkv, NORM RoPE (consecutive pairs), SwiGLU on
+    // ffn_up's [gate | up] halves, no biases on the output or the FFN, the final RMSNorm
+    // enc.output_norm; cls / cls.output as a reranker's head.
+    {"neo-bert", NULL, ROPE_NORM, AF_ENCODER | AF_ENC_CLS | AF_ENC_OUT_NORM_ENC, 0,
+     .flags2 = AX_FFN_UNBIASED | AX_WO_NO_BIAS},
+    // eurobert: Llama's blocks (q/k/v biases when present) with non-causal attention and NEOX
+    // RoPE, the final RMSNorm output_norm; no classification head.
+    {"eurobert", NULL, ROPE_NEOX, AF_ENCODER | AF_ENC_OUT_NORM, 0, .flags2 = AX_FFN_UNBIASED | AX_WO_NO_BIAS},
     // The other encoders of the reference, refused until each is pinned to it (what each lacks):
-    {"nomic-bert",
-     "encoder on BERT's post-norm graph with NEOX RoPE on q and k (no learned positions) and a SwiGLU FFN: frink's "
-     "encoder path has neither yet",
-     ROPE_NONE, 0, 0},
     {"nomic-bert-moe",
-     "nomic-bert with GELU experts every moe_every_n_layers layers: neither the rotary encoder nor its expert layers are "
-     "implemented",
+     "nomic-bert with GELU experts every moe_every_n_layers layers and a biased GELU FFN on the others: the encoder's "
+     "expert layers are not implemented",
      ROPE_NONE, 0, 0},
     {"jina-bert-v2",
      "encoder with ALiBi (max bias 8, non-causal) instead of positions, optional LayerNorms of q and k and attn_norm_2, "
@@ -314,13 +324,6 @@ static const struct arch_info table[] = {
     {"modern-bert",
      "encoder with LayerNorm pre-norm blocks, a fused qkv, global and symmetric sliding-window attention with two RoPE "
      "bases, a GEGLU FFN and a mean-pooled GELU rank head: not implemented",
-     ROPE_NONE, 0, 0},
-    {"neo-bert",
-     "encoder with RMSNorm pre-norm blocks, NEOX RoPE, a fused qkv, a SwiGLU FFN and a final RMSNorm: not implemented",
-     ROPE_NONE, 0, 0},
-    {"eurobert",
-     "Llama-style encoder (RMSNorm pre-norm, NEOX RoPE, SwiGLU) with non-causal attention: frink's non-causal path is "
-     "bound to BERT's graph only",
      ROPE_NONE, 0, 0},
     // <<<
 };

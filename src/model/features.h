@@ -150,7 +150,7 @@
     X(MROPE_EXTRA,       "mrope_extra",       HOST, "M-RoPE pairs on the fourth stream stay unrotated for text (rope_freqs +inf there)") \
     /* <<< */                                                                                                 \
     /* >>> encoders */                                                                                        \
-    X(NON_CAUSAL,        "non_causal",        HOST, "a query sees every cell of its sequence, later ones too: each input whole in one step (bert)") \
+    X(NON_CAUSAL,        "non_causal",        HOST, "a query sees every cell of its sequence, later ones too: each input whole in one step (encoders)") \
     X(POST_RESIDUAL_NORM, "post_residual_norm", HOST, "x = LayerNorm(x + branch) after each branch: attn_output_norm, layer_output_norm (bert)") \
     /* <<< */                                                                                                 \
     /* (end of the list) */
@@ -169,7 +169,8 @@
     X(FINAL_SOFTCAP, "final_softcap", "logits = c tanh(logits / c), c = hp.final_softcap")                         \
     X(TIED_OUTPUT,   "tied_output",   "the output head is the token table (same weights)")                         \
     X(TOKEN_TYPE,    "token_type",    "token_types row 0 (sentence A) added to every embedding (bert)")            \
-    X(ENCODER,       "encoder",       "no output norm and no vocabulary head: the last block's state is the embedding (bert)")
+    X(ENCODER,       "encoder",       "no vocabulary head: the last block's state is the embedding (bert)")        \
+    X(ENC_OUT_NORM,  "enc_out_norm",  "an encoder's embedding through its final norm (eurobert, neo-bert; bert has none)")
 // clang-format on
 
 // The HOST column's values.

@@ -316,8 +316,9 @@ static frink_status forward_step(struct exec *ex, const int32_t *tok, int T, con
     }
     // Embeddings want the state after the output norm (the reference's t_embd): the
     // vocabulary projection is not computed at all.
-    // (an encoder's embedding is the last block's output itself: it has no output norm)
-    if (ex->out_hidden && feat_has(m->feat, MF_ENCODER)) memcpy(logits, xo, (size_t)n_out * D * sizeof(float));
+    // (an encoder's embedding is the last block's output itself, unless it has a final norm)
+    if (ex->out_hidden && feat_has(m->feat, MF_ENCODER) && !feat_has(m->feat, MF_ENC_OUT_NORM))
+        memcpy(logits, xo, (size_t)n_out * D * sizeof(float));
     else if (ex->out_hidden) norm_rows(m, logits, xo, m->output_norm, m->output_norm_b, n_out);
     else output_logits(ex, xo, n_out, logits);
     return FRINK_OK;

@@ -704,6 +704,7 @@ static void model_features(struct model *m) {
     // >>> encoders
     if (m->type_row) feat_set(&m->feat, MF_TOKEN_TYPE);
     if (m->arch->flags & AF_ENCODER) feat_set(&m->feat, MF_ENCODER);
+    if ((m->arch->flags & AF_ENCODER) && m->output_norm) feat_set(&m->feat, MF_ENC_OUT_NORM);
     // <<<
 }
 
@@ -960,8 +961,9 @@ bool layer_is_swa(struct loader *ld, int il, int n_total) {
 // and no vocabulary head: an output.weight stays unread, refused by name.
 static frink_status bind_encoder_globals(struct loader *ld) {
     struct model *m = ld->m;
+    uint64_t af = m->arch->flags;
     int D = m->hp.n_embd;
-    const struct gguf_tensor *tt = gguf_find_tensor(ld->f, "token_types.weight");
+    const struct gguf_tensor *tt = (af & AF_ENC_BERT) ? gguf_find_tensor(ld->f, "token_types.weight") : NULL;
     if (tt) {
         if (tt->ne[0] != D || tt->ne[1] < 1 || tt->n_dims > 2)
             return ld_fail(ld, FRINK_ERR_FORMAT, "tensor 'token_types.weight' must be [%d, n_token_types]", D);
@@ -969,8 +971,13 @@ static frink_status bind_encoder_globals(struct loader *ld) {
     }
     double pt = hp_num(ld, "pooling_type", -1);
     m->pooling = pt >= 0 && pt <= 4 ? (int)pt : -1;
-    if (gguf_tensor_index(ld->f, "cls.weight") >= 0) m->cls = mat_take_b(ld, "cls", D, D, 0, true, false, true);
-    if (gguf_tensor_index(ld->f, "cls.output.weight") >= 0) m->cls_out = mat_take_b(ld, "cls.output", D, 0, 0, true, false, true);
+    // (the head only where the family's reference reads one: elsewhere cls tensors stay unread)
+    if ((af & AF_ENC_CLS) && gguf_tensor_index(ld->f, "cls.weight") >= 0) m->cls = mat_take_b(ld, "cls", D, D, 0, true, false, true);
+    if ((af & AF_ENC_CLS) && gguf_tensor_index(ld->f, "cls.output.weight") >= 0)
+        m->cls_out = mat_take_b(ld, "cls.output", D, 0, 0, true, false, true);
+    // (eurobert, neo-bert: the last block's state through a final norm, without bias)
+    if (af & (AF_ENC_OUT_NORM | AF_ENC_OUT_NORM_ENC))
+        m->output_norm = norm_take(ld, (af & AF_ENC_OUT_NORM_ENC) ? "enc.output_norm" : "output_norm", D, true, NULL);
     return FRINK_OK;
 }
 
@@ -1284,14 +1291,17 @@ static frink_status bind_layer(struct loader *ld, struct layer *L, int il, const
     }
     frink_status st = bind_layer_mixer(ld, L, il, lp);
     if (st) return st;
-    if (af & AF_ENCODER) { // (BERT's post-norm blocks; every query sees its whole input)
+    if (af & AF_ENC_BERT) { // (BERT's post-norm blocks)
         snprintf(b, sizeof b, "blk.%d.attn_output_norm", il);
         L->enc_attn_out_norm = norm_take(ld, b, D, true, &L->enc_attn_out_norm_b);
         snprintf(b, sizeof b, "blk.%d.layer_output_norm", il);
         L->enc_layer_out_norm = norm_take(ld, b, D, true, &L->enc_layer_out_norm_b);
         feat_set(&L->feat, LF_POST_RESIDUAL_NORM);
-        feat_set(&L->feat, LF_NON_CAUSAL);
     }
+    if (af & AF_ENCODER) feat_set(&L->feat, LF_NON_CAUSAL); // (every query sees its whole input)
+    // (neo-bert: the reference binds its fused qkv without a bias, so a file's would not be added)
+    if ((af & AF_ENC_OUT_NORM_ENC) && L->wqkv.bias)
+        return ld_fail(ld, FRINK_ERR_UNSUPPORTED, "tensor 'blk.%d.attn_qkv.bias': the reference does not add it for '%s'", il, ld->arch);
     if (feat_has(L->feat, LF_NO_FFN)) { // (the mixer's binder decided: mamba)
         layer_features(m, L);
         return FRINK_OK;

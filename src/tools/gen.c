@@ -45,7 +45,12 @@
 // '-' an FFN alone (nemotron_h); granitehybrid puts an FFN after every mixer.
 // FAM_BERT: BERT encoders in the converter's names (biases everywhere, post-norms, learned
 // positions, token types); FAM_BERT_RANK adds a reranker's head (cls, cls.output of one class).
-enum gen_family { FAM_LLAMA, FAM_HYBRID, FAM_SSM2, FAM_BERT, FAM_BERT_RANK };
+// The other encoders, as their converters write them: FAM_NOMIC (BERT's post-norm graph, a fused
+// qkv, RoPE, a SiLU-gated FFN, no biases), FAM_NEOBERT (RMSNorm pre-norms, a fused qkv, ffn_up
+// holding [gate | up], enc.output_norm, and a reranker's head), FAM_EUROBERT (Llama's blocks with
+// grouped KV heads, output_norm).
+enum gen_family { FAM_LLAMA, FAM_HYBRID, FAM_SSM2, FAM_BERT, FAM_BERT_RANK, FAM_NOMIC, FAM_NEOBERT, FAM_EUROBERT };
+#define FAM_IS_ENCODER(f) ((f) >= FAM_BERT)
 
 struct gen_preset {
     const char *name, *arch, *vocab, *about;
@@ -97,6 +102,15 @@ static const struct gen_preset presets[] = {
      FAM_BERT, 64, 2, 4, 4, 16, 128, 0, 512, 0, 1e-12f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0},
     {"bert-rank-tiny", "bert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny BERT reranker (bge vocabulary, rank pooling)",
      FAM_BERT_RANK, 64, 2, 4, 4, 16, 128, 0, 512, 0, 1e-12f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0},
+    // The rotary encoders on the same vocabulary, each in its family's real layout and pooling
+    // (nomic-embed's mean and RoPE base 1000, NeoBERT's CLS with a reranker's head, EuroBERT's
+    // grouped KV heads and RoPE base 250 000).
+    {"nomic-bert-tiny", "nomic-bert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny nomic-bert encoder (bge vocabulary, mean pooling)",
+     FAM_NOMIC, 64, 2, 4, 4, 16, 128, 0, 2048, 1000.0f, 1e-12f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0},
+    {"neo-bert-tiny", "neo-bert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny NeoBERT encoder with a rank head (bge vocabulary, CLS pooling)",
+     FAM_NEOBERT, 64, 2, 4, 4, 16, 96, 0, 4096, 10000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0},
+    {"eurobert-tiny", "eurobert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny EuroBERT encoder (bge vocabulary, mean pooling)",
+     FAM_EUROBERT, 64, 2, 4, 2, 16, 128, 0, 8192, 250000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0},
 };
 
 // ---- deterministic random numbers ------------------------------------------------------
@@ -282,10 +296,68 @@ static bool plan_build_bert(struct gen_plan *pl) {
     return true;
 }
 
+// The rotary encoders (FAM_NOMIC, FAM_NEOBERT, FAM_EUROBERT): matrices F16, norms F32, no
+// biases but the nomic-bert LayerNorms' (as the three models ship).
+static bool plan_build_rotary_encoder(struct gen_plan *pl) {
+    const struct gen_preset *p = pl->p;
+    int D = p->D, V = pl->n_vocab, F = p->n_ff, Hd = p->n_head * p->head_dim, Hkv = p->n_head_kv * p->head_dim;
+    bool nomic = p->fam == FAM_NOMIC, neo = p->fam == FAM_NEOBERT;
+    struct gen_tensor *t;
+#define CHK(x) do { if (!(t = (x))) return false; } while (0)
+#define BIAS(n, ...) plan_add(pl, INIT_DT_BIAS, 1, n, 1, 1, __VA_ARGS__)
+    CHK(MAT(D, V, 1, "token_embd.weight"));
+    if (nomic) {
+        CHK(plan_add(pl, INIT_DT_BIAS, 2, D, 2, 1, "token_types.weight"));
+        CHK(NORM(D, "token_embd_norm.weight"));
+        CHK(BIAS(D, "token_embd_norm.bias"));
+    }
+    for (int il = 0; il < pl->n_layer; il++) {
+        if (!nomic) CHK(NORM(D, "blk.%d.attn_norm.weight", il));
+        if (p->fam == FAM_EUROBERT) {
+            CHK(MAT(D, Hd, 1, "blk.%d.attn_q.weight", il));
+            CHK(MAT(D, Hkv, 1, "blk.%d.attn_k.weight", il));
+            CHK(MAT(D, Hkv, 1, "blk.%d.attn_v.weight", il));
+        } else {
+            CHK(MAT(D, Hd + 2 * Hkv, 1, "blk.%d.attn_qkv.weight", il));
+        }
+        CHK(MAT(Hd, D, 1, "blk.%d.attn_output.weight", il));
+        if (nomic) {
+            CHK(NORM(D, "blk.%d.attn_output_norm.weight", il));
+            CHK(BIAS(D, "blk.%d.attn_output_norm.bias", il));
+        } else {
+            CHK(NORM(D, "blk.%d.ffn_norm.weight", il));
+        }
+        if (neo) {
+            CHK(MAT(D, 2 * F, 1, "blk.%d.ffn_up.weight", il)); // [gate | up]
+        } else {
+            CHK(MAT(D, F, 1, "blk.%d.ffn_gate.weight", il));
+            CHK(MAT(D, F, 1, "blk.%d.ffn_up.weight", il));
+        }
+        CHK(MAT(F, D, 1, "blk.%d.ffn_down.weight", il));
+        if (nomic) {
+            CHK(NORM(D, "blk.%d.layer_output_norm.weight", il));
+            CHK(BIAS(D, "blk.%d.layer_output_norm.bias", il));
+        }
+    }
+    if (neo) {
+        CHK(NORM(D, "enc.output_norm.weight"));
+        CHK(MAT(D, D, 1, "cls.weight"));
+        CHK(BIAS(D, "cls.bias"));
+        CHK(MAT(D, 1, 1, "cls.output.weight"));
+        CHK(BIAS(1, "cls.output.bias"));
+    }
+    if (p->fam == FAM_EUROBERT) CHK(NORM(D, "output_norm.weight"));
+#undef BIAS
+#undef CHK
+    plan_offsets(pl);
+    return true;
+}
+
 static bool plan_build(struct gen_plan *pl) {
     const struct gen_preset *p = pl->p;
     if (p->fam == FAM_SSM2) return plan_build_ssm2(pl);
     if (p->fam == FAM_BERT || p->fam == FAM_BERT_RANK) return plan_build_bert(pl);
+    if (FAM_IS_ENCODER(p->fam)) return plan_build_rotary_encoder(pl);
     int D = p->D, V = pl->n_vocab, H = p->n_head, Hkv = p->n_head_kv, d = p->head_dim;
     int nk = p->nk, nv = p->nv, dk = p->dk, dv = p->dv;
     int64_t key_dim = (int64_t)nk * dk, value_dim = (int64_t)nv * dv, C = 2 * key_dim + value_dim;
@@ -547,13 +619,19 @@ static void write_metadata_ssm2(struct gen_meta *m, const struct gen_plan *pl) {
 
 // The BERT encoders' keys, as the converter writes them: LayerNorm epsilon, non-causal, the
 // pooling (CLS 2, RANK 4: llama_pooling_type's numbers).
+// The rotary encoders add their RoPE base, LayerNorm (nomic-bert) or RMSNorm epsilon, grouped KV
+// heads (eurobert), and pool by mean (nomic-bert, eurobert) or CLS (neo-bert).
 static void write_metadata_bert(struct gen_meta *m, const struct gen_plan *pl) {
     const struct gen_preset *p = pl->p;
+    bool bert = p->fam == FAM_BERT || p->fam == FAM_BERT_RANK;
     kv_u32(m, "feed_forward_length", (uint32_t)p->n_ff);
     kv_u32(m, "attention.head_count", (uint32_t)p->n_head);
-    kv_f32(m, "attention.layer_norm_epsilon", p->eps);
+    if (p->fam == FAM_EUROBERT) kv_u32(m, "attention.head_count_kv", (uint32_t)p->n_head_kv);
+    if (bert || p->fam == FAM_NOMIC) kv_f32(m, "attention.layer_norm_epsilon", p->eps);
+    else kv_f32(m, "attention.layer_norm_rms_epsilon", p->eps);
+    if (!bert) kv_f32(m, "rope.freq_base", p->rope_base);
     kv_bool(m, "attention.causal", false);
-    kv_u32(m, "pooling_type", p->fam == FAM_BERT_RANK ? 4 : 2);
+    kv_u32(m, "pooling_type", p->fam == FAM_BERT_RANK ? 4 : p->fam == FAM_NOMIC || p->fam == FAM_EUROBERT ? 1 : 2);
 }
 
 static void write_metadata(struct gen_meta *m, const struct gen_plan *pl, const struct gguf_file *vocab) {
@@ -568,7 +646,7 @@ static void write_metadata(struct gen_meta *m, const struct gen_plan *pl, const 
     kv_u32(m, "context_length", (uint32_t)p->ctx);
     kv_u32(m, "embedding_length", (uint32_t)p->D);
     kv_u32(m, "block_count", (uint32_t)pl->n_layer);
-    if (p->fam == FAM_BERT || p->fam == FAM_BERT_RANK) {
+    if (FAM_IS_ENCODER(p->fam)) {
         write_metadata_bert(m, pl);
         goto tokenizer;
     }
