@@ -5,7 +5,7 @@
 // writes tests/data/golden/embed/<fixture>.ids (three inputs, one a line) and
 // <fixture>-<pooling>.f32, unnormalized. Tolerance as the logit parity tests' own type: nmse
 // 1e-5 per vector. The encoders are `frink gen` fixtures (bert-tiny, bert-rank-tiny,
-// nomic-bert-tiny, neo-bert-tiny, eurobert-tiny: the bge WordPiece vocabulary, real texts as
+// nomic-bert-tiny, neo-bert-tiny, eurobert-tiny, modern-bert-tiny: the bge WordPiece vocabulary, real texts as
 // inputs), written into the ignored tests/data/enc when missing, as the golden script writes them.
 #include <sys/stat.h>
 
@@ -282,7 +282,7 @@ static void encoder_refusals(void) {
 int main(void) {
     printf("embedding parity (worst nmse per pooling, vs the reference):\n");
     const char *fx[] = {"qwen3-dense", "llama-dense",     "gemma3-dense",  "qwen35-dense", "bert-tiny",
-                        "bert-rank-tiny", "nomic-bert-tiny", "neo-bert-tiny", "eurobert-tiny"};
+                        "bert-rank-tiny", "nomic-bert-tiny", "neo-bert-tiny", "eurobert-tiny", "modern-bert-tiny"};
     for (size_t i = 0; i < sizeof fx / sizeof fx[0]; i++) parity_fixture(fx[i]);
     for (int p = FRINK_POOLING_NONE; p <= FRINK_POOLING_RANK; p++) {
         if (p != FRINK_POOLING_RANK) {
@@ -291,6 +291,7 @@ int main(void) {
             invariance("bert-tiny", (frink_pooling)p, 30);
             invariance("nomic-bert-tiny", (frink_pooling)p, 30);
             invariance("eurobert-tiny", (frink_pooling)p, 30);
+            invariance("modern-bert-tiny", (frink_pooling)p, 30);
         }
         invariance("bert-rank-tiny", (frink_pooling)p, 30);
         invariance("neo-bert-tiny", (frink_pooling)p, 30);

@@ -309,6 +309,15 @@ static const struct arch_info table[] = {
     // eurobert: Llama's blocks (q/k/v biases when present) with non-causal attention and NEOX
     // RoPE, the final RMSNorm output_norm; no classification head.
     {"eurobert", NULL, ROPE_NEOX, AF_ENCODER | AF_ENC_OUT_NORM, 0, .flags2 = AX_FFN_UNBIASED | AX_WO_NO_BIAS},
+    // modern-bert: LayerNorm pre-norm blocks without biases (layer 0's input unnormed), a fused
+    // qkv, NEOX RoPE, a symmetric window (attention.sliding_window / 2 each side) on layers
+    // il % P != 0 (P = sliding_window_pattern, 3) rotating with rope.freq_base_swa (10000 when
+    // absent, unscaled), GeGLU (or SwiGLU, from hidden_activation) on ffn_up's halves, the final
+    // output_norm. Its reranker head (mean-pooled, GELU, cls.norm) is not read: such a file is
+    // refused by its cls tensors.
+    {"modern-bert", NULL, ROPE_NEOX,
+     AF_ENCODER | AF_ENC_MODERN | AF_ENC_OUT_NORM | AF_LAYERNORM | AF_GELU | AF_TOK_NORM | AF_SWA | AF_SWA_ROPE_UNSCALED, 3,
+     .swa_rope_base = 10000, .flags2 = AX_FFN_UNBIASED | AX_WO_NO_BIAS},
     // The other encoders of the reference, refused until each is pinned to it (what each lacks):
     {"nomic-bert-moe",
      "nomic-bert with GELU experts every moe_every_n_layers layers and a biased GELU FFN on the others: the encoder's "
@@ -320,10 +329,6 @@ static const struct arch_info table[] = {
      ROPE_NONE, 0, 0},
     {"jina-bert-v3",
      "XLM-RoBERTa encoder with NEOX RoPE and a UGM (SentencePiece unigram) tokenizer: neither is implemented for encoders",
-     ROPE_NONE, 0, 0},
-    {"modern-bert",
-     "encoder with LayerNorm pre-norm blocks, a fused qkv, global and symmetric sliding-window attention with two RoPE "
-     "bases, a GEGLU FFN and a mean-pooled GELU rank head: not implemented",
      ROPE_NONE, 0, 0},
     // <<<
 };

@@ -152,6 +152,7 @@
     /* >>> encoders */                                                                                        \
     X(NON_CAUSAL,        "non_causal",        HOST, "a query sees every cell of its sequence, later ones too: each input whole in one step (encoders)") \
     X(POST_RESIDUAL_NORM, "post_residual_norm", HOST, "x = LayerNorm(x + branch) after each branch: attn_output_norm, layer_output_norm (bert)") \
+    X(SWA_SYMMETRIC,     "swa_symmetric",     HOST, "the sliding window reaches swa_window / 2 cells each side of the query, later ones too (modern-bert)") \
     /* <<< */                                                                                                 \
     /* (end of the list) */
 

@@ -811,6 +811,17 @@ static void read_hparams_features(struct loader *ld) {
     if ((af & AF_ENCODER) && hp_num(ld, "attention.causal", 1) != 0)
         ld_fail(ld, FRINK_ERR_UNSUPPORTED, "'%s.attention.causal' is absent or true: frink runs '%s' with non-causal attention only",
                 ld->arch, ld->arch);
+    // modern-bert: GeGLU unless hidden_activation names SwiGLU (the reference's names); its
+    // ReLU forms are not implemented.
+    const struct gguf_kv *act = (af & AF_ENC_MODERN) ? kv_take(ld, "hidden_activation") : NULL;
+    if (act && act->type == GGUF_VT_STRING) {
+        // (any other name: the reference falls back to GeGLU)
+        if (gguf_str_eq(act->v.str, "silu") || gguf_str_eq(act->v.str, "swish") || gguf_str_eq(act->v.str, "swiglu"))
+            hp->ffn_act = ACT_SILU;
+        if (gguf_str_eq(act->v.str, "relu") || gguf_str_eq(act->v.str, "reglu"))
+            ld_fail(ld, FRINK_ERR_UNSUPPORTED, "'%s.hidden_activation' '%.*s' (ReGLU) is not implemented", ld->arch,
+                    (int)act->v.str.len, act->v.str.ptr);
+    }
     // <<<
 }
 
@@ -952,6 +963,8 @@ bool layer_is_swa(struct loader *ld, int il, int n_total) {
         return gguf_arr_i64(kv, (uint64_t)il) != 0;
     }
     int P = kv && kv_is_num(kv) ? (int)kv_num(kv) : ld->m->arch->swa_pattern;
+    // (modern-bert: the first layer of each period is the global one; a period 0 slides all)
+    if (ld->m->arch->flags & AF_ENC_MODERN) return P == 0 || il % P != 0;
     return P > 1 && il % P < P - 1;
 }
 
@@ -975,7 +988,9 @@ static frink_status bind_encoder_globals(struct loader *ld) {
     if ((af & AF_ENC_CLS) && gguf_tensor_index(ld->f, "cls.weight") >= 0) m->cls = mat_take_b(ld, "cls", D, D, 0, true, false, true);
     if ((af & AF_ENC_CLS) && gguf_tensor_index(ld->f, "cls.output.weight") >= 0)
         m->cls_out = mat_take_b(ld, "cls.output", D, 0, 0, true, false, true);
-    // (eurobert, neo-bert: the last block's state through a final norm, without bias)
+    if ((af & AF_ENC_MODERN) && m->tok_norm_b)
+        return ld_fail(ld, FRINK_ERR_UNSUPPORTED, "tensor 'token_embd_norm.bias': the reference does not add it for '%s'", ld->arch);
+    // (eurobert, neo-bert, modern-bert: the last block's state through a final norm, without bias)
     if (af & (AF_ENC_OUT_NORM | AF_ENC_OUT_NORM_ENC))
         m->output_norm = norm_take(ld, (af & AF_ENC_OUT_NORM_ENC) ? "enc.output_norm" : "output_norm", D, true, NULL);
     return FRINK_OK;
@@ -1283,7 +1298,8 @@ static frink_status bind_layer(struct loader *ld, struct layer *L, int il, const
     bind_layer_hparams(ld, L, il, lp);
     if (!(af & AF_NO_PRE_NORM)) {
         snprintf(b, sizeof b, "blk.%d.attn_norm", il);
-        L->attn_norm = norm_take(ld, b, D, true, &L->attn_norm_b);
+        // (modern-bert: layer 0's attention reads the embedding's norm alone when it has none)
+        L->attn_norm = norm_take(ld, b, D, !((af & AF_ENC_MODERN) && il == 0), &L->attn_norm_b);
     }
     if (af & AF_PARALLEL) {
         snprintf(b, sizeof b, "blk.%d.attn_norm_2", il);
@@ -1299,9 +1315,14 @@ static frink_status bind_layer(struct loader *ld, struct layer *L, int il, const
         feat_set(&L->feat, LF_POST_RESIDUAL_NORM);
     }
     if (af & AF_ENCODER) feat_set(&L->feat, LF_NON_CAUSAL); // (every query sees its whole input)
-    // (neo-bert: the reference binds its fused qkv without a bias, so a file's would not be added)
-    if ((af & AF_ENC_OUT_NORM_ENC) && L->wqkv.bias)
+    // (a non-causal window is symmetric: the reference's only sliding encoder, modern-bert)
+    if ((af & AF_ENCODER) && feat_has(L->feat, LF_SWA)) feat_set(&L->feat, LF_SWA_SYMMETRIC);
+    // (neo-bert, modern-bert: the reference binds the fused qkv and the norms without a bias, so
+    // a file's would not be added)
+    if ((af & (AF_ENC_OUT_NORM_ENC | AF_ENC_MODERN)) && L->wqkv.bias)
         return ld_fail(ld, FRINK_ERR_UNSUPPORTED, "tensor 'blk.%d.attn_qkv.bias': the reference does not add it for '%s'", il, ld->arch);
+    if ((af & AF_ENC_MODERN) && L->attn_norm_b)
+        return ld_fail(ld, FRINK_ERR_UNSUPPORTED, "tensor 'blk.%d.attn_norm.bias': the reference does not add it for '%s'", il, ld->arch);
     if (feat_has(L->feat, LF_NO_FFN)) { // (the mixer's binder decided: mamba)
         layer_features(m, L);
         return FRINK_OK;
@@ -1325,6 +1346,12 @@ static frink_status bind_layer(struct loader *ld, struct layer *L, int il, const
     // (the dense families: a layer whose reference graph has no FFN matrices binds none, and the
     // FFN tensors its graph never applies are given back after)
     if (!dense_ffn_bare(m, L)) bind_ffn(ld, L, il);
+    // (neo-bert, modern-bert: the reference's FFN is ffn_up's [gate | up] halves alone, and it
+    // adds no bias to the pre-FFN LayerNorm)
+    if ((af & (AF_ENC_OUT_NORM_ENC | AF_ENC_MODERN)) && L->ffn_gate.data)
+        return ld_fail(ld, FRINK_ERR_UNSUPPORTED, "tensor 'blk.%d.ffn_gate.weight': the reference's '%s' FFN does not read it (ffn_up holds [gate | up])", il, ld->arch);
+    if ((af & AF_ENC_MODERN) && L->ffn_norm_b)
+        return ld_fail(ld, FRINK_ERR_UNSUPPORTED, "tensor 'blk.%d.ffn_norm.bias': the reference does not add it for '%s'", il, ld->arch);
     if (m->arch->flags2 & AX_DENSE_RULES) dense_layer_after_ffn(ld, L, il);
     layer_features(m, L);
     return FRINK_OK;

@@ -48,8 +48,10 @@
 // The other encoders, as their converters write them: FAM_NOMIC (BERT's post-norm graph, a fused
 // qkv, RoPE, a SiLU-gated FFN, no biases), FAM_NEOBERT (RMSNorm pre-norms, a fused qkv, ffn_up
 // holding [gate | up], enc.output_norm, and a reranker's head), FAM_EUROBERT (Llama's blocks with
-// grouped KV heads, output_norm).
-enum gen_family { FAM_LLAMA, FAM_HYBRID, FAM_SSM2, FAM_BERT, FAM_BERT_RANK, FAM_NOMIC, FAM_NEOBERT, FAM_EUROBERT };
+// grouped KV heads, output_norm), FAM_MODERN (LayerNorm pre-norms without biases, none before layer
+// 0's attention, a fused qkv, ffn_up holding [gate | up] for GeGLU, a sliding window on two layers
+// of three, output_norm).
+enum gen_family { FAM_LLAMA, FAM_HYBRID, FAM_SSM2, FAM_BERT, FAM_BERT_RANK, FAM_NOMIC, FAM_NEOBERT, FAM_EUROBERT, FAM_MODERN };
 #define FAM_IS_ENCODER(f) ((f) >= FAM_BERT)
 
 struct gen_preset {
@@ -104,13 +106,16 @@ static const struct gen_preset presets[] = {
      FAM_BERT_RANK, 64, 2, 4, 4, 16, 128, 0, 512, 0, 1e-12f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0},
     // The rotary encoders on the same vocabulary, each in its family's real layout and pooling
     // (nomic-embed's mean and RoPE base 1000, NeoBERT's CLS with a reranker's head, EuroBERT's
-    // grouped KV heads and RoPE base 250 000).
+    // grouped KV heads and RoPE base 250 000, ModernBERT's global RoPE base 160 000 and 10 000 on
+    // its sliding layers, with a window of 8 here, so that the longer inputs see its edges).
     {"nomic-bert-tiny", "nomic-bert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny nomic-bert encoder (bge vocabulary, mean pooling)",
      FAM_NOMIC, 64, 2, 4, 4, 16, 128, 0, 2048, 1000.0f, 1e-12f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0},
     {"neo-bert-tiny", "neo-bert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny NeoBERT encoder with a rank head (bge vocabulary, CLS pooling)",
      FAM_NEOBERT, 64, 2, 4, 4, 16, 96, 0, 4096, 10000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0},
     {"eurobert-tiny", "eurobert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny EuroBERT encoder (bge vocabulary, mean pooling)",
      FAM_EUROBERT, 64, 2, 4, 2, 16, 128, 0, 8192, 250000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0},
+    {"modern-bert-tiny", "modern-bert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny ModernBERT encoder (bge vocabulary, mean pooling)",
+     FAM_MODERN, 64, 3, 4, 4, 16, 96, 0, 8192, 160000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0},
 };
 
 // ---- deterministic random numbers ------------------------------------------------------
@@ -296,12 +301,12 @@ static bool plan_build_bert(struct gen_plan *pl) {
     return true;
 }
 
-// The rotary encoders (FAM_NOMIC, FAM_NEOBERT, FAM_EUROBERT): matrices F16, norms F32, no
-// biases but the nomic-bert LayerNorms' (as the three models ship).
+// The rotary encoders (FAM_NOMIC, FAM_NEOBERT, FAM_EUROBERT, FAM_MODERN): matrices F16, norms F32,
+// no biases but the nomic-bert LayerNorms' (as the models ship).
 static bool plan_build_rotary_encoder(struct gen_plan *pl) {
     const struct gen_preset *p = pl->p;
     int D = p->D, V = pl->n_vocab, F = p->n_ff, Hd = p->n_head * p->head_dim, Hkv = p->n_head_kv * p->head_dim;
-    bool nomic = p->fam == FAM_NOMIC, neo = p->fam == FAM_NEOBERT;
+    bool nomic = p->fam == FAM_NOMIC, neo = p->fam == FAM_NEOBERT, modern = p->fam == FAM_MODERN;
     struct gen_tensor *t;
 #define CHK(x) do { if (!(t = (x))) return false; } while (0)
 #define BIAS(n, ...) plan_add(pl, INIT_DT_BIAS, 1, n, 1, 1, __VA_ARGS__)
@@ -311,8 +316,9 @@ static bool plan_build_rotary_encoder(struct gen_plan *pl) {
         CHK(NORM(D, "token_embd_norm.weight"));
         CHK(BIAS(D, "token_embd_norm.bias"));
     }
+    if (modern) CHK(NORM(D, "token_embd_norm.weight"));
     for (int il = 0; il < pl->n_layer; il++) {
-        if (!nomic) CHK(NORM(D, "blk.%d.attn_norm.weight", il));
+        if (!nomic && !(modern && il == 0)) CHK(NORM(D, "blk.%d.attn_norm.weight", il));
         if (p->fam == FAM_EUROBERT) {
             CHK(MAT(D, Hd, 1, "blk.%d.attn_q.weight", il));
             CHK(MAT(D, Hkv, 1, "blk.%d.attn_k.weight", il));
@@ -327,7 +333,7 @@ static bool plan_build_rotary_encoder(struct gen_plan *pl) {
         } else {
             CHK(NORM(D, "blk.%d.ffn_norm.weight", il));
         }
-        if (neo) {
+        if (neo || modern) {
             CHK(MAT(D, 2 * F, 1, "blk.%d.ffn_up.weight", il)); // [gate | up]
         } else {
             CHK(MAT(D, F, 1, "blk.%d.ffn_gate.weight", il));
@@ -346,7 +352,7 @@ static bool plan_build_rotary_encoder(struct gen_plan *pl) {
         CHK(MAT(D, 1, 1, "cls.output.weight"));
         CHK(BIAS(1, "cls.output.bias"));
     }
-    if (p->fam == FAM_EUROBERT) CHK(NORM(D, "output_norm.weight"));
+    if (p->fam == FAM_EUROBERT || modern) CHK(NORM(D, "output_norm.weight"));
 #undef BIAS
 #undef CHK
     plan_offsets(pl);
@@ -619,19 +625,24 @@ static void write_metadata_ssm2(struct gen_meta *m, const struct gen_plan *pl) {
 
 // The BERT encoders' keys, as the converter writes them: LayerNorm epsilon, non-causal, the
 // pooling (CLS 2, RANK 4: llama_pooling_type's numbers).
-// The rotary encoders add their RoPE base, LayerNorm (nomic-bert) or RMSNorm epsilon, grouped KV
-// heads (eurobert), and pool by mean (nomic-bert, eurobert) or CLS (neo-bert).
+// The rotary encoders add their RoPE base, LayerNorm (nomic-bert, modern-bert) or RMSNorm epsilon,
+// grouped KV heads (eurobert), modern-bert's window and sliding RoPE base, and pool by mean
+// (nomic-bert, eurobert, modern-bert) or CLS (neo-bert).
 static void write_metadata_bert(struct gen_meta *m, const struct gen_plan *pl) {
     const struct gen_preset *p = pl->p;
     bool bert = p->fam == FAM_BERT || p->fam == FAM_BERT_RANK;
     kv_u32(m, "feed_forward_length", (uint32_t)p->n_ff);
     kv_u32(m, "attention.head_count", (uint32_t)p->n_head);
     if (p->fam == FAM_EUROBERT) kv_u32(m, "attention.head_count_kv", (uint32_t)p->n_head_kv);
-    if (bert || p->fam == FAM_NOMIC) kv_f32(m, "attention.layer_norm_epsilon", p->eps);
+    if (bert || p->fam == FAM_NOMIC || p->fam == FAM_MODERN) kv_f32(m, "attention.layer_norm_epsilon", p->eps);
     else kv_f32(m, "attention.layer_norm_rms_epsilon", p->eps);
     if (!bert) kv_f32(m, "rope.freq_base", p->rope_base);
+    if (p->fam == FAM_MODERN) {
+        kv_u32(m, "attention.sliding_window", 8);
+        kv_f32(m, "rope.freq_base_swa", 10000.0f);
+    }
     kv_bool(m, "attention.causal", false);
-    kv_u32(m, "pooling_type", p->fam == FAM_BERT_RANK ? 4 : p->fam == FAM_NOMIC || p->fam == FAM_EUROBERT ? 1 : 2);
+    kv_u32(m, "pooling_type", p->fam == FAM_BERT_RANK ? 4 : p->fam == FAM_NEOBERT || p->fam == FAM_BERT ? 2 : 1);
 }
 
 static void write_metadata(struct gen_meta *m, const struct gen_plan *pl, const struct gguf_file *vocab) {
