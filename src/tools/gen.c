@@ -637,9 +637,14 @@ static void write_metadata_bert(struct gen_meta *m, const struct gen_plan *pl) {
     if (bert || p->fam == FAM_NOMIC || p->fam == FAM_MODERN) kv_f32(m, "attention.layer_norm_epsilon", p->eps);
     else kv_f32(m, "attention.layer_norm_rms_epsilon", p->eps);
     if (!bert) kv_f32(m, "rope.freq_base", p->rope_base);
+    // (their converters say "none" for neo-bert, eurobert and modern-bert; the last adds its
+    // window, period and vocabulary size)
+    if (!bert && p->fam != FAM_NOMIC) kv_str(m, "rope.scaling.type", "none");
     if (p->fam == FAM_MODERN) {
         kv_u32(m, "attention.sliding_window", 8);
+        kv_u32(m, "attention.sliding_window_pattern", 3);
         kv_f32(m, "rope.freq_base_swa", 10000.0f);
+        kv_u32(m, "vocab_size", (uint32_t)pl->n_vocab);
     }
     kv_bool(m, "attention.causal", false);
     kv_u32(m, "pooling_type", p->fam == FAM_BERT_RANK ? 4 : p->fam == FAM_NEOBERT || p->fam == FAM_BERT ? 2 : 1);
