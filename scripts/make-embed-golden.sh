@@ -8,8 +8,9 @@
 # tokens) and <fixture>-<pooling>.f32 (unnormalized float32: one vector per input, or one per
 # token for none) for pooling none, mean, cls and last; rank too for qwen3-dense, bert-rank-tiny
 # and neo-bert-tiny, whose fixtures carry a classification head. The encoder fixtures (bert-tiny,
-# bert-rank-tiny, nomic-bert-tiny, neo-bert-tiny, eurobert-tiny, modern-bert-tiny) are `frink gen`'s (FRINK, default
-# build/frink) on the bge WordPiece vocabulary, their inputs real texts.
+# bert-rank-tiny, nomic-bert-tiny, neo-bert-tiny, eurobert-tiny, modern-bert-tiny,
+# jina-bert-v2-tiny) are `frink gen`'s (FRINK, default build/frink) on the bge WordPiece
+# vocabulary, their inputs real texts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ORACLE=${ORACLE:-build/peer/oracle}
@@ -19,11 +20,11 @@ mkdir -p "$G"
 ids() { local n=$1 o=$2 s="" i; for ((i = 0; i < n; i++)); do s+="${s:+,}$(( (i * 7919 + 13 + o * 31) % 125 + 3 ))"; done; echo "$s"; }
 fixtures=("$@")
 [ ${#fixtures[@]} -gt 0 ] || fixtures=(qwen3-dense llama-dense gemma3-dense qwen35-dense bert-tiny bert-rank-tiny
-  nomic-bert-tiny neo-bert-tiny eurobert-tiny modern-bert-tiny)
+  nomic-bert-tiny neo-bert-tiny eurobert-tiny modern-bert-tiny jina-bert-v2-tiny)
 for fx in "${fixtures[@]}"; do
   gguf=tests/data/archs/$fx.gguf
   case $fx in
-  bert-* | nomic-bert-* | neo-bert-* | eurobert-* | modern-bert-*)
+  bert-* | nomic-bert-* | neo-bert-* | eurobert-* | modern-bert-* | jina-bert-v2-*)
     # The encoders: `frink gen` (seed 1) on bge's WordPiece vocabulary, into the ignored
     # tests/data/enc (tests/test_embed.c writes the same file when it is missing); three texts
     # as the reference tokenizes them, [CLS] ... [SEP].

@@ -318,14 +318,18 @@ static const struct arch_info table[] = {
     {"modern-bert", NULL, ROPE_NEOX,
      AF_ENCODER | AF_ENC_MODERN | AF_ENC_OUT_NORM | AF_LAYERNORM | AF_GELU | AF_TOK_NORM | AF_SWA | AF_SWA_ROPE_UNSCALED, 3,
      .swa_rope_base = 10000, .flags2 = AX_FFN_UNBIASED | AX_WO_NO_BIAS},
+    // jina-bert-v2: BERT's post-norm graph with ALiBi (max bias 8, the mask -|i - j| both ways)
+    // instead of positions, LayerNorms of the whole q and k rows when attn_q_norm is present, an
+    // optional attn_norm_2 re-adding the block input, a GELU FFN (gated by ffn_gate, or GeGLU on a
+    // 2 n_ff ffn_up, or ungated). Its reranker head (cls of one row, tanh) is not read: such a file
+    // is refused by its cls tensors.
+    {"jina-bert-v2", NULL, ROPE_NONE,
+     AF_ENCODER | AF_ENC_BERT | AF_ENC_JINA2 | AF_LAYERNORM | AF_GELU | AF_TOK_NORM | AF_NO_PRE_NORM | AF_ALIBI_8 |
+         AF_QK_LN_OPT, 0},
     // The other encoders of the reference, refused until each is pinned to it (what each lacks):
     {"nomic-bert-moe",
      "nomic-bert with GELU experts every moe_every_n_layers layers and a biased GELU FFN on the others: the encoder's "
      "expert layers are not implemented",
-     ROPE_NONE, 0, 0},
-    {"jina-bert-v2",
-     "encoder with ALiBi (max bias 8, non-causal) instead of positions, optional LayerNorms of q and k and attn_norm_2, "
-     "a GEGLU FFN: not implemented",
      ROPE_NONE, 0, 0},
     {"jina-bert-v3",
      "XLM-RoBERTa encoder with NEOX RoPE and a UGM (SentencePiece unigram) tokenizer: neither is implemented for encoders",

@@ -61,7 +61,7 @@
 #define AF_DEEPSEEK_MOE        AF(43)  // gating func, groups, weight norm/scale, leading dense blocks from metadata
 #define AF_FFN_ACT_SCALES      AF(44)  // ungated FFN: act(u) divided elementwise by blk.N.ffn.act.scales when present (AWQ; mpt)
 #define AF_ROPE_SECTIONS       AF(45)  // rope.dimension_sections required; only their plain-text (NEOX-equivalent) form runs
-// >>> encoders (bits 46-51 of the first word)
+// >>> encoders (bits 46-52 of the first word)
 #define AF_ENCODER             AF(46)  // an encoder: attention.causal must be false (non-causal attention over the whole
                                        // input); no vocabulary head: embeddings only (pooling_type from the file)
 #define AF_ENC_BERT            AF(47)  // BERT's graph: token_types row 0 added to the embedding, post-norm blocks
@@ -74,6 +74,8 @@
 #define AF_ENC_MODERN          AF(51)  // modern-bert's rules: LayerNorms without bias, layer 0 without attn_norm (its
                                        // input unnormed), sliding layers il % P != 0 (the first of each period
                                        // global) with a symmetric window, the FFN's GLU from hidden_activation
+#define AF_ENC_JINA2           AF(52)  // jina-bert-v2's rules: attn_norm_2 after attn_output_norm re-adds the block
+                                       // input, an ffn_up of n_ff rows without ffn_gate is an ungated GELU FFN
 // <<<
 
 // The second word of a row's flags (arch_info.flags2): the families added per group, each

@@ -11,6 +11,7 @@
 //   y = Wo o
 // and multi-head latent attention (attn_mla_layer), which shares the kernel.
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/forward_impl.h"
@@ -199,8 +200,9 @@ static void attend(const struct attn_job *j, int ith, int t, int h0, int nh) {
                 s *= scale;
             }
             if (feat_has(L->feat, LF_ATTN_SOFTCAP)) s = softcap * tanhf(s);
-            // The mask holds -|i - j| as F16; the kernel multiplies it by the slope.
-            if (feat_has(L->feat, LF_ALIBI)) s += slope[g] * fp16_to_fp32(fp32_to_fp16((float)(c - pos)));
+            // The mask holds -|i - j| as F16; the kernel multiplies it by the slope. (Causal, that is
+            // c - pos; an encoder's later cells are as far as its earlier ones.)
+            if (feat_has(L->feat, LF_ALIBI)) s += slope[g] * fp16_to_fp32(fp32_to_fp16(-(float)abs(c - pos)));
             float ms = 1.0f, vs = 1.0f;
             if (s > M[g]) {
                 float Mold = M[g];

@@ -153,6 +153,7 @@
     X(NON_CAUSAL,        "non_causal",        HOST, "a query sees every cell of its sequence, later ones too: each input whole in one step (encoders)") \
     X(POST_RESIDUAL_NORM, "post_residual_norm", HOST, "x = LayerNorm(x + branch) after each branch: attn_output_norm, layer_output_norm (bert)") \
     X(SWA_SYMMETRIC,     "swa_symmetric",     HOST, "the sliding window reaches swa_window / 2 cells each side of the query, later ones too (modern-bert)") \
+    X(ENC_READD_NORM,    "enc_readd_norm",    HOST, "after attn_output_norm, x = LayerNorm(x + block input; attn_norm_2) (jina-bert-v2)") \
     /* <<< */                                                                                                 \
     /* (end of the list) */
 

@@ -569,7 +569,13 @@ static void bind_ffn(struct loader *ld, struct layer *L, int il) {
         bool fs = (af & AF_FFN_SCALES) != 0, fb = !(ld->m->arch->flags2 & AX_FFN_UNBIASED);
         char gn[80];
         snprintf(gn, sizeof gn, "blk.%d.ffn_gate.weight", il);
-        if (af & AF_FFN_UNGATED) {
+        char un[80];
+        snprintf(un, sizeof un, "blk.%d.ffn_up.weight", il);
+        const struct gguf_tensor *up = gguf_find_tensor(ld->f, un);
+        // (jina-bert-v2: ungated when ffn_up has n_ff rows and no ffn_gate, as the reference decides)
+        bool ungated = (af & AF_FFN_UNGATED) ||
+                       ((af & AF_ENC_JINA2) && gguf_tensor_index(ld->f, gn) < 0 && up && up->n_dims >= 2 && up->ne[1] == L->n_ff);
+        if (ungated) {
             feat_set(&L->feat, LF_FFN_UNGATED);
             if (af & AF_FFN_ACT_SCALES) {
                 snprintf(b, sizeof b, "blk.%d.ffn.act.scales", il);
@@ -1314,6 +1320,12 @@ static frink_status bind_layer(struct loader *ld, struct layer *L, int il, const
         L->enc_layer_out_norm = norm_take(ld, b, D, true, &L->enc_layer_out_norm_b);
         feat_set(&L->feat, LF_POST_RESIDUAL_NORM);
     }
+    snprintf(b, sizeof b, "blk.%d.attn_norm_2.weight", il);
+    if ((af & AF_ENC_JINA2) && gguf_tensor_index(ld->f, b) >= 0) {
+        snprintf(b, sizeof b, "blk.%d.attn_norm_2", il);
+        L->enc_attn_norm_2 = norm_take(ld, b, D, true, &L->enc_attn_norm_2_b);
+        feat_set(&L->feat, LF_ENC_READD_NORM);
+    }
     if (af & AF_ENCODER) feat_set(&L->feat, LF_NON_CAUSAL); // (every query sees its whole input)
     // (a non-causal window is symmetric: the reference's only sliding encoder, modern-bert)
     if ((af & AF_ENCODER) && feat_has(L->feat, LF_SWA)) feat_set(&L->feat, LF_SWA_SYMMETRIC);
@@ -1350,6 +1362,9 @@ static frink_status bind_layer(struct loader *ld, struct layer *L, int il, const
     // adds no bias to the pre-FFN LayerNorm)
     if ((af & (AF_ENC_OUT_NORM_ENC | AF_ENC_MODERN)) && L->ffn_gate.data)
         return ld_fail(ld, FRINK_ERR_UNSUPPORTED, "tensor 'blk.%d.ffn_gate.weight': the reference's '%s' FFN does not read it (ffn_up holds [gate | up])", il, ld->arch);
+    // (jina-bert-v2: the reference adds no bias to its gate)
+    if ((af & AF_ENC_JINA2) && L->ffn_gate.bias)
+        return ld_fail(ld, FRINK_ERR_UNSUPPORTED, "tensor 'blk.%d.ffn_gate.bias': the reference does not add it for '%s'", il, ld->arch);
     if ((af & AF_ENC_MODERN) && L->ffn_norm_b)
         return ld_fail(ld, FRINK_ERR_UNSUPPORTED, "tensor 'blk.%d.ffn_norm.bias': the reference does not add it for '%s'", il, ld->arch);
     if (m->arch->flags2 & AX_DENSE_RULES) dense_layer_after_ffn(ld, L, il);

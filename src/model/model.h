@@ -175,6 +175,8 @@ struct layer {
     // >>> encoders
     const float *enc_attn_out_norm, *enc_attn_out_norm_b;   // [D] LayerNorm of x + attn(x) (LF_POST_RESIDUAL_NORM)
     const float *enc_layer_out_norm, *enc_layer_out_norm_b; // [D] LayerNorm of x + ffn(x)
+    const float *enc_attn_norm_2, *enc_attn_norm_2_b;       // [D] jina-bert-v2: LayerNorm of that + the block input
+                                                            // (LF_ENC_READD_NORM), NULL when absent
     // <<<
 };
 

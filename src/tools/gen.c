@@ -50,8 +50,12 @@
 // holding [gate | up], enc.output_norm, and a reranker's head), FAM_EUROBERT (Llama's blocks with
 // grouped KV heads, output_norm), FAM_MODERN (LayerNorm pre-norms without biases, none before layer
 // 0's attention, a fused qkv, ffn_up holding [gate | up] for GeGLU, a sliding window on two layers
-// of three, output_norm).
-enum gen_family { FAM_LLAMA, FAM_HYBRID, FAM_SSM2, FAM_BERT, FAM_BERT_RANK, FAM_NOMIC, FAM_NEOBERT, FAM_EUROBERT, FAM_MODERN };
+// of three, output_norm), FAM_JINA2 (BERT's post-norm graph without positions, biases as the
+// converter writes them; layer 0 with q/k LayerNorms and a separate ffn_gate, layer 1 with
+// attn_norm_2 and a GeGLU ffn_up of 2 n_ff rows, layer 2 ungated, so that one file holds each
+// variant).
+enum gen_family { FAM_LLAMA, FAM_HYBRID, FAM_SSM2, FAM_BERT, FAM_BERT_RANK, FAM_NOMIC, FAM_NEOBERT, FAM_EUROBERT, FAM_MODERN,
+                  FAM_JINA2 };
 #define FAM_IS_ENCODER(f) ((f) >= FAM_BERT)
 
 struct gen_preset {
@@ -116,6 +120,8 @@ static const struct gen_preset presets[] = {
      FAM_EUROBERT, 64, 2, 4, 2, 16, 128, 0, 8192, 250000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0},
     {"modern-bert-tiny", "modern-bert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny ModernBERT encoder (bge vocabulary, mean pooling)",
      FAM_MODERN, 64, 3, 4, 4, 16, 96, 0, 8192, 160000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0},
+    {"jina-bert-v2-tiny", "jina-bert-v2", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny Jina BERT v2 encoder, ALiBi (bge vocabulary, mean pooling)",
+     FAM_JINA2, 64, 3, 4, 4, 16, 128, 0, 8192, 0, 1e-12f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0},
 };
 
 // ---- deterministic random numbers ------------------------------------------------------
@@ -359,8 +365,54 @@ static bool plan_build_rotary_encoder(struct gen_plan *pl) {
     return true;
 }
 
+// Jina BERT v2 (FAM_JINA2): BERT's tensors without positions, every projection and norm with its
+// bias but the gate's; the optional parts on one layer each (see enum gen_family).
+static bool plan_build_jina2(struct gen_plan *pl) {
+    const struct gen_preset *p = pl->p;
+    int D = p->D, V = pl->n_vocab, F = p->n_ff;
+    struct gen_tensor *t;
+#define CHK(x) do { if (!(t = (x))) return false; } while (0)
+#define BIAS(n, ...) plan_add(pl, INIT_DT_BIAS, 1, n, 1, 1, __VA_ARGS__)
+    CHK(MAT(D, V, 1, "token_embd.weight"));
+    CHK(plan_add(pl, INIT_DT_BIAS, 2, D, 2, 1, "token_types.weight"));
+    CHK(NORM(D, "token_embd_norm.weight"));
+    CHK(BIAS(D, "token_embd_norm.bias"));
+    static const char *const proj[] = {"attn_q", "attn_k", "attn_v", "attn_output"};
+    for (int il = 0; il < pl->n_layer; il++) {
+        int kind = il % 3; // 0: q/k norms, ffn_gate; 1: attn_norm_2, [gate | up]; 2: ungated
+        for (int k = 0; k < 4; k++) {
+            CHK(MAT(D, D, 1, "blk.%d.%s.weight", il, proj[k]));
+            CHK(BIAS(D, "blk.%d.%s.bias", il, proj[k]));
+        }
+        if (kind == 0) {
+            CHK(NORM(D, "blk.%d.attn_q_norm.weight", il));
+            CHK(BIAS(D, "blk.%d.attn_q_norm.bias", il));
+            CHK(NORM(D, "blk.%d.attn_k_norm.weight", il));
+            CHK(BIAS(D, "blk.%d.attn_k_norm.bias", il));
+        }
+        CHK(NORM(D, "blk.%d.attn_output_norm.weight", il));
+        CHK(BIAS(D, "blk.%d.attn_output_norm.bias", il));
+        if (kind == 1) {
+            CHK(NORM(D, "blk.%d.attn_norm_2.weight", il));
+            CHK(BIAS(D, "blk.%d.attn_norm_2.bias", il));
+        }
+        if (kind == 0) CHK(MAT(D, F, 1, "blk.%d.ffn_gate.weight", il));
+        CHK(MAT(D, kind == 1 ? 2 * F : F, 1, "blk.%d.ffn_up.weight", il));
+        CHK(BIAS(kind == 1 ? 2 * F : F, "blk.%d.ffn_up.bias", il));
+        CHK(MAT(F, D, 1, "blk.%d.ffn_down.weight", il));
+        CHK(BIAS(D, "blk.%d.ffn_down.bias", il));
+        CHK(NORM(D, "blk.%d.layer_output_norm.weight", il));
+        CHK(BIAS(D, "blk.%d.layer_output_norm.bias", il));
+    }
+#undef BIAS
+#undef CHK
+    plan_offsets(pl);
+    return true;
+}
+
 static bool plan_build(struct gen_plan *pl) {
     const struct gen_preset *p = pl->p;
+    if (p->fam == FAM_JINA2) return plan_build_jina2(pl);
     if (p->fam == FAM_SSM2) return plan_build_ssm2(pl);
     if (p->fam == FAM_BERT || p->fam == FAM_BERT_RANK) return plan_build_bert(pl);
     if (FAM_IS_ENCODER(p->fam)) return plan_build_rotary_encoder(pl);
@@ -630,7 +682,7 @@ static void write_metadata_ssm2(struct gen_meta *m, const struct gen_plan *pl) {
 // (nomic-bert, eurobert, modern-bert) or CLS (neo-bert).
 static void write_metadata_bert(struct gen_meta *m, const struct gen_plan *pl) {
     const struct gen_preset *p = pl->p;
-    bool bert = p->fam == FAM_BERT || p->fam == FAM_BERT_RANK;
+    bool bert = p->fam == FAM_BERT || p->fam == FAM_BERT_RANK || p->fam == FAM_JINA2; // (no RoPE)
     kv_u32(m, "feed_forward_length", (uint32_t)p->n_ff);
     kv_u32(m, "attention.head_count", (uint32_t)p->n_head);
     if (p->fam == FAM_EUROBERT) kv_u32(m, "attention.head_count_kv", (uint32_t)p->n_head_kv);
