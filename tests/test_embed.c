@@ -277,6 +277,24 @@ static void encoder_refusals(void) {
     frink_context_free(c);
     frink_model_free(m);
     frink_model_free(r);
+    // The rotary encoders: the files' poolings, no logits, a rank head only where the reference
+    // reads one (neo-bert's cls; eurobert has none).
+    frink_model *neo = open_fixture("neo-bert-tiny"), *euro = open_fixture("eurobert-tiny");
+    if (!neo || !euro) return;
+    CHECK(frink_model_pooling(neo) == FRINK_POOLING_CLS && frink_model_pooling(euro) == FRINK_POOLING_MEAN, "the files' poolings");
+    CHECK(frink_embed_size(neo, FRINK_POOLING_RANK) == 1 && frink_embed_size(euro, FRINK_POOLING_RANK) == 0, "rank sizes");
+    c = context(euro, 1, 64);
+    out = malloc((size_t)D * sizeof(float));
+    lg = malloc((size_t)V * sizeof(float));
+    ep = (frink_embed_params){FRINK_POOLING_RANK, 2};
+    CHECK_FAILS(frink_embed(c, in, 1, &ep, out, (size_t)D), FRINK_ERR_UNSUPPORTED, "'eurobert' has none");
+    CHECK(!frink_seq_create(c, &s), "%s", frink_errmsg());
+    CHECK_FAILS(frink_seq_eval(s, ids, 6, lg, 0), FRINK_ERR_UNSUPPORTED, "'eurobert' is an encoder");
+    free(out);
+    free(lg);
+    frink_context_free(c);
+    frink_model_free(neo);
+    frink_model_free(euro);
 }
 
 int main(void) {
