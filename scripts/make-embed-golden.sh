@@ -6,8 +6,8 @@
 #
 # Writes tests/data/golden/embed/<fixture>.ids (one input per line: three inputs of 3, 9 and 17
 # tokens) and <fixture>-<pooling>.f32 (unnormalized float32: one vector per input, or one per
-# token for none) for pooling none, mean, cls and last; rank too for qwen3-dense, bert-rank-tiny
-# and neo-bert-tiny, whose fixtures carry a classification head. The encoder fixtures (bert-tiny,
+# token for none) for pooling none, mean, cls and last; rank too for qwen3-dense, bert-rank-tiny,
+# neo-bert-tiny, modern-bert-tiny and jina-bert-v2-tiny, whose fixtures carry a classification head. The encoder fixtures (bert-tiny,
 # bert-rank-tiny, nomic-bert-tiny, neo-bert-tiny, eurobert-tiny, modern-bert-tiny,
 # jina-bert-v2-tiny) are `frink gen`'s (FRINK, default build/frink) on the bge WordPiece
 # vocabulary, their inputs real texts.
@@ -41,8 +41,8 @@ for fx in "${fixtures[@]}"; do
   for p in none mean cls last; do
     "$ORACLE" embed "$gguf" "$p" "$G/$fx-$p.f32" "$a" "$b" "$c"
   done
-  # rank: the classification head, which the qwen3 fixture (cls.output) and the BERT and NeoBERT
-  # rerankers (cls, cls.output) carry
-  case $fx in qwen3-dense | bert-rank-tiny | neo-bert-tiny) "$ORACLE" embed "$gguf" rank "$G/$fx-rank.f32" "$a" "$b" "$c" ;; esac
+  # rank: the classification head, which the qwen3 fixture (cls.output), the BERT, NeoBERT and
+  # ModernBERT rerankers (cls, cls.output) and the Jina one (cls alone) carry
+  case $fx in qwen3-dense | bert-rank-tiny | neo-bert-tiny | modern-bert-tiny | jina-bert-v2-tiny) "$ORACLE" embed "$gguf" rank "$G/$fx-rank.f32" "$a" "$b" "$c" ;; esac
   echo "golden: embeddings of $fx"
 done

@@ -98,8 +98,12 @@ static void parity_fixture(const char *fx) {
         snprintf(path, sizeof path, "tests/data/golden/embed/%s-%s.f32", fx, names[p]);
         float *g = parity_read_f32(path, &ng);
         CHECK(g && ng == need, "%s: %s missing or %zu floats, not %zu", fx, path, ng, need);
+        // (a rerankers' single score per input is compared as the vector of the inputs' scores: a
+        // score near zero makes its own relative error meaningless; modern-bert-tiny's first is
+        // -0.07, off by 2e-4 as the others are, from the hidden states' rounding)
         double worst = 0;
-        for (size_t r = 0; g && ng == need && !st && r < need / dim; r++) {
+        if (g && ng == need && !st && dim == 1) worst = row_nmse(out, g, (int)need);
+        for (size_t r = 0; g && ng == need && !st && dim > 1 && r < need / dim; r++) {
             double e = row_nmse(out + r * dim, g + r * dim, dim);
             if (e > worst) worst = e;
         }
@@ -310,11 +314,11 @@ int main(void) {
             invariance("bert-tiny", (frink_pooling)p, 30);
             invariance("nomic-bert-tiny", (frink_pooling)p, 30);
             invariance("eurobert-tiny", (frink_pooling)p, 30);
-            invariance("modern-bert-tiny", (frink_pooling)p, 30);
-            invariance("jina-bert-v2-tiny", (frink_pooling)p, 30);
         }
         invariance("bert-rank-tiny", (frink_pooling)p, 30);
         invariance("neo-bert-tiny", (frink_pooling)p, 30);
+        invariance("modern-bert-tiny", (frink_pooling)p, 30);
+        invariance("jina-bert-v2-tiny", (frink_pooling)p, 30);
     }
     normalize_and_state();
     refusals();

@@ -313,18 +313,16 @@ static const struct arch_info table[] = {
     // qkv, NEOX RoPE, a symmetric window (attention.sliding_window / 2 each side) on layers
     // il % P != 0 (P = sliding_window_pattern, 3) rotating with rope.freq_base_swa (10000 when
     // absent, unscaled), GeGLU (or SwiGLU, from hidden_activation) on ffn_up's halves, the final
-    // output_norm. Its reranker head (mean-pooled, GELU, cls.norm) is not read: such a file is
-    // refused by its cls tensors.
+    // output_norm; a reranker's head pools the mean, then cls (no bias), GELU, cls.norm, cls.output.
     {"modern-bert", NULL, ROPE_NEOX,
-     AF_ENCODER | AF_ENC_MODERN | AF_ENC_OUT_NORM | AF_LAYERNORM | AF_GELU | AF_TOK_NORM | AF_SWA | AF_SWA_ROPE_UNSCALED, 3,
+     AF_ENCODER | AF_ENC_CLS | AF_ENC_MODERN | AF_ENC_OUT_NORM | AF_LAYERNORM | AF_GELU | AF_TOK_NORM | AF_SWA | AF_SWA_ROPE_UNSCALED, 3,
      .swa_rope_base = 10000, .flags2 = AX_FFN_UNBIASED | AX_WO_NO_BIAS},
     // jina-bert-v2: BERT's post-norm graph with ALiBi (max bias 8, the mask -|i - j| both ways)
     // instead of positions, LayerNorms of the whole q and k rows when attn_q_norm is present, an
     // optional attn_norm_2 re-adding the block input, a GELU FFN (gated by ffn_gate, or GeGLU on a
-    // 2 n_ff ffn_up, or ungated). Its reranker head (cls of one row, tanh) is not read: such a file
-    // is refused by its cls tensors.
+    // 2 n_ff ffn_up, or ungated); a reranker's head is cls alone, one row, tanh(W h + b).
     {"jina-bert-v2", NULL, ROPE_NONE,
-     AF_ENCODER | AF_ENC_BERT | AF_ENC_JINA2 | AF_LAYERNORM | AF_GELU | AF_TOK_NORM | AF_NO_PRE_NORM | AF_ALIBI_8 |
+     AF_ENCODER | AF_ENC_BERT | AF_ENC_CLS | AF_ENC_JINA2 | AF_LAYERNORM | AF_GELU | AF_TOK_NORM | AF_NO_PRE_NORM | AF_ALIBI_8 |
          AF_QK_LN_OPT, 0},
     // The other encoders of the reference, refused until each is pinned to it (what each lacks):
     {"nomic-bert-moe",

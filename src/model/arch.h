@@ -68,7 +68,8 @@
                                        // x = LN(x + attn(x)) with attn_output_norm, x = LN(x + ffn(x)) with
                                        // layer_output_norm; no output norm (bert, nomic-bert)
 #define AF_ENC_CLS             AF(48)  // a reranker's head when present: cls (tanh(W h + b)) and cls.output on the
-                                       // first token (bert, neo-bert)
+                                       // first token (bert, neo-bert; jina-bert-v2's and modern-bert's forms
+                                       // by their own flags)
 #define AF_ENC_OUT_NORM        AF(49)  // the last block's state through output_norm (eurobert)
 #define AF_ENC_OUT_NORM_ENC    AF(50)  // the same, the norm named enc.output_norm (neo-bert)
 #define AF_ENC_MODERN          AF(51)  // modern-bert's rules: LayerNorms without bias, layer 0 without attn_norm (its

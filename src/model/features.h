@@ -172,7 +172,8 @@
     X(TIED_OUTPUT,   "tied_output",   "the output head is the token table (same weights)")                         \
     X(TOKEN_TYPE,    "token_type",    "token_types row 0 (sentence A) added to every embedding (bert)")            \
     X(ENCODER,       "encoder",       "no vocabulary head: the last block's state is the embedding (bert)")        \
-    X(ENC_OUT_NORM,  "enc_out_norm",  "an encoder's embedding through its final norm (eurobert, neo-bert; bert has none)")
+    X(ENC_OUT_NORM,  "enc_out_norm",  "an encoder's embedding through its final norm (eurobert, neo-bert; bert has none)") \
+    X(RANK_MEAN_GELU, "rank_mean_gelu", "rank pools the mean of the rows, the pooler's GELU then cls.norm (modern-bert)")
 // clang-format on
 
 // The HOST column's values.

@@ -711,6 +711,7 @@ static void model_features(struct model *m) {
     if (m->type_row) feat_set(&m->feat, MF_TOKEN_TYPE);
     if (m->arch->flags & AF_ENCODER) feat_set(&m->feat, MF_ENCODER);
     if ((m->arch->flags & AF_ENCODER) && m->output_norm) feat_set(&m->feat, MF_ENC_OUT_NORM);
+    if (m->arch->flags & AF_ENC_MODERN) feat_set(&m->feat, MF_RANK_MEAN_GELU);
     // <<<
 }
 
@@ -990,10 +991,14 @@ static frink_status bind_encoder_globals(struct loader *ld) {
     }
     double pt = hp_num(ld, "pooling_type", -1);
     m->pooling = pt >= 0 && pt <= 4 ? (int)pt : -1;
-    // (the head only where the family's reference reads one: elsewhere cls tensors stay unread)
-    if ((af & AF_ENC_CLS) && gguf_tensor_index(ld->f, "cls.weight") >= 0) m->cls = mat_take_b(ld, "cls", D, D, 0, true, false, true);
-    if ((af & AF_ENC_CLS) && gguf_tensor_index(ld->f, "cls.output.weight") >= 0)
+    // (the head only where the family's reference reads one: elsewhere cls tensors stay unread;
+    // jina-bert-v2's is cls alone, one row; modern-bert's pooler has no bias, then cls.norm)
+    bool jina = (af & AF_ENC_JINA2) != 0, modern = (af & AF_ENC_MODERN) != 0;
+    if ((af & AF_ENC_CLS) && gguf_tensor_index(ld->f, "cls.weight") >= 0)
+        m->cls = mat_take_b(ld, "cls", D, jina ? 1 : D, 0, true, false, !modern);
+    if ((af & AF_ENC_CLS) && !jina && gguf_tensor_index(ld->f, "cls.output.weight") >= 0)
         m->cls_out = mat_take_b(ld, "cls.output", D, 0, 0, true, false, true);
+    if ((af & AF_ENC_CLS) && modern) m->cls_norm = vec_take(ld, "cls.norm.weight", D, false);
     if ((af & AF_ENC_MODERN) && m->tok_norm_b)
         return ld_fail(ld, FRINK_ERR_UNSUPPORTED, "tensor 'token_embd_norm.bias': the reference does not add it for '%s'", ld->arch);
     // (eurobert, neo-bert, modern-bert: the last block's state through a final norm, without bias)

@@ -53,7 +53,7 @@
 // of three, output_norm), FAM_JINA2 (BERT's post-norm graph without positions, biases as the
 // converter writes them; layer 0 with q/k LayerNorms and a separate ffn_gate, layer 1 with
 // attn_norm_2 and a GeGLU ffn_up of 2 n_ff rows, layer 2 ungated, so that one file holds each
-// variant).
+// variant; a one-row cls head). FAM_MODERN and FAM_NEOBERT carry their rerankers' heads too.
 enum gen_family { FAM_LLAMA, FAM_HYBRID, FAM_SSM2, FAM_BERT, FAM_BERT_RANK, FAM_NOMIC, FAM_NEOBERT, FAM_EUROBERT, FAM_MODERN,
                   FAM_JINA2 };
 #define FAM_IS_ENCODER(f) ((f) >= FAM_BERT)
@@ -118,9 +118,9 @@ static const struct gen_preset presets[] = {
      FAM_NEOBERT, 64, 2, 4, 4, 16, 96, 0, 4096, 10000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0},
     {"eurobert-tiny", "eurobert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny EuroBERT encoder (bge vocabulary, mean pooling)",
      FAM_EUROBERT, 64, 2, 4, 2, 16, 128, 0, 8192, 250000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0},
-    {"modern-bert-tiny", "modern-bert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny ModernBERT encoder (bge vocabulary, mean pooling)",
+    {"modern-bert-tiny", "modern-bert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny ModernBERT encoder with a rank head (bge vocabulary, mean pooling)",
      FAM_MODERN, 64, 3, 4, 4, 16, 96, 0, 8192, 160000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0},
-    {"jina-bert-v2-tiny", "jina-bert-v2", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny Jina BERT v2 encoder, ALiBi (bge vocabulary, mean pooling)",
+    {"jina-bert-v2-tiny", "jina-bert-v2", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny Jina BERT v2 encoder, ALiBi, a rank head (bge vocabulary, mean pooling)",
      FAM_JINA2, 64, 3, 4, 4, 16, 128, 0, 8192, 0, 1e-12f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0},
 };
 
@@ -359,6 +359,12 @@ static bool plan_build_rotary_encoder(struct gen_plan *pl) {
         CHK(BIAS(1, "cls.output.bias"));
     }
     if (p->fam == FAM_EUROBERT || modern) CHK(NORM(D, "output_norm.weight"));
+    if (modern) { // (a reranker's head: the pooler without bias, its LayerNorm, one class)
+        CHK(MAT(D, D, 1, "cls.weight"));
+        CHK(NORM(D, "cls.norm.weight"));
+        CHK(MAT(D, 1, 1, "cls.output.weight"));
+        CHK(BIAS(1, "cls.output.bias"));
+    }
 #undef BIAS
 #undef CHK
     plan_offsets(pl);
@@ -404,6 +410,8 @@ static bool plan_build_jina2(struct gen_plan *pl) {
         CHK(NORM(D, "blk.%d.layer_output_norm.weight", il));
         CHK(BIAS(D, "blk.%d.layer_output_norm.bias", il));
     }
+    CHK(MAT(D, 1, 1, "cls.weight")); // (a reranker's head of one row, as jina-reranker-v1's)
+    CHK(BIAS(1, "cls.bias"));
 #undef BIAS
 #undef CHK
     plan_offsets(pl);
