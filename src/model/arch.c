@@ -326,8 +326,9 @@ static const struct arch_info table[] = {
          AF_QK_LN_OPT, 0},
     // The other encoders of the reference, refused until each is pinned to it (what each lacks):
     {"nomic-bert-moe",
-     "nomic-bert with GELU experts every moe_every_n_layers layers and a biased GELU FFN on the others: the encoder's "
-     "expert layers are not implemented",
+     "nomic-bert with ungated GELU experts (softmax top-k) on the layers il % moe_every_n_layers == 1 and a biased "
+     "GELU FFN on the others: the encoder's expert layers are not implemented (nor its models' XLM-RoBERTa UGM "
+     "tokenizer)",
      ROPE_NONE, 0, 0},
     {"jina-bert-v3",
      "XLM-RoBERTa encoder with NEOX RoPE and a UGM (SentencePiece unigram) tokenizer: neither is implemented for encoders",
