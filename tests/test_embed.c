@@ -5,8 +5,8 @@
 // writes tests/data/golden/embed/<fixture>.ids (three inputs, one a line) and
 // <fixture>-<pooling>.f32, unnormalized. Tolerance as the logit parity tests' own type: nmse
 // 1e-5 per vector. The encoders are `frink gen` fixtures (bert-tiny, bert-rank-tiny,
-// nomic-bert-tiny, neo-bert-tiny, eurobert-tiny, modern-bert-tiny, jina-bert-v2-tiny: the bge
-// WordPiece vocabulary, real texts as inputs), written into the ignored tests/data/enc when missing, as the golden script writes them.
+// nomic-bert-tiny, neo-bert-tiny, eurobert-tiny, modern-bert-tiny, modern-bert-swiglu-tiny,
+// jina-bert-v2-tiny: the bge WordPiece vocabulary, real texts as inputs), written into the ignored tests/data/enc when missing, as the golden script writes them.
 #include <sys/stat.h>
 
 #include "frink_tools.h"
@@ -85,7 +85,7 @@ static void parity_fixture(const char *fx) {
     frink_context *c = context(m, 2, 512);
     int D = frink_model_n_embd(m);
     float *out = malloc((size_t)x.total * D * sizeof(float));
-    printf("  %-18s", fx);
+    printf("  %-24s", fx);
     // rank where the fixture has a classification head (qwen3's writer adds cls.output)
     int last = frink_embed_size(m, FRINK_POOLING_RANK) ? FRINK_POOLING_RANK : FRINK_POOLING_LAST;
     for (int p = FRINK_POOLING_NONE; p <= last; p++) {
@@ -305,7 +305,7 @@ int main(void) {
     printf("embedding parity (worst nmse per pooling, vs the reference):\n");
     const char *fx[] = {"qwen3-dense", "llama-dense",     "gemma3-dense",  "qwen35-dense", "bert-tiny",
                         "bert-rank-tiny", "nomic-bert-tiny", "neo-bert-tiny", "eurobert-tiny", "modern-bert-tiny",
-                        "jina-bert-v2-tiny"};
+                        "modern-bert-swiglu-tiny", "jina-bert-v2-tiny"};
     for (size_t i = 0; i < sizeof fx / sizeof fx[0]; i++) parity_fixture(fx[i]);
     for (int p = FRINK_POOLING_NONE; p <= FRINK_POOLING_RANK; p++) {
         if (p != FRINK_POOLING_RANK) {
@@ -318,6 +318,7 @@ int main(void) {
         invariance("bert-rank-tiny", (frink_pooling)p, 30);
         invariance("neo-bert-tiny", (frink_pooling)p, 30);
         invariance("modern-bert-tiny", (frink_pooling)p, 30);
+        invariance("modern-bert-swiglu-tiny", (frink_pooling)p, 30);
         invariance("jina-bert-v2-tiny", (frink_pooling)p, 30);
     }
     normalize_and_state();

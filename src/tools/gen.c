@@ -69,6 +69,7 @@ struct gen_preset {
     // FAM_SSM2: nk = groups, nv = heads, dk = state size, dv = head dim, Kc = conv kernel
     const char *pattern;                       // one letter per layer (see enum gen_family)
     float emb_scale, residual_scale, attn_scale, logit_scale; // granite's multipliers (0: none)
+    const char *hidden_act;                    // FAM_MODERN: <arch>.hidden_activation (NULL: none, GeGLU)
 };
 
 // Shapes from the models' config.json files. Qwen3.5-2B's real vocabulary has
@@ -77,51 +78,54 @@ struct gen_preset {
 // main forward).
 static const struct gen_preset presets[] = {
     {"qwen35-2b", "qwen35", "tests/data/vocab/ggml-vocab-qwen35.gguf", "Qwen3.5-2B shape (dense, hybrid GDN)",
-     FAM_HYBRID, 2048, 24, 8, 2, 256, 6144, 64, 262144, 1e7f, 1e-6f, 16, 16, 128, 128, 4, 4, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0},
+     FAM_HYBRID, 2048, 24, 8, 2, 256, 6144, 64, 262144, 1e7f, 1e-6f, 16, 16, 128, 128, 4, 4, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL},
     {"llama-1b", "llama", "tests/data/vocab/ggml-vocab-llama-bpe.gguf", "Llama-3.2-1B shape",
-     FAM_LLAMA, 2048, 16, 32, 8, 64, 8192, 64, 131072, 500000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, true, NULL, 0, 0, 0, 0},
+     FAM_LLAMA, 2048, 16, 32, 8, 64, 8192, 64, 131072, 500000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, true, NULL, 0, 0, 0, 0, NULL},
     // Tiny hybrids with nv = 2 nk, so the value-head ordering matters (tests). Their vocabulary
     // (NULL) is the embedded model's 512-token Llama tokenizer: the file runs anywhere, where the
     // fixture tests/data/archs/qwen35-dense.gguf (--vocab) has the reference's "test" tokenizer.
     {"qwen35-tiny", "qwen35", NULL, "tiny dense hybrid, nk=2 nv=4",
-     FAM_HYBRID, 64, 4, 2, 1, 32, 128, 8, 4096, 1e7f, 1e-6f, 2, 4, 16, 16, 4, 4, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0},
+     FAM_HYBRID, 64, 4, 2, 1, 32, 128, 8, 4096, 1e7f, 1e-6f, 2, 4, 16, 16, 4, 4, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL},
     {"qwen35moe-tiny", "qwen35moe", NULL, "tiny MoE hybrid, tiled value heads",
-     FAM_HYBRID, 64, 4, 2, 1, 32, 128, 8, 4096, 1e7f, 1e-6f, 2, 4, 16, 16, 4, 4, 4, 2, 32, 64, false, NULL, 0, 0, 0, 0},
+     FAM_HYBRID, 64, 4, 2, 1, 32, 128, 8, 4096, 1e7f, 1e-6f, 2, 4, 16, 16, 4, 4, 4, 2, 32, 64, false, NULL, 0, 0, 0, 0, NULL},
     {"qwen3next-tiny", "qwen3next", NULL, "tiny MoE hybrid, grouped value heads",
-     FAM_HYBRID, 64, 4, 2, 1, 32, 128, 8, 4096, 1e7f, 1e-6f, 2, 4, 16, 16, 4, 4, 4, 2, 32, 64, false, NULL, 0, 0, 0, 0},
+     FAM_HYBRID, 64, 4, 2, 1, 32, 128, 8, 4096, 1e7f, 1e-6f, 2, 4, 16, 16, 4, 4, 4, 2, 32, 64, false, NULL, 0, 0, 0, 0, NULL},
     // Granite-4.0-H-350M's config.json: 28 Mamba-2 layers (48 heads of 32, one group, state 128)
     // and attention (12 heads, 4 KV, NoPE) at layers 10, 13, 17, 27, each followed by a SwiGLU
     // FFN of 2048; its multipliers. The real vocabulary has 100 352 entries (GPT-2 style BPE).
     {"granite4-h-350m", "granitehybrid", "tests/data/vocab/ggml-vocab-gpt-2.gguf", "Granite-4.0-H-350M shape (Mamba-2 hybrid)",
      FAM_SSM2, 768, 32, 12, 4, 64, 2048, 64, 32768, 10000.0f, 1e-5f, 1, 48, 128, 32, 4, 0, 0, 0, 0, 0, false,
-     "MMMMMMMMMM*MM*MMM*MMMMMMMMM*MMMM", 12.0f, 0.246f, 0.015625f, 3.0f},
+     "MMMMMMMMMM*MM*MMM*MMMMMMMMM*MMMM", 12.0f, 0.246f, 0.015625f, 3.0f, NULL},
     // Nemotron-H-4B: 52 layers — 24 Mamba-2 (112 heads of 64, 8 groups, state 128), 4 attention
     // (32 heads, 8 KV, 128 wide, NoPE), 24 squared-ReLU FFNs of 12288 — in its published pattern.
     // The real vocabulary has 131 072 entries.
     {"nemotron-h-4b", "nemotron_h", "tests/data/vocab/ggml-vocab-llama-bpe.gguf", "Nemotron-H-4B shape (Mamba-2 hybrid)",
      FAM_SSM2, 3072, 52, 32, 8, 128, 12288, 128, 8192, 10000.0f, 1e-5f, 8, 112, 128, 64, 4, 0, 0, 0, 0, 0, false,
-     "M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-", 0, 0, 0, 0},
+     "M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-", 0, 0, 0, 0, NULL},
     // Tiny BERT encoders on bge-small's real WordPiece vocabulary (30 522 entries): the test
     // fixtures of the encoder family (tests/test_embed.c), CLS pooling as bge's, and a reranker
     // (rank pooling) with its classification head.
     {"bert-tiny", "bert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny BERT encoder (bge vocabulary, CLS pooling)",
-     FAM_BERT, 64, 2, 4, 4, 16, 128, 0, 512, 0, 1e-12f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0},
+     FAM_BERT, 64, 2, 4, 4, 16, 128, 0, 512, 0, 1e-12f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL},
     {"bert-rank-tiny", "bert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny BERT reranker (bge vocabulary, rank pooling)",
-     FAM_BERT_RANK, 64, 2, 4, 4, 16, 128, 0, 512, 0, 1e-12f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0},
+     FAM_BERT_RANK, 64, 2, 4, 4, 16, 128, 0, 512, 0, 1e-12f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL},
     // The rotary encoders on the same vocabulary, each in its family's real layout and pooling
     // (nomic-embed's mean and RoPE base 1000, NeoBERT's CLS with a reranker's head, EuroBERT's
     // grouped KV heads and RoPE base 250 000, ModernBERT's global RoPE base 160 000 and 10 000 on
     // its sliding layers, with a window of 8 here, so that the longer inputs see its edges).
     {"nomic-bert-tiny", "nomic-bert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny nomic-bert encoder (bge vocabulary, mean pooling)",
-     FAM_NOMIC, 64, 2, 4, 4, 16, 128, 0, 2048, 1000.0f, 1e-12f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0},
+     FAM_NOMIC, 64, 2, 4, 4, 16, 128, 0, 2048, 1000.0f, 1e-12f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL},
     {"neo-bert-tiny", "neo-bert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny NeoBERT encoder with a rank head (bge vocabulary, CLS pooling)",
-     FAM_NEOBERT, 64, 2, 4, 4, 16, 96, 0, 4096, 10000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0},
+     FAM_NEOBERT, 64, 2, 4, 4, 16, 96, 0, 4096, 10000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL},
     {"eurobert-tiny", "eurobert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny EuroBERT encoder (bge vocabulary, mean pooling)",
-     FAM_EUROBERT, 64, 2, 4, 2, 16, 128, 0, 8192, 250000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0},
+     FAM_EUROBERT, 64, 2, 4, 2, 16, 128, 0, 8192, 250000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL},
     {"modern-bert-tiny", "modern-bert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny ModernBERT encoder with a rank head (bge vocabulary, mean pooling)",
-     FAM_MODERN, 64, 3, 4, 4, 16, 96, 0, 8192, 160000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0},
+     FAM_MODERN, 64, 3, 4, 4, 16, 96, 0, 8192, 160000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL},
+    // (as Granite Embedding R2: SwiGLU by hidden_activation "silu")
+    {"modern-bert-swiglu-tiny", "modern-bert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny ModernBERT encoder with SwiGLU (bge vocabulary, mean pooling)",
+     FAM_MODERN, 64, 3, 4, 4, 16, 96, 0, 8192, 160000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, "silu"},
     {"jina-bert-v2-tiny", "jina-bert-v2", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny Jina BERT v2 encoder, ALiBi, a rank head (bge vocabulary, mean pooling)",
-     FAM_JINA2, 64, 3, 4, 4, 16, 128, 0, 8192, 0, 1e-12f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0},
+     FAM_JINA2, 64, 3, 4, 4, 16, 128, 0, 8192, 0, 1e-12f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL},
 };
 
 // ---- deterministic random numbers ------------------------------------------------------
@@ -705,6 +709,7 @@ static void write_metadata_bert(struct gen_meta *m, const struct gen_plan *pl) {
         kv_u32(m, "attention.sliding_window_pattern", 3);
         kv_f32(m, "rope.freq_base_swa", 10000.0f);
         kv_u32(m, "vocab_size", (uint32_t)pl->n_vocab);
+        if (p->hidden_act) kv_str(m, "hidden_activation", p->hidden_act);
     }
     kv_bool(m, "attention.causal", false);
     kv_u32(m, "pooling_type", p->fam == FAM_BERT_RANK ? 4 : p->fam == FAM_NEOBERT || p->fam == FAM_BERT ? 2 : 1);
