@@ -115,16 +115,16 @@ static const struct gen_preset presets[] = {
     // its sliding layers, with a window of 8 here, so that the longer inputs see its edges).
     {"nomic-bert-tiny", "nomic-bert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny nomic-bert encoder (bge vocabulary, mean pooling)",
      FAM_NOMIC, 64, 2, 4, 4, 16, 128, 0, 2048, 1000.0f, 1e-12f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL},
-    {"neo-bert-tiny", "neo-bert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny NeoBERT encoder with a rank head (bge vocabulary, CLS pooling)",
+    {"neo-bert-tiny", "neo-bert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny NeoBERT encoder, rank head (bge vocabulary, CLS pooling)",
      FAM_NEOBERT, 64, 2, 4, 4, 16, 96, 0, 4096, 10000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL},
     {"eurobert-tiny", "eurobert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny EuroBERT encoder (bge vocabulary, mean pooling)",
      FAM_EUROBERT, 64, 2, 4, 2, 16, 128, 0, 8192, 250000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL},
-    {"modern-bert-tiny", "modern-bert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny ModernBERT encoder with a rank head (bge vocabulary, mean pooling)",
+    {"modern-bert-tiny", "modern-bert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny ModernBERT encoder, rank head (bge vocabulary, mean pooling)",
      FAM_MODERN, 64, 3, 4, 4, 16, 96, 0, 8192, 160000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL},
     // (as Granite Embedding R2: SwiGLU by hidden_activation "silu")
-    {"modern-bert-swiglu-tiny", "modern-bert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny ModernBERT encoder with SwiGLU (bge vocabulary, mean pooling)",
+    {"modern-bert-swiglu-tiny", "modern-bert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny ModernBERT encoder, SwiGLU, rank head (bge vocabulary, mean)",
      FAM_MODERN, 64, 3, 4, 4, 16, 96, 0, 8192, 160000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, "silu"},
-    {"jina-bert-v2-tiny", "jina-bert-v2", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny Jina BERT v2 encoder, ALiBi, a rank head (bge vocabulary, mean pooling)",
+    {"jina-bert-v2-tiny", "jina-bert-v2", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny Jina BERT v2 encoder, ALiBi, rank head (bge vocabulary, mean)",
      FAM_JINA2, 64, 3, 4, 4, 16, 128, 0, 8192, 0, 1e-12f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL},
 };
 
