@@ -975,10 +975,11 @@ bool layer_is_swa(struct loader *ld, int il, int n_total) {
     return P > 1 && il % P < P - 1;
 }
 
-// An encoder's tensors outside its layers, after the embeddings: token_types (its row 0 is
-// added to every embedding: the reference hard-codes sentence A), the pooling the file asks for,
-// and a reranker's head, cls (optional: tanh(W x + b)) and cls.output (W x + b). No output norm
-// and no vocabulary head: an output.weight stays unread, refused by name.
+// An encoder's tensors outside its layers, after the embeddings: token_types (BERT's graph: its
+// row 0 is added to every embedding, the reference hard-codes sentence A), the pooling the file
+// asks for, a reranker's head where the family has one, cls (optional: tanh(W x + b)) and
+// cls.output (W x + b), and the final norm of the families with one (eurobert, neo-bert,
+// modern-bert). No vocabulary head: an output.weight stays unread, refused by name.
 static frink_status bind_encoder_globals(struct loader *ld) {
     struct model *m = ld->m;
     uint64_t af = m->arch->flags;
@@ -1336,6 +1337,8 @@ static frink_status bind_layer(struct loader *ld, struct layer *L, int il, const
     if ((af & AF_ENCODER) && feat_has(L->feat, LF_SWA)) feat_set(&L->feat, LF_SWA_SYMMETRIC);
     // (neo-bert, modern-bert: the reference binds the fused qkv and the norms without a bias, so
     // a file's would not be added)
+    if ((af & (AF_ENC_OUT_NORM_ENC | AF_ENC_MODERN)) && !L->wqkv.data)
+        return ld_fail(ld, FRINK_ERR_UNSUPPORTED, "layer %d: '%s' reads its attention from a fused blk.%d.attn_qkv.weight only", il, ld->arch, il);
     if ((af & (AF_ENC_OUT_NORM_ENC | AF_ENC_MODERN)) && L->wqkv.bias)
         return ld_fail(ld, FRINK_ERR_UNSUPPORTED, "tensor 'blk.%d.attn_qkv.bias': the reference does not add it for '%s'", il, ld->arch);
     if ((af & AF_ENC_MODERN) && L->attn_norm_b)
