@@ -3,12 +3,15 @@
 // The files are the llama-dense fixture copied to a temporary file with bytes
 // patched in place: a key's value, a string of the same length, a tensor's name
 // or its dims swapped (same element count, so the file stays well-formed and
-// only the model binding can object).
+// only the model binding can object). The encoders' refusals patch the `frink gen` encoder
+// fixtures the same way (written into tests/data/enc when missing, as tests/test_embed.c does).
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "frink.h"
+#include "frink_tools.h"
 #include "test.h"
 
 // Offset of the first occurrence of `pat` (n bytes) in d, or -1.
@@ -60,6 +63,42 @@ static void expect_refused(const char *what, const unsigned char *d, size_t len,
         }
     }
     unlink(path);
+}
+
+// The bytes of encoder fixture fx (its `frink gen` preset, seed 1), written when missing; NULL on
+// failure.
+static unsigned char *encoder_fixture(const char *fx, size_t *len) {
+    char p[256];
+    snprintf(p, sizeof p, "tests/data/enc/%s.gguf", fx);
+    if (access(p, R_OK)) {
+        mkdir("tests/data/enc", 0755);
+        CHECK(!frink_gen_model(&(frink_gen_params){.preset = fx, .out_path = p, .seed = 1}), "%s: %s", fx, frink_errmsg());
+    }
+    return (unsigned char *)test_read_file(p, len);
+}
+
+// The encoders: the families still refused keep their reason; a rotary encoder's file that asks
+// for causal attention is refused naming the key.
+static void encoder_refusals(void) {
+    size_t len;
+    unsigned char *d = encoder_fixture("jina-bert-v2-tiny", &len);
+    CHECK(d != NULL, "jina-bert-v2-tiny fixture");
+    if (d) {
+        long o = find_gguf_str(d, len, "jina-bert-v2");
+        CHECK(o >= 0, "architecture");
+        if (o >= 0) memcpy(d + o + 8, "jina-bert-v3", 12);
+        expect_refused("encoder with a UGM tokenizer", d, len, true, (const char *const[]){"'jina-bert-v3'", "refused", "UGM", NULL});
+        free(d);
+    }
+    d = encoder_fixture("nomic-bert-tiny", &len);
+    CHECK(d != NULL, "nomic-bert-tiny fixture");
+    if (d) {
+        long o = find_gguf_str(d, len, "nomic-bert.attention.causal");
+        CHECK(o >= 0, "attention.causal");
+        if (o >= 0) d[o + 8 + strlen("nomic-bert.attention.causal") + 4] = 1; // (after the bool's type)
+        expect_refused("causal encoder", d, len, true, (const char *const[]){"'nomic-bert.attention.causal'", "non-causal", NULL});
+        free(d);
+    }
 }
 
 int main(void) {
@@ -144,6 +183,7 @@ int main(void) {
     }
     expect_refused("misshapen tensor", d, len, true, (const char *const[]){"'blk.0.ffn_down.weight'", "shape", NULL});
 
+    encoder_refusals();
     free(d);
     free(orig);
     return TEST_DONE();

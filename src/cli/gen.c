@@ -24,9 +24,11 @@ static void gen_usage(FILE *f) {
           "  when run in frink's checkout, else (and for the tiny presets) the embedded stories260K tokenizer.\n"
           "presets:\n",
           f);
+    int w = 16; // (the name column as wide as the longest name)
     for (int i = 0; frink_gen_preset_name(i); i++)
-        fprintf(f, "  %-16s %-14s %s\n", frink_gen_preset_name(i), frink_gen_preset_arch(i),
-                frink_gen_preset_about(i));
+        if ((int)strlen(frink_gen_preset_name(i)) > w) w = (int)strlen(frink_gen_preset_name(i));
+    for (int i = 0; frink_gen_preset_name(i); i++)
+        fprintf(f, "  %-*s %-14s %s\n", w, frink_gen_preset_name(i), frink_gen_preset_arch(i), frink_gen_preset_about(i));
     fputs("  --preset NAME            the shapes to write (above); --list prints this\n"
           "  -o FILE                  the GGUF to write\n"
           "  --vocab FILE             the GGUF whose tokenizer is copied\n"

@@ -34,6 +34,12 @@ const char *frink_pooling_name(frink_pooling p) {
     return p >= FRINK_POOLING_UNSPECIFIED && p <= FRINK_POOLING_RANK ? names[p + 1] : NULL;
 }
 
+// The size of a rank vector: the classes of cls.output, or without one (jina-bert-v2's head) the
+// rows of cls; 0 when the model has no head.
+static int rank_dim(const struct model *m) {
+    return m->cls_out.data ? (int)m->cls_out.n_out : m->cls.data ? (int)m->cls.n_out : 0;
+}
+
 // The pooling p resolves to on fm (UNSPECIFIED: the file's), or a failure naming why it cannot.
 static frink_status embed_pooling(const frink_model *fm, frink_pooling p, frink_pooling *out) {
     if (!fm->m) return frink_fail(FRINK_ERR_STATE, "the model was opened without its weights (vocab_only)");
@@ -43,9 +49,10 @@ static frink_status embed_pooling(const frink_model *fm, frink_pooling p, frink_
         return frink_fail(FRINK_ERR_UNSUPPORTED,
                           "'%s' names no pooling (%s.pooling_type is absent): ask for one (none, mean, cls, last)", fm->arch,
                           fm->arch);
-    if (p == FRINK_POOLING_RANK && !fm->m->cls_out.data)
+    if (p == FRINK_POOLING_RANK && !rank_dim(fm->m))
         return frink_fail(FRINK_ERR_UNSUPPORTED,
-                          "pooling 'rank' needs a classification head (cls.output.weight, read for qwen3 / qwen3vl and bert): '%s' has none",
+                          "pooling 'rank' needs a classification head (cls.output.weight, read for qwen3 / qwen3vl and the "
+                          "encoders but nomic-bert and eurobert; cls.weight alone for jina-bert-v2): '%s' has none",
                           fm->arch);
     *out = p;
     return FRINK_OK;
@@ -54,7 +61,7 @@ static frink_status embed_pooling(const frink_model *fm, frink_pooling p, frink_
 int frink_embed_size(const frink_model *fm, frink_pooling p) {
     frink_pooling q;
     if (embed_pooling(fm, p, &q)) return 0;
-    return q == FRINK_POOLING_RANK ? (int)fm->m->cls_out.n_out : fm->m->hp.n_embd;
+    return q == FRINK_POOLING_RANK ? rank_dim(fm->m) : fm->m->hp.n_embd;
 }
 
 // x[0..n) scaled in place as the reference's common_embd_normalize (sums in double, as it does).
@@ -86,22 +93,25 @@ static void embed_head_mv(const struct weight *w, const float *x, int D, void *x
     for (int k = 0; w->bias && k < (int)w->n_out; k++) y[k] += w->bias[k];
 }
 
-// The classification head on one row h [D] into y [n_cls], as the reference's rank pooling:
-// an encoder's pooler first when it has one (tanh(cls h + b)), then cls_out (+ its bias); the
-// softmax over the classes only for the qwen3 rerankers (decoders), as the reference.
+// The classification head on one row h [D] into y [rank_dim], as the reference's rank pooling:
+// an encoder's pooler first when it has one (cls h (+ b), then tanh, or modern-bert's GELU and
+// cls.norm), then cls_out (+ its bias) when there is one; the softmax over the classes only for
+// the qwen3 rerankers (decoders), as the reference.
 static frink_status embed_rank(const struct model *m, const float *h, float *y) {
-    int D = m->hp.n_embd, K = (int)m->cls_out.n_out;
-    size_t xb = quant_act_size(m->cls_out.type, D);
+    int D = m->hp.n_embd, K = rank_dim(m);
+    size_t xb = m->cls_out.data ? quant_act_size(m->cls_out.type, D) : 0;
     if (m->cls.data && quant_act_size(m->cls.type, D) > xb) xb = quant_act_size(m->cls.type, D);
     float *pooled = malloc((size_t)D * sizeof(float) + xb);
     if (!pooled) return frink_fail(FRINK_ERR_NOMEM, "out of memory");
     void *row = pooled + D;
     if (m->cls.data) {
+        int n = (int)m->cls.n_out;
         embed_head_mv(&m->cls, h, D, row, pooled);
-        for (int i = 0; i < D; i++) pooled[i] = tanhf(pooled[i]);
+        exec_rank_pooler_act(m, pooled, n);
         h = pooled;
+        if (!m->cls_out.data) memcpy(y, pooled, (size_t)n * sizeof(float)); // (jina-bert-v2: the head)
     }
-    embed_head_mv(&m->cls_out, h, D, row, y);
+    if (m->cls_out.data) embed_head_mv(&m->cls_out, h, D, row, y);
     if (!feat_has(m->feat, MF_ENCODER)) {
         float mx = -INFINITY, sum = 0;
         for (int k = 0; k < K; k++) mx = y[k] > mx ? y[k] : mx;
@@ -112,6 +122,16 @@ static frink_status embed_rank(const struct model *m, const float *h, float *y) 
     return FRINK_OK;
 }
 
+// The mean of n_tok rows x [n_tok][D] into out [D], as the reference's product with inp_mean.
+static void embed_mean(const float *x, int n_tok, int D, float *out) {
+    float inv = 1.0f / (float)n_tok; // the reference's inp_mean weights
+    for (int i = 0; i < D; i++) {
+        float s = 0;
+        for (int t = 0; t < n_tok; t++) s += x[(size_t)t * D + i] * inv;
+        out[i] = s;
+    }
+}
+
 // One input's vector(s) from its rows (x: the rows its pooling asked for, [n_rows][D]) into out.
 static frink_status embed_pool(const struct model *m, frink_pooling p, int norm, const float *x, int n_tok, float *out) {
     int D = m->hp.n_embd;
@@ -120,19 +140,16 @@ static frink_status embed_pool(const struct model *m, frink_pooling p, int norm,
         memcpy(out, x, (size_t)n_tok * D * sizeof(float));
         for (int t = 0; t < n_tok; t++) embed_normalize(out + (size_t)t * D, D, norm);
         return FRINK_OK;
-    case FRINK_POOLING_MEAN: {
-        float inv = 1.0f / (float)n_tok; // the reference's inp_mean weights
-        for (int i = 0; i < D; i++) {
-            float s = 0;
-            for (int t = 0; t < n_tok; t++) s += x[(size_t)t * D + i] * inv;
-            out[i] = s;
-        }
-        break;
-    }
+    case FRINK_POOLING_MEAN: embed_mean(x, n_tok, D, out); break;
     case FRINK_POOLING_RANK: {
-        frink_status st = embed_rank(m, x, out);
+        // (modern-bert: the head reads the mean of every row)
+        float *mean = feat_has(m->feat, MF_RANK_MEAN_GELU) ? malloc((size_t)D * sizeof(float)) : NULL;
+        if (feat_has(m->feat, MF_RANK_MEAN_GELU) && !mean) return frink_fail(FRINK_ERR_NOMEM, "out of memory");
+        if (mean) embed_mean(x, n_tok, D, mean);
+        frink_status st = embed_rank(m, mean ? mean : x, out);
+        free(mean);
         if (st) return st;
-        embed_normalize(out, (int)m->cls_out.n_out, norm);
+        embed_normalize(out, rank_dim(m), norm);
         return FRINK_OK;
     }
     default: memcpy(out, x, (size_t)D * sizeof(float)); // cls, last: the one row asked for
@@ -141,14 +158,18 @@ static frink_status embed_pool(const struct model *m, frink_pooling p, int norm,
     return FRINK_OK;
 }
 
-// Rows of output input `in` asks for under p (every token for none / mean, else one).
-static int embed_rows(frink_pooling p, int n) { return p == FRINK_POOLING_NONE || p == FRINK_POOLING_MEAN ? n : 1; }
+// Rows of output input `in` asks for under p (every token for none / mean and modern-bert's
+// rank, else one).
+static int embed_rows(const struct model *m, frink_pooling p, int n) {
+    bool all = p == FRINK_POOLING_NONE || p == FRINK_POOLING_MEAN || (p == FRINK_POOLING_RANK && feat_has(m->feat, MF_RANK_MEAN_GELU));
+    return all ? n : 1;
+}
 
 // Whether token t of an n-token input is an output row under p. Rank takes the last token for
 // the decoders (the reference does for qwen3, the one decoder whose head frink reads), the first
 // ([CLS]) for the encoders.
 static bool embed_wants(const struct model *m, frink_pooling p, int t, int n) {
-    if (p == FRINK_POOLING_NONE || p == FRINK_POOLING_MEAN) return true;
+    if (embed_rows(m, p, n) == n) return true;
     if (p == FRINK_POOLING_RANK && feat_has(m->feat, MF_ENCODER)) return t == 0;
     return p == FRINK_POOLING_CLS ? t == 0 : t == n - 1;
 }
@@ -186,7 +207,7 @@ static frink_status embed_check(const frink_context *c, const frink_embed_input 
 static frink_status embed_group(frink_context *c, const frink_embed_input *in, int i0, int i1, frink_pooling p,
                                 int norm, struct exec_tok *tok, float *rows, float **out) {
     const struct model *m = c->fm->m;
-    int D = m->hp.n_embd, dim = p == FRINK_POOLING_RANK ? (int)m->cls_out.n_out : D;
+    int D = m->hp.n_embd, dim = p == FRINK_POOLING_RANK ? rank_dim(m) : D;
     struct seq **seqs = calloc((size_t)(i1 - i0), sizeof *seqs);
     if (!seqs) return frink_fail(FRINK_ERR_NOMEM, "out of memory");
     struct seq_opts o = c->so;
@@ -207,7 +228,7 @@ static frink_status embed_group(frink_context *c, const frink_embed_input *in, i
     const float *x = rows;
     for (int i = i0; i < i1 && !st; i++) {
         if ((st = embed_pool(m, p, norm, x, in[i].n, *out))) break;
-        x += (size_t)embed_rows(p, in[i].n) * D;
+        x += (size_t)embed_rows(m, p, in[i].n) * D;
         *out += (size_t)(p == FRINK_POOLING_NONE ? in[i].n : 1) * dim;
     }
     for (int i = 0; i < i1 - i0; i++) seq_free(seqs[i]);

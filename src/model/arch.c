@@ -293,34 +293,45 @@ static const struct arch_info table[] = {
     // >>> encoders: BERT and the families built on its graph
     // bert: learned absolute positions, token types, the embedding LayerNorm, post-norm blocks,
     // a GELU FFN with biases; non-causal attention over each whole input.
-    {"bert", NULL, ROPE_NONE, AF_ENCODER | AF_LAYERNORM | AF_GELU | AF_FFN_UNGATED | AF_TOK_NORM | AF_POS_EMBD | AF_NO_PRE_NORM, 0,
-     .flags2 = AX_POS_EMBD_REQ},
+    {"bert", NULL, ROPE_NONE,
+     AF_ENCODER | AF_ENC_BERT | AF_ENC_CLS | AF_LAYERNORM | AF_GELU | AF_FFN_UNGATED | AF_TOK_NORM | AF_POS_EMBD |
+         AF_NO_PRE_NORM, 0, .flags2 = AX_POS_EMBD_REQ},
+    // nomic-bert: BERT's post-norm graph with NEOX RoPE on q and k instead of learned positions and
+    // a SiLU-gated FFN whose biases the reference loads and does not add (left unread); no
+    // classification head is read (cls tensors stay unread).
+    {"nomic-bert", NULL, ROPE_NEOX, AF_ENCODER | AF_ENC_BERT | AF_LAYERNORM | AF_TOK_NORM | AF_NO_PRE_NORM, 0,
+     .flags2 = AX_FFN_UNBIASED},
+    // neo-bert: RMSNorm pre-norm blocks, a fused qkv, NORM RoPE (consecutive pairs), SwiGLU on
+    // ffn_up's [gate | up] halves, no biases on the output or the FFN, the final RMSNorm
+    // enc.output_norm; cls / cls.output as a reranker's head.
+    {"neo-bert", NULL, ROPE_NORM, AF_ENCODER | AF_ENC_CLS | AF_ENC_OUT_NORM_ENC, 0,
+     .flags2 = AX_FFN_UNBIASED | AX_WO_NO_BIAS},
+    // eurobert: Llama's blocks (q/k/v biases when present) with non-causal attention and NEOX
+    // RoPE, the final RMSNorm output_norm; no classification head.
+    {"eurobert", NULL, ROPE_NEOX, AF_ENCODER | AF_ENC_OUT_NORM, 0, .flags2 = AX_FFN_UNBIASED | AX_WO_NO_BIAS},
+    // modern-bert: LayerNorm pre-norm blocks without biases (layer 0's input unnormed), a fused
+    // qkv, NEOX RoPE, a symmetric window (attention.sliding_window / 2 each side) on layers
+    // il % P != 0 (P = sliding_window_pattern, 3) rotating with rope.freq_base_swa (10000 when
+    // absent, unscaled), GeGLU (or SwiGLU, from hidden_activation) on ffn_up's halves, the final
+    // output_norm; a reranker's head pools the mean, then cls (no bias), GELU, cls.norm, cls.output.
+    {"modern-bert", NULL, ROPE_NEOX,
+     AF_ENCODER | AF_ENC_CLS | AF_ENC_MODERN | AF_ENC_OUT_NORM | AF_LAYERNORM | AF_GELU | AF_TOK_NORM | AF_SWA | AF_SWA_ROPE_UNSCALED, 3,
+     .swa_rope_base = 10000, .flags2 = AX_FFN_UNBIASED | AX_WO_NO_BIAS},
+    // jina-bert-v2: BERT's post-norm graph with ALiBi (max bias 8, the mask -|i - j| both ways)
+    // instead of positions, LayerNorms of the whole q and k rows when attn_q_norm is present, an
+    // optional attn_norm_2 re-adding the block input, a GELU FFN (gated by ffn_gate, or GeGLU on a
+    // 2 n_ff ffn_up, or ungated); a reranker's head is cls alone, one row, tanh(W h + b).
+    {"jina-bert-v2", NULL, ROPE_NONE,
+     AF_ENCODER | AF_ENC_BERT | AF_ENC_CLS | AF_ENC_JINA2 | AF_LAYERNORM | AF_GELU | AF_TOK_NORM | AF_NO_PRE_NORM | AF_ALIBI_8 |
+         AF_QK_LN_OPT, 0},
     // The other encoders of the reference, refused until each is pinned to it (what each lacks):
-    {"nomic-bert",
-     "encoder on BERT's post-norm graph with NEOX RoPE on q and k (no learned positions) and a SwiGLU FFN: frink's "
-     "encoder path has neither yet",
-     ROPE_NONE, 0, 0},
     {"nomic-bert-moe",
-     "nomic-bert with GELU experts every moe_every_n_layers layers: neither the rotary encoder nor its expert layers are "
-     "implemented",
-     ROPE_NONE, 0, 0},
-    {"jina-bert-v2",
-     "encoder with ALiBi (max bias 8, non-causal) instead of positions, optional LayerNorms of q and k and attn_norm_2, "
-     "a GEGLU FFN: not implemented",
+     "nomic-bert with ungated GELU experts (softmax top-k) on the layers il % moe_every_n_layers == 1 and a biased "
+     "GELU FFN on the others: the encoder's expert layers are not implemented (nor its models' XLM-RoBERTa UGM "
+     "tokenizer)",
      ROPE_NONE, 0, 0},
     {"jina-bert-v3",
      "XLM-RoBERTa encoder with NEOX RoPE and a UGM (SentencePiece unigram) tokenizer: neither is implemented for encoders",
-     ROPE_NONE, 0, 0},
-    {"modern-bert",
-     "encoder with LayerNorm pre-norm blocks, a fused qkv, global and symmetric sliding-window attention with two RoPE "
-     "bases, a GEGLU FFN and a mean-pooled GELU rank head: not implemented",
-     ROPE_NONE, 0, 0},
-    {"neo-bert",
-     "encoder with RMSNorm pre-norm blocks, NEOX RoPE, a fused qkv, a SwiGLU FFN and a final RMSNorm: not implemented",
-     ROPE_NONE, 0, 0},
-    {"eurobert",
-     "Llama-style encoder (RMSNorm pre-norm, NEOX RoPE, SwiGLU) with non-causal attention: frink's non-causal path is "
-     "bound to BERT's graph only",
      ROPE_NONE, 0, 0},
     // <<<
 };

@@ -61,12 +61,22 @@
 #define AF_DEEPSEEK_MOE        AF(43)  // gating func, groups, weight norm/scale, leading dense blocks from metadata
 #define AF_FFN_ACT_SCALES      AF(44)  // ungated FFN: act(u) divided elementwise by blk.N.ffn.act.scales when present (AWQ; mpt)
 #define AF_ROPE_SECTIONS       AF(45)  // rope.dimension_sections required; only their plain-text (NEOX-equivalent) form runs
-// >>> encoders (bits 46-49 of the first word)
-#define AF_ENCODER             AF(46)  // an encoder (BERT): attention.causal must be false (non-causal attention over the
-                                       // whole input), token_types row 0 added to the embedding, post-norm blocks
+// >>> encoders (bits 46-52 of the first word)
+#define AF_ENCODER             AF(46)  // an encoder: attention.causal must be false (non-causal attention over the whole
+                                       // input); no vocabulary head: embeddings only (pooling_type from the file)
+#define AF_ENC_BERT            AF(47)  // BERT's graph: token_types row 0 added to the embedding, post-norm blocks
                                        // x = LN(x + attn(x)) with attn_output_norm, x = LN(x + ffn(x)) with
-                                       // layer_output_norm; no output norm, no vocabulary head: embeddings only, the
-                                       // reranker's cls / cls.output head on the first token
+                                       // layer_output_norm; no output norm (bert, nomic-bert)
+#define AF_ENC_CLS             AF(48)  // a reranker's head when present: cls (tanh(W h + b)) and cls.output on the
+                                       // first token (bert, neo-bert; jina-bert-v2's and modern-bert's forms
+                                       // by their own flags)
+#define AF_ENC_OUT_NORM        AF(49)  // the last block's state through output_norm (eurobert)
+#define AF_ENC_OUT_NORM_ENC    AF(50)  // the same, the norm named enc.output_norm (neo-bert)
+#define AF_ENC_MODERN          AF(51)  // modern-bert's rules: LayerNorms without bias, layer 0 without attn_norm (its
+                                       // input unnormed), sliding layers il % P != 0 (the first of each period
+                                       // global) with a symmetric window, the FFN's GLU from hidden_activation
+#define AF_ENC_JINA2           AF(52)  // jina-bert-v2's rules: attn_norm_2 after attn_output_norm re-adds the block
+                                       // input, an ffn_up of n_ff rows without ffn_gate is an ungated GELU FFN
 // <<<
 
 // The second word of a row's flags (arch_info.flags2): the families added per group, each

@@ -11,6 +11,7 @@
 //   y = Wo o
 // and multi-head latent attention (attn_mla_layer), which shares the kernel.
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/forward_impl.h"
@@ -108,7 +109,9 @@ struct attn_job {
 // The first cell a query at position pos sees: 0, or the start of its sliding window, or of its
 // chunk (LF_ATTN_CHUNKED: cells of earlier chunks are masked, as the reference's chunked SWA).
 static int first_cell(const struct layer *L, int pos) {
-    int c0 = feat_has(L->feat, LF_SWA) && pos - L->swa_window + 1 > 0 ? pos - L->swa_window + 1 : 0;
+    // (a symmetric window, the encoders': half of it on each side, as the reference's n_swa / 2)
+    int back = feat_has(L->feat, LF_SWA_SYMMETRIC) ? L->swa_window / 2 : L->swa_window - 1;
+    int c0 = feat_has(L->feat, LF_SWA) && pos - back > 0 ? pos - back : 0;
     if (feat_has(L->feat, LF_ATTN_CHUNKED)) {
         int cs = pos / L->attn_chunk * L->attn_chunk;
         c0 = cs > c0 ? cs : c0;
@@ -117,11 +120,13 @@ static int first_cell(const struct layer *L, int pos) {
 }
 
 // One past the last cell a query sees: its own position (causal), or, non-causal (encoders),
-// every cell its sequence holds once this step is stored: later tokens of the input too.
+// every cell its sequence holds once this step is stored: later tokens of the input too (up to
+// half a symmetric window past the query).
 static int end_cell(const struct attn_job *j, int t) {
     if (feat_has(j->L->feat, LF_NON_CAUSAL)) {
         const struct exec_run *r = &j->run[j->tok_run[t]];
-        return r->p0 + r->n;
+        int end = r->p0 + r->n, fwd = j->pos[t] + j->L->swa_window / 2 + 1;
+        return feat_has(j->L->feat, LF_SWA_SYMMETRIC) && fwd < end ? fwd : end;
     }
     return j->pos[t] + 1;
 }
@@ -195,8 +200,9 @@ static void attend(const struct attn_job *j, int ith, int t, int h0, int nh) {
                 s *= scale;
             }
             if (feat_has(L->feat, LF_ATTN_SOFTCAP)) s = softcap * tanhf(s);
-            // The mask holds -|i - j| as F16; the kernel multiplies it by the slope.
-            if (feat_has(L->feat, LF_ALIBI)) s += slope[g] * fp16_to_fp32(fp32_to_fp16((float)(c - pos)));
+            // The mask holds -|i - j| as F16; the kernel multiplies it by the slope. (Causal, that is
+            // c - pos; an encoder's later cells are as far as its earlier ones.)
+            if (feat_has(L->feat, LF_ALIBI)) s += slope[g] * fp16_to_fp32(fp32_to_fp16(-(float)abs(c - pos)));
             float ms = 1.0f, vs = 1.0f;
             if (s > M[g]) {
                 float Mold = M[g];

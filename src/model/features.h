@@ -150,8 +150,10 @@
     X(MROPE_EXTRA,       "mrope_extra",       HOST, "M-RoPE pairs on the fourth stream stay unrotated for text (rope_freqs +inf there)") \
     /* <<< */                                                                                                 \
     /* >>> encoders */                                                                                        \
-    X(NON_CAUSAL,        "non_causal",        HOST, "a query sees every cell of its sequence, later ones too: each input whole in one step (bert)") \
+    X(NON_CAUSAL,        "non_causal",        HOST, "a query sees every cell of its sequence, later ones too: each input whole in one step (encoders)") \
     X(POST_RESIDUAL_NORM, "post_residual_norm", HOST, "x = LayerNorm(x + branch) after each branch: attn_output_norm, layer_output_norm (bert)") \
+    X(SWA_SYMMETRIC,     "swa_symmetric",     HOST, "the sliding window reaches swa_window / 2 cells each side of the query, later ones too (modern-bert)") \
+    X(ENC_READD_NORM,    "enc_readd_norm",    HOST, "after attn_output_norm, x = LayerNorm(x + block input; attn_norm_2) (jina-bert-v2)") \
     /* <<< */                                                                                                 \
     /* (end of the list) */
 
@@ -169,7 +171,9 @@
     X(FINAL_SOFTCAP, "final_softcap", "logits = c tanh(logits / c), c = hp.final_softcap")                         \
     X(TIED_OUTPUT,   "tied_output",   "the output head is the token table (same weights)")                         \
     X(TOKEN_TYPE,    "token_type",    "token_types row 0 (sentence A) added to every embedding (bert)")            \
-    X(ENCODER,       "encoder",       "no output norm and no vocabulary head: the last block's state is the embedding (bert)")
+    X(ENCODER,       "encoder",       "no vocabulary head: the last block's state is the embedding (bert)")        \
+    X(ENC_OUT_NORM,  "enc_out_norm",  "an encoder's embedding through its final norm (eurobert, neo-bert; bert has none)") \
+    X(RANK_MEAN_GELU, "rank_mean_gelu", "rank pools the mean of the rows, the pooler's GELU then cls.norm (modern-bert)")
 // clang-format on
 
 // The HOST column's values.

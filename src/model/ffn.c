@@ -90,6 +90,16 @@ static void glu_rows(struct exec *ex, int act, float *g, int64_t ldg, const floa
 
 void ffn_init(void) { pthread_once(&gelu_once, gelu_table_init); }
 
+void exec_rank_pooler_act(const struct model *m, float *y, int n) {
+    if (!feat_has(m->feat, MF_RANK_MEAN_GELU)) {
+        for (int i = 0; i < n; i++) y[i] = tanhf(y[i]);
+        return;
+    }
+    ffn_init();
+    for (int i = 0; i < n; i++) y[i] = gelu(y[i]);
+    if (m->cls_norm) exec_layer_norm(y, y, m->cls_norm, NULL, n, m->hp.norm_eps);
+}
+
 // The activation of L's FFN (routed experts included; the shared expert is always SiLU).
 static int layer_act(const struct layer *L) {
     if (feat_has(L->feat, LF_ACT_RELU)) return ACT_RELU;

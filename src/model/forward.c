@@ -220,6 +220,9 @@ void exec_host_block(struct exec *ex, int il, float *x, int T) {
     if (feat_has(L->feat, LF_MOE_BESIDE_DENSE)) norm_rows(m, ex->y2, x, L->ffn_norm_exps, NULL, T);
     if (feat_has(L->feat, LF_MOE_ROUTER_IN)) memcpy(ex->y2, x, n * sizeof(float)); // smallthinker's router input
     // <<<
+    // >>> encoders
+    if (feat_has(L->feat, LF_ENC_READD_NORM)) memcpy(ex->y2, x, n * sizeof(float)); // (the block input, added again)
+    // <<<
     exec_act_invalidate(ex);
     host_mixer(ex, il, xa, T, y);
     if (feat_has(L->feat, LF_POST_ATTN_NORM)) post_norm_rows(m, L, y, L->post_attn_norm, T);
@@ -236,6 +239,10 @@ void exec_host_block(struct exec *ex, int il, float *x, int T) {
         for (size_t i = 0; i < n; i++) y[i] *= rs;
     for (size_t i = 0; i < n; i++) x[i] += y[i];
     if (feat_has(L->feat, LF_POST_RESIDUAL_NORM)) norm_rows(m, x, x, L->enc_attn_out_norm, L->enc_attn_out_norm_b, T);
+    if (feat_has(L->feat, LF_ENC_READD_NORM)) { // (jina-bert-v2: the block input, kept in y2, once more)
+        for (size_t i = 0; i < n; i++) x[i] += ex->y2[i];
+        norm_rows(m, x, x, L->enc_attn_norm_2, L->enc_attn_norm_2_b, T);
+    }
     if (feat_has(L->feat, LF_NO_FFN)) return;
     if (!feat_has(L->feat, LF_NO_FFN_NORM)) norm_rows(m, xn, x, L->ffn_norm, L->ffn_norm_b, T);
     else memcpy(xn, x, n * sizeof(float));
@@ -316,8 +323,9 @@ static frink_status forward_step(struct exec *ex, const int32_t *tok, int T, con
     }
     // Embeddings want the state after the output norm (the reference's t_embd): the
     // vocabulary projection is not computed at all.
-    // (an encoder's embedding is the last block's output itself: it has no output norm)
-    if (ex->out_hidden && feat_has(m->feat, MF_ENCODER)) memcpy(logits, xo, (size_t)n_out * D * sizeof(float));
+    // (an encoder's embedding is the last block's output itself, unless it has a final norm)
+    if (ex->out_hidden && feat_has(m->feat, MF_ENCODER) && !feat_has(m->feat, MF_ENC_OUT_NORM))
+        memcpy(logits, xo, (size_t)n_out * D * sizeof(float));
     else if (ex->out_hidden) norm_rows(m, logits, xo, m->output_norm, m->output_norm_b, n_out);
     else output_logits(ex, xo, n_out, logits);
     return FRINK_OK;

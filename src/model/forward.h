@@ -70,4 +70,9 @@ struct exec_tok {
 // depends on where chunks start).
 frink_status exec_batch(struct exec *ex, const struct exec_tok *tok, int n, float *logits);
 
+// The activation of an encoder's rank pooler on its output y [n] in place (engine/embed_api.c,
+// after the cls product): tanh, or for MF_RANK_MEAN_GELU GELU (the reference's F16 table) then
+// the LayerNorm cls.norm when the model has one. Needs an executor made (the GELU table).
+void exec_rank_pooler_act(const struct model *m, float *y, int n);
+
 #endif

@@ -570,7 +570,13 @@ static void bind_ffn(struct loader *ld, struct layer *L, int il) {
         bool fs = (af & AF_FFN_SCALES) != 0, fb = !(ld->m->arch->flags2 & AX_FFN_UNBIASED);
         char gn[80];
         snprintf(gn, sizeof gn, "blk.%d.ffn_gate.weight", il);
-        if (af & AF_FFN_UNGATED) {
+        char un[80];
+        snprintf(un, sizeof un, "blk.%d.ffn_up.weight", il);
+        const struct gguf_tensor *up = gguf_find_tensor(ld->f, un);
+        // (jina-bert-v2: ungated when ffn_up has n_ff rows and no ffn_gate, as the reference decides)
+        bool ungated = (af & AF_FFN_UNGATED) ||
+                       ((af & AF_ENC_JINA2) && gguf_tensor_index(ld->f, gn) < 0 && up && up->n_dims >= 2 && up->ne[1] == L->n_ff);
+        if (ungated) {
             feat_set(&L->feat, LF_FFN_UNGATED);
             if (af & AF_FFN_ACT_SCALES) {
                 snprintf(b, sizeof b, "blk.%d.ffn.act.scales", il);
@@ -705,6 +711,8 @@ static void model_features(struct model *m) {
     // >>> encoders
     if (m->type_row) feat_set(&m->feat, MF_TOKEN_TYPE);
     if (m->arch->flags & AF_ENCODER) feat_set(&m->feat, MF_ENCODER);
+    if ((m->arch->flags & AF_ENCODER) && m->output_norm) feat_set(&m->feat, MF_ENC_OUT_NORM);
+    if (m->arch->flags & AF_ENC_MODERN) feat_set(&m->feat, MF_RANK_MEAN_GELU);
     // <<<
 }
 
@@ -811,6 +819,17 @@ static void read_hparams_features(struct loader *ld) {
     if ((af & AF_ENCODER) && hp_num(ld, "attention.causal", 1) != 0)
         ld_fail(ld, FRINK_ERR_UNSUPPORTED, "'%s.attention.causal' is absent or true: frink runs '%s' with non-causal attention only",
                 ld->arch, ld->arch);
+    // modern-bert: GeGLU unless hidden_activation names SwiGLU (the reference's names); its
+    // ReLU forms are not implemented.
+    const struct gguf_kv *act = (af & AF_ENC_MODERN) ? kv_take(ld, "hidden_activation") : NULL;
+    if (act && act->type == GGUF_VT_STRING) {
+        // (any other name: the reference falls back to GeGLU)
+        if (gguf_str_eq(act->v.str, "silu") || gguf_str_eq(act->v.str, "swish") || gguf_str_eq(act->v.str, "swiglu"))
+            hp->ffn_act = ACT_SILU;
+        if (gguf_str_eq(act->v.str, "relu") || gguf_str_eq(act->v.str, "reglu"))
+            ld_fail(ld, FRINK_ERR_UNSUPPORTED, "'%s.hidden_activation' '%.*s' (ReGLU) is not implemented", ld->arch,
+                    (int)act->v.str.len, act->v.str.ptr);
+    }
     // <<<
 }
 
@@ -952,17 +971,21 @@ bool layer_is_swa(struct loader *ld, int il, int n_total) {
         return gguf_arr_i64(kv, (uint64_t)il) != 0;
     }
     int P = kv && kv_is_num(kv) ? (int)kv_num(kv) : ld->m->arch->swa_pattern;
+    // (modern-bert: the first layer of each period is the global one; a period 0 slides all)
+    if (ld->m->arch->flags & AF_ENC_MODERN) return P == 0 || il % P != 0;
     return P > 1 && il % P < P - 1;
 }
 
-// An encoder's tensors outside its layers, after the embeddings: token_types (its row 0 is
-// added to every embedding: the reference hard-codes sentence A), the pooling the file asks for,
-// and a reranker's head, cls (optional: tanh(W x + b)) and cls.output (W x + b). No output norm
-// and no vocabulary head: an output.weight stays unread, refused by name.
+// An encoder's tensors outside its layers, after the embeddings: token_types (BERT's graph: its
+// row 0 is added to every embedding, the reference hard-codes sentence A), the pooling the file
+// asks for, a reranker's head where the family has one, cls (optional: tanh(W x + b)) and
+// cls.output (W x + b), and the final norm of the families with one (eurobert, neo-bert,
+// modern-bert). No vocabulary head: an output.weight stays unread, refused by name.
 static frink_status bind_encoder_globals(struct loader *ld) {
     struct model *m = ld->m;
+    uint64_t af = m->arch->flags;
     int D = m->hp.n_embd;
-    const struct gguf_tensor *tt = gguf_find_tensor(ld->f, "token_types.weight");
+    const struct gguf_tensor *tt = (af & AF_ENC_BERT) ? gguf_find_tensor(ld->f, "token_types.weight") : NULL;
     if (tt) {
         if (tt->ne[0] != D || tt->ne[1] < 1 || tt->n_dims > 2)
             return ld_fail(ld, FRINK_ERR_FORMAT, "tensor 'token_types.weight' must be [%d, n_token_types]", D);
@@ -970,8 +993,19 @@ static frink_status bind_encoder_globals(struct loader *ld) {
     }
     double pt = hp_num(ld, "pooling_type", -1);
     m->pooling = pt >= 0 && pt <= 4 ? (int)pt : -1;
-    if (gguf_tensor_index(ld->f, "cls.weight") >= 0) m->cls = mat_take_b(ld, "cls", D, D, 0, true, false, true);
-    if (gguf_tensor_index(ld->f, "cls.output.weight") >= 0) m->cls_out = mat_take_b(ld, "cls.output", D, 0, 0, true, false, true);
+    // (the head only where the family's reference reads one: elsewhere cls tensors stay unread;
+    // jina-bert-v2's is cls alone, one row; modern-bert's pooler has no bias, then cls.norm)
+    bool jina = (af & AF_ENC_JINA2) != 0, modern = (af & AF_ENC_MODERN) != 0;
+    if ((af & AF_ENC_CLS) && gguf_tensor_index(ld->f, "cls.weight") >= 0)
+        m->cls = mat_take_b(ld, "cls", D, jina ? 1 : D, 0, true, false, !modern);
+    if ((af & AF_ENC_CLS) && !jina && gguf_tensor_index(ld->f, "cls.output.weight") >= 0)
+        m->cls_out = mat_take_b(ld, "cls.output", D, 0, 0, true, false, true);
+    if ((af & AF_ENC_CLS) && modern) m->cls_norm = vec_take(ld, "cls.norm.weight", D, false);
+    if ((af & AF_ENC_MODERN) && m->tok_norm_b)
+        return ld_fail(ld, FRINK_ERR_UNSUPPORTED, "tensor 'token_embd_norm.bias': the reference does not add it for '%s'", ld->arch);
+    // (eurobert, neo-bert, modern-bert: the last block's state through a final norm, without bias)
+    if (af & (AF_ENC_OUT_NORM | AF_ENC_OUT_NORM_ENC))
+        m->output_norm = norm_take(ld, (af & AF_ENC_OUT_NORM_ENC) ? "enc.output_norm" : "output_norm", D, true, NULL);
     return FRINK_OK;
 }
 
@@ -1277,7 +1311,8 @@ static frink_status bind_layer(struct loader *ld, struct layer *L, int il, const
     bind_layer_hparams(ld, L, il, lp);
     if (!(af & AF_NO_PRE_NORM)) {
         snprintf(b, sizeof b, "blk.%d.attn_norm", il);
-        L->attn_norm = norm_take(ld, b, D, true, &L->attn_norm_b);
+        // (modern-bert: layer 0's attention reads the embedding's norm alone when it has none)
+        L->attn_norm = norm_take(ld, b, D, !((af & AF_ENC_MODERN) && il == 0), &L->attn_norm_b);
     }
     if (af & AF_PARALLEL) {
         snprintf(b, sizeof b, "blk.%d.attn_norm_2", il);
@@ -1285,14 +1320,30 @@ static frink_status bind_layer(struct loader *ld, struct layer *L, int il, const
     }
     frink_status st = bind_layer_mixer(ld, L, il, lp);
     if (st) return st;
-    if (af & AF_ENCODER) { // (BERT's post-norm blocks; every query sees its whole input)
+    if (af & AF_ENC_BERT) { // (BERT's post-norm blocks)
         snprintf(b, sizeof b, "blk.%d.attn_output_norm", il);
         L->enc_attn_out_norm = norm_take(ld, b, D, true, &L->enc_attn_out_norm_b);
         snprintf(b, sizeof b, "blk.%d.layer_output_norm", il);
         L->enc_layer_out_norm = norm_take(ld, b, D, true, &L->enc_layer_out_norm_b);
         feat_set(&L->feat, LF_POST_RESIDUAL_NORM);
-        feat_set(&L->feat, LF_NON_CAUSAL);
     }
+    snprintf(b, sizeof b, "blk.%d.attn_norm_2.weight", il);
+    if ((af & AF_ENC_JINA2) && gguf_tensor_index(ld->f, b) >= 0) {
+        snprintf(b, sizeof b, "blk.%d.attn_norm_2", il);
+        L->enc_attn_norm_2 = norm_take(ld, b, D, true, &L->enc_attn_norm_2_b);
+        feat_set(&L->feat, LF_ENC_READD_NORM);
+    }
+    if (af & AF_ENCODER) feat_set(&L->feat, LF_NON_CAUSAL); // (every query sees its whole input)
+    // (a non-causal window is symmetric: the reference's only sliding encoder, modern-bert)
+    if ((af & AF_ENCODER) && feat_has(L->feat, LF_SWA)) feat_set(&L->feat, LF_SWA_SYMMETRIC);
+    // (neo-bert, modern-bert: the reference binds the fused qkv and the norms without a bias, so
+    // a file's would not be added)
+    if ((af & (AF_ENC_OUT_NORM_ENC | AF_ENC_MODERN)) && !L->wqkv.data)
+        return ld_fail(ld, FRINK_ERR_UNSUPPORTED, "layer %d: '%s' reads its attention from a fused blk.%d.attn_qkv.weight only", il, ld->arch, il);
+    if ((af & (AF_ENC_OUT_NORM_ENC | AF_ENC_MODERN)) && L->wqkv.bias)
+        return ld_fail(ld, FRINK_ERR_UNSUPPORTED, "tensor 'blk.%d.attn_qkv.bias': the reference does not add it for '%s'", il, ld->arch);
+    if ((af & AF_ENC_MODERN) && L->attn_norm_b)
+        return ld_fail(ld, FRINK_ERR_UNSUPPORTED, "tensor 'blk.%d.attn_norm.bias': the reference does not add it for '%s'", il, ld->arch);
     if (feat_has(L->feat, LF_NO_FFN)) { // (the mixer's binder decided: mamba)
         layer_features(m, L);
         return FRINK_OK;
@@ -1316,6 +1367,15 @@ static frink_status bind_layer(struct loader *ld, struct layer *L, int il, const
     // (the dense families: a layer whose reference graph has no FFN matrices binds none, and the
     // FFN tensors its graph never applies are given back after)
     if (!dense_ffn_bare(m, L)) bind_ffn(ld, L, il);
+    // (neo-bert, modern-bert: the reference's FFN is ffn_up's [gate | up] halves alone, and it
+    // adds no bias to the pre-FFN LayerNorm)
+    if ((af & (AF_ENC_OUT_NORM_ENC | AF_ENC_MODERN)) && L->ffn_gate.data)
+        return ld_fail(ld, FRINK_ERR_UNSUPPORTED, "tensor 'blk.%d.ffn_gate.weight': the reference's '%s' FFN does not read it (ffn_up holds [gate | up])", il, ld->arch);
+    // (jina-bert-v2: the reference adds no bias to its gate)
+    if ((af & AF_ENC_JINA2) && L->ffn_gate.bias)
+        return ld_fail(ld, FRINK_ERR_UNSUPPORTED, "tensor 'blk.%d.ffn_gate.bias': the reference does not add it for '%s'", il, ld->arch);
+    if ((af & AF_ENC_MODERN) && L->ffn_norm_b)
+        return ld_fail(ld, FRINK_ERR_UNSUPPORTED, "tensor 'blk.%d.ffn_norm.bias': the reference does not add it for '%s'", il, ld->arch);
     if (m->arch->flags2 & AX_DENSE_RULES) dense_layer_after_ffn(ld, L, il);
     layer_features(m, L);
     return FRINK_OK;

@@ -176,6 +176,8 @@ struct layer {
     // >>> encoders
     const float *enc_attn_out_norm, *enc_attn_out_norm_b;   // [D] LayerNorm of x + attn(x) (LF_POST_RESIDUAL_NORM)
     const float *enc_layer_out_norm, *enc_layer_out_norm_b; // [D] LayerNorm of x + ffn(x)
+    const float *enc_attn_norm_2, *enc_attn_norm_2_b;       // [D] jina-bert-v2: LayerNorm of that + the block input
+                                                            // (LF_ENC_READD_NORM), NULL when absent
     // <<<
 };
 
@@ -255,7 +257,9 @@ struct model {
                                 // NULL when absent; read only where the reference reads it (qwen3,
                                 // the encoders, with its bias there)
     struct weight cls;          // [D x D] the encoders' pooler before it (cls, with bias: tanh(W x + b)),
-                                // data NULL when absent
+                                // data NULL when absent; jina-bert-v2's is [D x 1] and the head itself
+                                // (no cls.output); modern-bert's has no bias and a GELU
+    const float *cls_norm;      // [D] modern-bert: LayerNorm of the pooler's output (cls.norm), NULL when absent
     const float *type_row;      // [D] token_types row 0 (MF_TOKEN_TYPE), NULL when absent
     const float *tok_norm, *tok_norm_b; // [D] LayerNorm right after the embedding (bloom)
     struct weight pos_embd;     // [D x n_ctx_train] learned positions (mpt), data NULL when absent

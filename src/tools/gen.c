@@ -45,7 +45,18 @@
 // '-' an FFN alone (nemotron_h); granitehybrid puts an FFN after every mixer.
 // FAM_BERT: BERT encoders in the converter's names (biases everywhere, post-norms, learned
 // positions, token types); FAM_BERT_RANK adds a reranker's head (cls, cls.output of one class).
-enum gen_family { FAM_LLAMA, FAM_HYBRID, FAM_SSM2, FAM_BERT, FAM_BERT_RANK };
+// The other encoders, as their converters write them: FAM_NOMIC (BERT's post-norm graph, a fused
+// qkv, RoPE, a SiLU-gated FFN, no biases), FAM_NEOBERT (RMSNorm pre-norms, a fused qkv, ffn_up
+// holding [gate | up], enc.output_norm, and a reranker's head), FAM_EUROBERT (Llama's blocks with
+// grouped KV heads, output_norm), FAM_MODERN (LayerNorm pre-norms without biases, none before layer
+// 0's attention, a fused qkv, ffn_up holding [gate | up] for GeGLU, a sliding window on two layers
+// of three, output_norm), FAM_JINA2 (BERT's post-norm graph without positions, biases as the
+// converter writes them; layer 0 with q/k LayerNorms and a separate ffn_gate, layer 1 with
+// attn_norm_2 and a GeGLU ffn_up of 2 n_ff rows, layer 2 ungated, so that one file holds each
+// variant; a one-row cls head). FAM_MODERN and FAM_NEOBERT carry their rerankers' heads too.
+enum gen_family { FAM_LLAMA, FAM_HYBRID, FAM_SSM2, FAM_BERT, FAM_BERT_RANK, FAM_NOMIC, FAM_NEOBERT, FAM_EUROBERT, FAM_MODERN,
+                  FAM_JINA2 };
+#define FAM_IS_ENCODER(f) ((f) >= FAM_BERT)
 
 struct gen_preset {
     const char *name, *arch, *vocab, *about;
@@ -58,6 +69,7 @@ struct gen_preset {
     // FAM_SSM2: nk = groups, nv = heads, dk = state size, dv = head dim, Kc = conv kernel
     const char *pattern;                       // one letter per layer (see enum gen_family)
     float emb_scale, residual_scale, attn_scale, logit_scale; // granite's multipliers (0: none)
+    const char *hidden_act;                    // FAM_MODERN: <arch>.hidden_activation (NULL: none, GeGLU)
 };
 
 // Shapes from the models' config.json files. Qwen3.5-2B's real vocabulary has
@@ -66,37 +78,54 @@ struct gen_preset {
 // main forward).
 static const struct gen_preset presets[] = {
     {"qwen35-2b", "qwen35", "tests/data/vocab/ggml-vocab-qwen35.gguf", "Qwen3.5-2B shape (dense, hybrid GDN)",
-     FAM_HYBRID, 2048, 24, 8, 2, 256, 6144, 64, 262144, 1e7f, 1e-6f, 16, 16, 128, 128, 4, 4, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0},
+     FAM_HYBRID, 2048, 24, 8, 2, 256, 6144, 64, 262144, 1e7f, 1e-6f, 16, 16, 128, 128, 4, 4, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL},
     {"llama-1b", "llama", "tests/data/vocab/ggml-vocab-llama-bpe.gguf", "Llama-3.2-1B shape",
-     FAM_LLAMA, 2048, 16, 32, 8, 64, 8192, 64, 131072, 500000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, true, NULL, 0, 0, 0, 0},
+     FAM_LLAMA, 2048, 16, 32, 8, 64, 8192, 64, 131072, 500000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, true, NULL, 0, 0, 0, 0, NULL},
     // Tiny hybrids with nv = 2 nk, so the value-head ordering matters (tests). Their vocabulary
     // (NULL) is the embedded model's 512-token Llama tokenizer: the file runs anywhere, where the
     // fixture tests/data/archs/qwen35-dense.gguf (--vocab) has the reference's "test" tokenizer.
     {"qwen35-tiny", "qwen35", NULL, "tiny dense hybrid, nk=2 nv=4",
-     FAM_HYBRID, 64, 4, 2, 1, 32, 128, 8, 4096, 1e7f, 1e-6f, 2, 4, 16, 16, 4, 4, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0},
+     FAM_HYBRID, 64, 4, 2, 1, 32, 128, 8, 4096, 1e7f, 1e-6f, 2, 4, 16, 16, 4, 4, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL},
     {"qwen35moe-tiny", "qwen35moe", NULL, "tiny MoE hybrid, tiled value heads",
-     FAM_HYBRID, 64, 4, 2, 1, 32, 128, 8, 4096, 1e7f, 1e-6f, 2, 4, 16, 16, 4, 4, 4, 2, 32, 64, false, NULL, 0, 0, 0, 0},
+     FAM_HYBRID, 64, 4, 2, 1, 32, 128, 8, 4096, 1e7f, 1e-6f, 2, 4, 16, 16, 4, 4, 4, 2, 32, 64, false, NULL, 0, 0, 0, 0, NULL},
     {"qwen3next-tiny", "qwen3next", NULL, "tiny MoE hybrid, grouped value heads",
-     FAM_HYBRID, 64, 4, 2, 1, 32, 128, 8, 4096, 1e7f, 1e-6f, 2, 4, 16, 16, 4, 4, 4, 2, 32, 64, false, NULL, 0, 0, 0, 0},
+     FAM_HYBRID, 64, 4, 2, 1, 32, 128, 8, 4096, 1e7f, 1e-6f, 2, 4, 16, 16, 4, 4, 4, 2, 32, 64, false, NULL, 0, 0, 0, 0, NULL},
     // Granite-4.0-H-350M's config.json: 28 Mamba-2 layers (48 heads of 32, one group, state 128)
     // and attention (12 heads, 4 KV, NoPE) at layers 10, 13, 17, 27, each followed by a SwiGLU
     // FFN of 2048; its multipliers. The real vocabulary has 100 352 entries (GPT-2 style BPE).
     {"granite4-h-350m", "granitehybrid", "tests/data/vocab/ggml-vocab-gpt-2.gguf", "Granite-4.0-H-350M shape (Mamba-2 hybrid)",
      FAM_SSM2, 768, 32, 12, 4, 64, 2048, 64, 32768, 10000.0f, 1e-5f, 1, 48, 128, 32, 4, 0, 0, 0, 0, 0, false,
-     "MMMMMMMMMM*MM*MMM*MMMMMMMMM*MMMM", 12.0f, 0.246f, 0.015625f, 3.0f},
+     "MMMMMMMMMM*MM*MMM*MMMMMMMMM*MMMM", 12.0f, 0.246f, 0.015625f, 3.0f, NULL},
     // Nemotron-H-4B: 52 layers — 24 Mamba-2 (112 heads of 64, 8 groups, state 128), 4 attention
     // (32 heads, 8 KV, 128 wide, NoPE), 24 squared-ReLU FFNs of 12288 — in its published pattern.
     // The real vocabulary has 131 072 entries.
     {"nemotron-h-4b", "nemotron_h", "tests/data/vocab/ggml-vocab-llama-bpe.gguf", "Nemotron-H-4B shape (Mamba-2 hybrid)",
      FAM_SSM2, 3072, 52, 32, 8, 128, 12288, 128, 8192, 10000.0f, 1e-5f, 8, 112, 128, 64, 4, 0, 0, 0, 0, 0, false,
-     "M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-", 0, 0, 0, 0},
+     "M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-", 0, 0, 0, 0, NULL},
     // Tiny BERT encoders on bge-small's real WordPiece vocabulary (30 522 entries): the test
     // fixtures of the encoder family (tests/test_embed.c), CLS pooling as bge's, and a reranker
     // (rank pooling) with its classification head.
     {"bert-tiny", "bert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny BERT encoder (bge vocabulary, CLS pooling)",
-     FAM_BERT, 64, 2, 4, 4, 16, 128, 0, 512, 0, 1e-12f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0},
+     FAM_BERT, 64, 2, 4, 4, 16, 128, 0, 512, 0, 1e-12f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL},
     {"bert-rank-tiny", "bert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny BERT reranker (bge vocabulary, rank pooling)",
-     FAM_BERT_RANK, 64, 2, 4, 4, 16, 128, 0, 512, 0, 1e-12f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0},
+     FAM_BERT_RANK, 64, 2, 4, 4, 16, 128, 0, 512, 0, 1e-12f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL},
+    // The rotary encoders on the same vocabulary, each in its family's real layout and pooling
+    // (nomic-embed's mean and RoPE base 1000, NeoBERT's CLS with a reranker's head, EuroBERT's
+    // grouped KV heads and RoPE base 250 000, ModernBERT's global RoPE base 160 000 and 10 000 on
+    // its sliding layers, with a window of 8 here, so that the longer inputs see its edges).
+    {"nomic-bert-tiny", "nomic-bert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny nomic-bert encoder (bge vocabulary, mean pooling)",
+     FAM_NOMIC, 64, 2, 4, 4, 16, 128, 0, 2048, 1000.0f, 1e-12f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL},
+    {"neo-bert-tiny", "neo-bert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny NeoBERT encoder, rank head (bge vocabulary, CLS pooling)",
+     FAM_NEOBERT, 64, 2, 4, 4, 16, 96, 0, 4096, 10000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL},
+    {"eurobert-tiny", "eurobert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny EuroBERT encoder (bge vocabulary, mean pooling)",
+     FAM_EUROBERT, 64, 2, 4, 2, 16, 128, 0, 8192, 250000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL},
+    {"modern-bert-tiny", "modern-bert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny ModernBERT encoder, rank head (bge vocabulary, mean pooling)",
+     FAM_MODERN, 64, 3, 4, 4, 16, 96, 0, 8192, 160000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL},
+    // (as Granite Embedding R2: SwiGLU by hidden_activation "silu")
+    {"modern-bert-swiglu-tiny", "modern-bert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny ModernBERT encoder, SwiGLU, rank head (bge vocabulary, mean)",
+     FAM_MODERN, 64, 3, 4, 4, 16, 96, 0, 8192, 160000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, "silu"},
+    {"jina-bert-v2-tiny", "jina-bert-v2", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny Jina BERT v2 encoder, ALiBi, rank head (bge vocabulary, mean)",
+     FAM_JINA2, 64, 3, 4, 4, 16, 128, 0, 8192, 0, 1e-12f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL},
 };
 
 // ---- deterministic random numbers ------------------------------------------------------
@@ -282,10 +311,123 @@ static bool plan_build_bert(struct gen_plan *pl) {
     return true;
 }
 
+// The rotary encoders (FAM_NOMIC, FAM_NEOBERT, FAM_EUROBERT, FAM_MODERN): matrices F16, norms F32,
+// no biases but the nomic-bert LayerNorms' (as the models ship).
+static bool plan_build_rotary_encoder(struct gen_plan *pl) {
+    const struct gen_preset *p = pl->p;
+    int D = p->D, V = pl->n_vocab, F = p->n_ff, Hd = p->n_head * p->head_dim, Hkv = p->n_head_kv * p->head_dim;
+    bool nomic = p->fam == FAM_NOMIC, neo = p->fam == FAM_NEOBERT, modern = p->fam == FAM_MODERN;
+    struct gen_tensor *t;
+#define CHK(x) do { if (!(t = (x))) return false; } while (0)
+#define BIAS(n, ...) plan_add(pl, INIT_DT_BIAS, 1, n, 1, 1, __VA_ARGS__)
+    CHK(MAT(D, V, 1, "token_embd.weight"));
+    if (nomic) {
+        CHK(plan_add(pl, INIT_DT_BIAS, 2, D, 2, 1, "token_types.weight"));
+        CHK(NORM(D, "token_embd_norm.weight"));
+        CHK(BIAS(D, "token_embd_norm.bias"));
+    }
+    if (modern) CHK(NORM(D, "token_embd_norm.weight"));
+    for (int il = 0; il < pl->n_layer; il++) {
+        if (!nomic && !(modern && il == 0)) CHK(NORM(D, "blk.%d.attn_norm.weight", il));
+        if (p->fam == FAM_EUROBERT) {
+            CHK(MAT(D, Hd, 1, "blk.%d.attn_q.weight", il));
+            CHK(MAT(D, Hkv, 1, "blk.%d.attn_k.weight", il));
+            CHK(MAT(D, Hkv, 1, "blk.%d.attn_v.weight", il));
+        } else {
+            CHK(MAT(D, Hd + 2 * Hkv, 1, "blk.%d.attn_qkv.weight", il));
+        }
+        CHK(MAT(Hd, D, 1, "blk.%d.attn_output.weight", il));
+        if (nomic) {
+            CHK(NORM(D, "blk.%d.attn_output_norm.weight", il));
+            CHK(BIAS(D, "blk.%d.attn_output_norm.bias", il));
+        } else {
+            CHK(NORM(D, "blk.%d.ffn_norm.weight", il));
+        }
+        if (neo || modern) {
+            CHK(MAT(D, 2 * F, 1, "blk.%d.ffn_up.weight", il)); // [gate | up]
+        } else {
+            CHK(MAT(D, F, 1, "blk.%d.ffn_gate.weight", il));
+            CHK(MAT(D, F, 1, "blk.%d.ffn_up.weight", il));
+        }
+        CHK(MAT(F, D, 1, "blk.%d.ffn_down.weight", il));
+        if (nomic) {
+            CHK(NORM(D, "blk.%d.layer_output_norm.weight", il));
+            CHK(BIAS(D, "blk.%d.layer_output_norm.bias", il));
+        }
+    }
+    if (neo) {
+        CHK(NORM(D, "enc.output_norm.weight"));
+        CHK(MAT(D, D, 1, "cls.weight"));
+        CHK(BIAS(D, "cls.bias"));
+        CHK(MAT(D, 1, 1, "cls.output.weight"));
+        CHK(BIAS(1, "cls.output.bias"));
+    }
+    if (p->fam == FAM_EUROBERT || modern) CHK(NORM(D, "output_norm.weight"));
+    if (modern) { // (a reranker's head: the pooler without bias, its LayerNorm, one class)
+        CHK(MAT(D, D, 1, "cls.weight"));
+        CHK(NORM(D, "cls.norm.weight"));
+        CHK(MAT(D, 1, 1, "cls.output.weight"));
+        CHK(BIAS(1, "cls.output.bias"));
+    }
+#undef BIAS
+#undef CHK
+    plan_offsets(pl);
+    return true;
+}
+
+// Jina BERT v2 (FAM_JINA2): BERT's tensors without positions, every projection and norm with its
+// bias but the gate's; the optional parts on one layer each (see enum gen_family).
+static bool plan_build_jina2(struct gen_plan *pl) {
+    const struct gen_preset *p = pl->p;
+    int D = p->D, V = pl->n_vocab, F = p->n_ff;
+    struct gen_tensor *t;
+#define CHK(x) do { if (!(t = (x))) return false; } while (0)
+#define BIAS(n, ...) plan_add(pl, INIT_DT_BIAS, 1, n, 1, 1, __VA_ARGS__)
+    CHK(MAT(D, V, 1, "token_embd.weight"));
+    CHK(plan_add(pl, INIT_DT_BIAS, 2, D, 2, 1, "token_types.weight"));
+    CHK(NORM(D, "token_embd_norm.weight"));
+    CHK(BIAS(D, "token_embd_norm.bias"));
+    static const char *const proj[] = {"attn_q", "attn_k", "attn_v", "attn_output"};
+    for (int il = 0; il < pl->n_layer; il++) {
+        int kind = il % 3; // 0: q/k norms, ffn_gate; 1: attn_norm_2, [gate | up]; 2: ungated
+        for (int k = 0; k < 4; k++) {
+            CHK(MAT(D, D, 1, "blk.%d.%s.weight", il, proj[k]));
+            CHK(BIAS(D, "blk.%d.%s.bias", il, proj[k]));
+        }
+        if (kind == 0) {
+            CHK(NORM(D, "blk.%d.attn_q_norm.weight", il));
+            CHK(BIAS(D, "blk.%d.attn_q_norm.bias", il));
+            CHK(NORM(D, "blk.%d.attn_k_norm.weight", il));
+            CHK(BIAS(D, "blk.%d.attn_k_norm.bias", il));
+        }
+        CHK(NORM(D, "blk.%d.attn_output_norm.weight", il));
+        CHK(BIAS(D, "blk.%d.attn_output_norm.bias", il));
+        if (kind == 1) {
+            CHK(NORM(D, "blk.%d.attn_norm_2.weight", il));
+            CHK(BIAS(D, "blk.%d.attn_norm_2.bias", il));
+        }
+        if (kind == 0) CHK(MAT(D, F, 1, "blk.%d.ffn_gate.weight", il));
+        CHK(MAT(D, kind == 1 ? 2 * F : F, 1, "blk.%d.ffn_up.weight", il));
+        CHK(BIAS(kind == 1 ? 2 * F : F, "blk.%d.ffn_up.bias", il));
+        CHK(MAT(F, D, 1, "blk.%d.ffn_down.weight", il));
+        CHK(BIAS(D, "blk.%d.ffn_down.bias", il));
+        CHK(NORM(D, "blk.%d.layer_output_norm.weight", il));
+        CHK(BIAS(D, "blk.%d.layer_output_norm.bias", il));
+    }
+    CHK(MAT(D, 1, 1, "cls.weight")); // (a reranker's head of one row, as jina-reranker-v1's)
+    CHK(BIAS(1, "cls.bias"));
+#undef BIAS
+#undef CHK
+    plan_offsets(pl);
+    return true;
+}
+
 static bool plan_build(struct gen_plan *pl) {
     const struct gen_preset *p = pl->p;
+    if (p->fam == FAM_JINA2) return plan_build_jina2(pl);
     if (p->fam == FAM_SSM2) return plan_build_ssm2(pl);
     if (p->fam == FAM_BERT || p->fam == FAM_BERT_RANK) return plan_build_bert(pl);
+    if (FAM_IS_ENCODER(p->fam)) return plan_build_rotary_encoder(pl);
     int D = p->D, V = pl->n_vocab, H = p->n_head, Hkv = p->n_head_kv, d = p->head_dim;
     int nk = p->nk, nv = p->nv, dk = p->dk, dv = p->dv;
     int64_t key_dim = (int64_t)nk * dk, value_dim = (int64_t)nv * dv, C = 2 * key_dim + value_dim;
@@ -547,13 +689,30 @@ static void write_metadata_ssm2(struct gen_meta *m, const struct gen_plan *pl) {
 
 // The BERT encoders' keys, as the converter writes them: LayerNorm epsilon, non-causal, the
 // pooling (CLS 2, RANK 4: llama_pooling_type's numbers).
+// The rotary encoders add their RoPE base, LayerNorm (nomic-bert, modern-bert) or RMSNorm epsilon,
+// grouped KV heads (eurobert), modern-bert's window and sliding RoPE base, and pool by mean
+// (nomic-bert, eurobert, modern-bert) or CLS (neo-bert).
 static void write_metadata_bert(struct gen_meta *m, const struct gen_plan *pl) {
     const struct gen_preset *p = pl->p;
+    bool bert = p->fam == FAM_BERT || p->fam == FAM_BERT_RANK || p->fam == FAM_JINA2; // (no RoPE)
     kv_u32(m, "feed_forward_length", (uint32_t)p->n_ff);
     kv_u32(m, "attention.head_count", (uint32_t)p->n_head);
-    kv_f32(m, "attention.layer_norm_epsilon", p->eps);
+    if (p->fam == FAM_EUROBERT) kv_u32(m, "attention.head_count_kv", (uint32_t)p->n_head_kv);
+    if (bert || p->fam == FAM_NOMIC || p->fam == FAM_MODERN) kv_f32(m, "attention.layer_norm_epsilon", p->eps);
+    else kv_f32(m, "attention.layer_norm_rms_epsilon", p->eps);
+    if (!bert) kv_f32(m, "rope.freq_base", p->rope_base);
+    // (their converters say "none" for neo-bert, eurobert and modern-bert; the last adds its
+    // window, period and vocabulary size)
+    if (!bert && p->fam != FAM_NOMIC) kv_str(m, "rope.scaling.type", "none");
+    if (p->fam == FAM_MODERN) {
+        kv_u32(m, "attention.sliding_window", 8);
+        kv_u32(m, "attention.sliding_window_pattern", 3);
+        kv_f32(m, "rope.freq_base_swa", 10000.0f);
+        kv_u32(m, "vocab_size", (uint32_t)pl->n_vocab);
+        if (p->hidden_act) kv_str(m, "hidden_activation", p->hidden_act);
+    }
     kv_bool(m, "attention.causal", false);
-    kv_u32(m, "pooling_type", p->fam == FAM_BERT_RANK ? 4 : 2);
+    kv_u32(m, "pooling_type", p->fam == FAM_BERT_RANK ? 4 : p->fam == FAM_NEOBERT || p->fam == FAM_BERT ? 2 : 1);
 }
 
 static void write_metadata(struct gen_meta *m, const struct gen_plan *pl, const struct gguf_file *vocab) {
@@ -568,7 +727,7 @@ static void write_metadata(struct gen_meta *m, const struct gen_plan *pl, const 
     kv_u32(m, "context_length", (uint32_t)p->ctx);
     kv_u32(m, "embedding_length", (uint32_t)p->D);
     kv_u32(m, "block_count", (uint32_t)pl->n_layer);
-    if (p->fam == FAM_BERT || p->fam == FAM_BERT_RANK) {
+    if (FAM_IS_ENCODER(p->fam)) {
         write_metadata_bert(m, pl);
         goto tokenizer;
     }
