@@ -96,10 +96,9 @@ int cmd_quantize(int argc, char **argv) {
     if (st != FRINK_OK) {
         // A bad TYPE or tensor type is a usage error; everything else happened at run time.
         cli_die("%s", frink_errmsg());
-        return st == FRINK_ERR_ARG || (st == FRINK_ERR_UNSUPPORTED && strstr(frink_errmsg(), "not implemented") &&
-                                       !strstr(frink_errmsg(), "tensor "))
-                   ? 2
-                   : 1;
+        // (the library names a tensor first when the file is at fault: "tensor X is already quantized")
+        const char *msg = frink_errmsg();
+        return st == FRINK_ERR_ARG || (st == FRINK_ERR_UNSUPPORTED && strncmp(msg, "tensor ", 7)) ? 2 : 1;
     }
     fprintf(stderr, "quantize: wrote %s (%s)\n", pos[1], pos[2]);
     return 0;

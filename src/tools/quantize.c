@@ -305,10 +305,10 @@ static int qz_layer_of(const char *name) {
     return l;
 }
 
-static const struct gguf_file *qz_sort_file;
-static int qz_cmp(const void *a, const void *b) {
-    const struct gguf_tensor *x = &qz_sort_file->tensors[*(const uint32_t *)a];
-    const struct gguf_tensor *y = &qz_sort_file->tensors[*(const uint32_t *)b];
+static int qz_cmp(const void *a, const void *b, void *file) {
+    const struct gguf_file *f = file;
+    const struct gguf_tensor *x = &f->tensors[*(const uint32_t *)a];
+    const struct gguf_tensor *y = &f->tensors[*(const uint32_t *)b];
     int lx = qz_layer_of(x->name), ly = qz_layer_of(y->name);
     if (lx != ly) return lx < ly ? -1 : 1;
     return strcmp(x->name, y->name);
@@ -481,9 +481,7 @@ static frink_status qz_plan_make(const struct gguf_file *f, const frink_quantize
     pl->size = malloc(n * sizeof *pl->size + 1);
     if (!pl->order || !pl->to || !pl->size) return frink_fail(FRINK_ERR_NOMEM, "out of memory");
     for (uint64_t i = 0; i < n; i++) pl->order[i] = (uint32_t)i;
-    qz_sort_file = f;
-    qsort(pl->order, n, sizeof *pl->order, qz_cmp);
-    qz_sort_file = NULL;
+    qsort_r(pl->order, n, sizeof *pl->order, qz_cmp, (void *)f);
 
     struct qz_state s = {.m = m, .ftype = ftype, .has_tied_embeddings = true, .n_ffn_down = m->n_layer};
     frink_status st = qz_resolve_type("--output-tensor-type", p->output_tensor_type, &s.output_type);
