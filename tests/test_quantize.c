@@ -69,7 +69,8 @@ static const struct {
 } ftypes[] = {
     {2, "Q4_0"},    {3, "Q4_1"},    {8, "Q5_0"},    {9, "Q5_1"},    {7, "Q8_0"},    {10, "Q2_K"},
     {11, "Q3_K_S"}, {12, "Q3_K_M"}, {13, "Q3_K_L"}, {14, "Q4_K_S"}, {15, "Q4_K_M"}, {16, "Q5_K_S"},
-    {17, "Q5_K_M"}, {18, "Q6_K"},   {1, "F16"},     {32, "BF16"},   {0, "F32"},
+    {17, "Q5_K_M"}, {18, "Q6_K"},   {25, "IQ4_NL"}, {30, "IQ4_XS"}, {38, "MXFP4_MOE"},
+    {1, "F16"},     {32, "BF16"},   {0, "F32"},
 };
 
 // llama: rows of 384 (ffn_down: the K-quants' fallbacks); qwen3moe, deepseek2, olmoe: MoE
@@ -161,6 +162,8 @@ int main(void) {
                 {10, "Q2_K", "--output-tensor-type Q6_K --token-embedding-type q4_k",
                  "--output-tensor-type 14 --token-embedding-type 12"},
                 {18, "Q6_K", "--pure --output-tensor-type f32", "--pure --output-tensor-type 0"},
+                {30, "IQ4_XS", "--token-embedding-type iq4_nl", "--token-embedding-type 20"},
+                {38, "MXFP4_MOE", "--pure", "--pure"},
             };
             static const char *const ofx[] = {"llama-dense", "qwen3moe-moe", "gemma3-dense"};
             for (size_t f = 0; f < sizeof ofx / sizeof *ofx; f++) {
@@ -184,11 +187,11 @@ int main(void) {
     if (kf) fputs("old contents", kf), fclose(kf);
     snprintf(cmd, sizeof cmd, "tests/data/archs/llama-dense.gguf %s Q9_X", out);
     CHECK(frink(cmd, err, sizeof err) == 2 && strstr(err, "Q9_X"), "unknown type: exit 2 naming it: %s", err);
-    snprintf(cmd, sizeof cmd, "tests/data/archs/llama-dense.gguf %s IQ4_NL", out);
-    CHECK(frink(cmd, err, sizeof err) == 2 && strstr(err, "IQ4_NL") && strstr(err, "not implemented"),
+    snprintf(cmd, sizeof cmd, "tests/data/archs/llama-dense.gguf %s IQ2_XS", out);
+    CHECK(frink(cmd, err, sizeof err) == 2 && strstr(err, "IQ2_XS") && strstr(err, "not implemented"),
           "an ftype frink does not write is refused by name: %s", err);
-    snprintf(cmd, sizeof cmd, "tests/data/archs/llama-dense.gguf %s Q4_K_M --output-tensor-type iq2_xs", out);
-    CHECK(frink(cmd, err, sizeof err) == 2 && strstr(err, "IQ2_XS"), "a tensor type frink does not write: %s", err);
+    snprintf(cmd, sizeof cmd, "tests/data/archs/llama-dense.gguf %s Q4_K_M --output-tensor-type iq3_s", out);
+    CHECK(frink(cmd, err, sizeof err) == 2 && strstr(err, "IQ3_S"), "a tensor type frink does not write: %s", err);
     snprintf(cmd, sizeof cmd, "tests/data/archs/llama-dense.gguf %s Q4_K_M --imatrix x.gguf", out);
     CHECK(frink(cmd, err, sizeof err) == 2 && strstr(err, "--imatrix"), "--imatrix is refused by name: %s", err);
     CHECK(frink("tests/data/archs/llama-dense.gguf", err, sizeof err) == 2 && strstr(err, "usage"), "missing args: %s", err);

@@ -22,12 +22,13 @@ static void quantize_usage(FILE *f) {
           f);
     for (int i = 0; frink_quantize_ftype_name(i); i++) fprintf(f, " %s", frink_quantize_ftype_name(i));
     fputs("\n"
-          "  not implemented (refused by name): Q2_K_S, the IQ types (IQ4_NL, IQ4_XS, ...), TQ1_0, TQ2_0,\n"
-          "  MXFP4_MOE, NVFP4, Q1_0, Q2_0, --imatrix\n"
+          "  not implemented (refused by name): Q2_K_S, the 1-3-bit IQ types (IQ2_XS, IQ3_S, ...), TQ1_0, TQ2_0,\n"
+          "  NVFP4, Q1_0, Q2_0, --imatrix\n"
           "  --pure                   every weight in TYPE's own tensor type (no mix); rows that do not\n"
           "                           divide into its blocks still fall back to a smaller block\n"
           "  --output-tensor-type T   output.weight as tensor type T (f32, f16, bf16, q4_0, q4_1, q5_0, q5_1,\n"
-          "                           q8_0, q2_k, q3_k, q4_k, q5_k, q6_k)\n"
+          "                           q8_0, q2_k, q3_k, q4_k, q5_k, q6_k,\n"
+          "                           iq4_nl, iq4_xs, mxfp4)\n"
           "  --token-embedding-type T token_embd.weight as tensor type T\n"
           "  --leave-output-tensor    output.weight kept as it is\n"
           "  --allow-requantize       accept weights that are already quantized (dequantized first)\n"

@@ -532,6 +532,145 @@ static void qz_q6_K(const float *x, block_q6_K *y, int64_t k) {
     }
 }
 
+
+// ---- non-linear 4-bit grids ----------------------------------------------------------------------
+
+// The index of the grid value nearest x (n ascending values; ties to the upper one unless the
+// lower is strictly nearer).
+static inline int qz_best_index(int n, const int8_t *val, float x) {
+    if (x <= val[0]) return 0;
+    if (x >= val[n - 1]) return n - 1;
+    int ml = 0, mu = n - 1;
+    while (mu - ml > 1) {
+        int mav = (ml + mu) / 2;
+        if (x < val[mav]) mu = mav;
+        else ml = mav;
+    }
+    return x - val[mu - 1] < val[mu] - x ? mu - 1 : mu;
+}
+
+// IQ4_NL and IQ4_XS: blocks of 32 on the kvalues_iq4nl grid, each block's scale the best of
+// 2*ntry+1 candidates by x^2-weighted least squares. IQ4_XS (super-block of 256) then stores the
+// 8 block scales as 6-bit multiples of the super-block's d = -max_scale/32 and re-picks every
+// level against the stored scale; IQ4_NL (one block) stores its scale in f16 and re-picks
+// against it. The reference's quantize_iq4_nl / quantize_iq4_xs (ntry 7).
+static void qz_iq4_block(int super, const float *x, ggml_half *dh, uint8_t *q4, uint16_t *scales_h, uint8_t *scales_l) {
+    const int bs = 32, ntry = 7;
+    const int8_t *values = kvalues_iq4nl;
+    uint8_t L[QK_K];
+    float weight[32], scales[QK_K / 32];
+    float sigma2 = 0;
+    for (int j = 0; j < super; ++j) sigma2 += x[j] * x[j];
+    sigma2 *= 2.f / super;
+    (void)sigma2; // (weights it only with an importance matrix)
+    memset(q4, 0, (size_t)super / 2);
+    *dh = fp32_to_fp16(0.f);
+    float max_scale = 0, amax_scale = 0;
+    for (int ib = 0; ib < super / bs; ++ib) {
+        const float *xb = x + ib * bs;
+        uint8_t *Lb = L + ib * bs;
+        for (int j = 0; j < bs; ++j) weight[j] = xb[j] * xb[j];
+        float amax = 0, max = 0;
+        for (int j = 0; j < bs; ++j) {
+            float ax = fabsf(xb[j]);
+            if (ax > amax) { amax = ax; max = xb[j]; }
+        }
+        if (amax < QZ_GROUP_EPS) {
+            scales[ib] = 0;
+            continue;
+        }
+        float d = -max / values[0];
+        float id = 1 / d;
+        float sumqx = 0, sumq2 = 0;
+        for (int j = 0; j < bs; ++j) {
+            int l = qz_best_index(16, values, id * xb[j]);
+            Lb[j] = (uint8_t)l;
+            float q = values[l], w = weight[j];
+            sumqx += w * q * xb[j];
+            sumq2 += w * q * q;
+        }
+        d = sumq2 > 0 ? sumqx / sumq2 : 0.f;
+        float best = d * sumqx;
+        for (int itry = -ntry; itry <= ntry; ++itry) {
+            id = (itry + values[0]) / max;
+            sumqx = sumq2 = 0;
+            for (int j = 0; j < bs; ++j) {
+                int l = qz_best_index(16, values, id * xb[j]);
+                float q = values[l], w = weight[j];
+                sumqx += w * q * xb[j];
+                sumq2 += w * q * q;
+            }
+            if (sumq2 > 0 && sumqx * sumqx > best * sumq2) {
+                d = sumqx / sumq2;
+                best = d * sumqx;
+            }
+        }
+        scales[ib] = d;
+        if (fabsf(d) > amax_scale) { amax_scale = fabsf(d); max_scale = d; }
+    }
+    if (super / bs > 1) {
+        // scales_l: 4 low bits per block, two blocks a byte; scales_h: 2 high bits per block
+        *scales_h = 0;
+        float d = -max_scale / 32;
+        *dh = fp32_to_fp16(d);
+        float id = d ? 1 / d : 0.f;
+        for (int ib = 0; ib < super / bs; ++ib) {
+            int l = qz_nearest_int(id * scales[ib]);
+            l = QZ_MAX(-32, QZ_MIN(31, l));
+            float dl = d * l;
+            float idl = dl ? 1 / dl : 0.f;
+            for (int j = 0; j < bs; ++j) L[ib * bs + j] = (uint8_t)qz_best_index(16, values, idl * x[ib * bs + j]);
+            l += 32;
+            uint8_t l_l = (uint8_t)(l & 0xf), l_h = (uint8_t)(l >> 4);
+            if (ib % 2 == 0) scales_l[ib / 2] = l_l;
+            else scales_l[ib / 2] |= (uint8_t)(l_l << 4);
+            *scales_h |= (uint16_t)(l_h << 2 * (ib % 8));
+        }
+    } else {
+        *dh = fp32_to_fp16(scales[0]);
+        float id = scales[0] ? 1 / scales[0] : 0;
+        for (int j = 0; j < super; ++j) L[j] = (uint8_t)qz_best_index(16, values, id * x[j]);
+    }
+    for (int i = 0; i < super / 32; ++i)
+        for (int j = 0; j < 16; ++j) q4[16 * i + j] = (uint8_t)(L[32 * i + j] | (L[32 * i + 16 + j] << 4));
+}
+
+static void qz_iq4_nl(const float *x, block_iq4_nl *y, int64_t k) {
+    for (int64_t i = 0; i < k / QK4_NL; i++) qz_iq4_block(QK4_NL, x + QK4_NL * i, &y[i].d, y[i].qs, NULL, NULL);
+}
+
+static void qz_iq4_xs(const float *x, block_iq4_xs *y, int64_t k) {
+    for (int64_t i = 0; i < k / QK_K; i++)
+        qz_iq4_block(QK_K, x + QK_K * i, &y[i].d, y[i].qs, &y[i].scales_h, y[i].scales_l);
+}
+
+// MXFP4: 32 values on the FP4 (E2M1) grid times a power of two e chosen from the block's
+// largest magnitude (floor(log2 amax) - 2); each value the nearest grid point (first on ties).
+static void qz_mxfp4(const float *x, block_mxfp4 *y, int64_t k) {
+    for (int64_t i = 0; i < k / QK_MXFP4; i++, x += QK_MXFP4) {
+        float amax = 0.0f;
+        for (int j = 0; j < QK_MXFP4; j++)
+            if (amax < fabsf(x[j])) amax = fabsf(x[j]);
+        const uint8_t e = amax > 0.0f ? (uint8_t)(int)(floorf(log2f(amax)) - 2 + 127) : 0;
+        const float d = e8m0_to_fp32_half(e);
+        y[i].e = e;
+        for (int j = 0; j < QK_MXFP4 / 2; ++j) {
+            uint8_t q[2];
+            for (int h = 0; h < 2; h++) {
+                float v = x[j + h * QK_MXFP4 / 2];
+                int best = 0;
+                float best_err = fabsf(kvalues_mxfp4[0] * d - v);
+                for (int g = 1; g < 16; g++) {
+                    float err = fabsf(kvalues_mxfp4[g] * d - v);
+                    if (err < best_err) { best = g; best_err = err; }
+                }
+                q[h] = (uint8_t)best;
+            }
+            y[i].qs[j] = (uint8_t)(q[0] | (q[1] << 4));
+        }
+    }
+}
+
 // ---- the table -----------------------------------------------------------------------------------
 
 typedef void (*qz_row_fn)(const float *x, void *y, int64_t k);
@@ -542,7 +681,8 @@ static const struct {
     {GGML_TYPE_Q4_0, (qz_row_fn)qz_q4_0}, {GGML_TYPE_Q4_1, (qz_row_fn)qz_q4_1}, {GGML_TYPE_Q5_0, (qz_row_fn)qz_q5_0},
     {GGML_TYPE_Q5_1, (qz_row_fn)qz_q5_1}, {GGML_TYPE_Q8_0, (qz_row_fn)qz_q8_0}, {GGML_TYPE_Q2_K, (qz_row_fn)qz_q2_K},
     {GGML_TYPE_Q3_K, (qz_row_fn)qz_q3_K}, {GGML_TYPE_Q4_K, (qz_row_fn)qz_q4_K}, {GGML_TYPE_Q5_K, (qz_row_fn)qz_q5_K},
-    {GGML_TYPE_Q6_K, (qz_row_fn)qz_q6_K},
+    {GGML_TYPE_Q6_K, (qz_row_fn)qz_q6_K}, {GGML_TYPE_IQ4_NL, (qz_row_fn)qz_iq4_nl},
+    {GGML_TYPE_IQ4_XS, (qz_row_fn)qz_iq4_xs}, {GGML_TYPE_MXFP4, (qz_row_fn)qz_mxfp4},
 };
 
 bool quantize_supported(uint32_t type) {

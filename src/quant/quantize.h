@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 // True for the target types quantize_rows writes: F32, F16, BF16, Q4_0, Q4_1, Q5_0, Q5_1,
-// Q8_0, Q2_K, Q3_K, Q4_K, Q5_K, Q6_K.
+// Q8_0, Q2_K, Q3_K, Q4_K, Q5_K, Q6_K, IQ4_NL, IQ4_XS, MXFP4.
 bool quantize_supported(uint32_t type);
 
 // Quantizes nrows rows of n_per_row floats at src (contiguous) into dst (nrows rows of

@@ -40,7 +40,8 @@
 enum qz_ftype {
     QZ_F32 = 0, QZ_F16 = 1, QZ_Q4_0 = 2, QZ_Q4_1 = 3, QZ_Q8_0 = 7, QZ_Q5_0 = 8, QZ_Q5_1 = 9,
     QZ_Q2_K = 10, QZ_Q3_K_S = 11, QZ_Q3_K_M = 12, QZ_Q3_K_L = 13, QZ_Q4_K_S = 14, QZ_Q4_K_M = 15,
-    QZ_Q5_K_S = 16, QZ_Q5_K_M = 17, QZ_Q6_K = 18, QZ_BF16 = 32,
+    QZ_Q5_K_S = 16, QZ_Q5_K_M = 17, QZ_Q6_K = 18, QZ_IQ4_NL = 25, QZ_IQ4_XS = 30, QZ_BF16 = 32,
+    QZ_MXFP4_MOE = 38,
 };
 
 static const struct {
@@ -55,6 +56,8 @@ static const struct {
     {"Q3_K_L", QZ_Q3_K_L, GGML_TYPE_Q3_K}, {"Q4_K_S", QZ_Q4_K_S, GGML_TYPE_Q4_K},
     {"Q4_K_M", QZ_Q4_K_M, GGML_TYPE_Q4_K}, {"Q5_K_S", QZ_Q5_K_S, GGML_TYPE_Q5_K},
     {"Q5_K_M", QZ_Q5_K_M, GGML_TYPE_Q5_K}, {"Q6_K", QZ_Q6_K, GGML_TYPE_Q6_K},
+    {"IQ4_NL", QZ_IQ4_NL, GGML_TYPE_IQ4_NL}, {"IQ4_XS", QZ_IQ4_XS, GGML_TYPE_IQ4_XS},
+    {"MXFP4_MOE", QZ_MXFP4_MOE, GGML_TYPE_MXFP4},
     {"F16", QZ_F16, GGML_TYPE_F16},        {"BF16", QZ_BF16, GGML_TYPE_BF16},
     {"F32", QZ_F32, GGML_TYPE_F32},
 };
@@ -62,8 +65,8 @@ static const struct {
 
 // The reference's other ftypes, refused by name.
 static const char *const qz_refused[] = {"Q2_K_S", "IQ2_XXS", "IQ2_XS", "IQ2_S", "IQ2_M", "IQ3_XXS", "IQ3_XS",
-                                         "IQ3_S", "IQ3_M", "IQ1_S", "IQ1_M", "IQ4_NL", "IQ4_XS", "TQ1_0",
-                                         "TQ2_0", "MXFP4_MOE", "NVFP4", "Q1_0", "Q2_0", "Q4_K", "Q5_K", "Q3_K",
+                                         "IQ3_S", "IQ3_M", "IQ1_S", "IQ1_M", "TQ1_0",
+                                         "TQ2_0", "NVFP4", "Q1_0", "Q2_0", "Q4_K", "Q5_K", "Q3_K",
                                          NULL};
 
 const char *frink_quantize_ftype_name(int i) { return i >= 0 && i < QZ_N_FTYPES ? qz_ftypes[i].name : NULL; }
@@ -88,6 +91,7 @@ struct qz_model {
     int n_expert;     // expert_count (0 when absent)
     int n_gqa;        // head_count / head_count_kv of layer 0 (0 when head_count_kv is 0)
     bool falcon;
+    bool bailingmoe3;
     bool is_70b;      // the reference's LLM_TYPE_70B: one rule of the attn_v mix reads it
 };
 
@@ -122,6 +126,7 @@ static frink_status qz_model_read(const struct gguf_file *f, struct qz_model *m)
     qz_kv_int0(f, key, &n_head_kv);
     m->n_gqa = n_head_kv ? (int)(n_head / n_head_kv) : 0;
     m->falcon = !strcmp(m->arch, "falcon");
+    m->bailingmoe3 = !strcmp(m->arch, "bailingmoe3");
     // Which architectures and depths the reference's loader calls 70B.
     m->is_70b = (!strcmp(m->arch, "llama") && m->n_layer == 80 && n_head != n_head_kv) ||
                 ((!strcmp(m->arch, "qwen2") || !strcmp(m->arch, "deci") || !strcmp(m->arch, "olmo")) &&
@@ -213,23 +218,31 @@ static frink_status qz_layer(const struct qz_state *s, int counter, const char *
     return FRINK_OK;
 }
 
-// The mix: the reference's per-role rules for the ftypes frink writes (the IQ and ternary
-// ftypes' rules are left out with those ftypes). t is the default type of the ftype.
+// The mix: the reference's per-role rules for the ftypes frink writes (the rules of the
+// 1-3-bit IQ and ternary ftypes are left out with those ftypes). t is the default type of the ftype.
 static frink_status qz_mix_type(struct qz_state *s, const struct gguf_tensor *tn, enum qz_role role, uint32_t *type) {
     const int ft = s->ftype;
     const struct qz_model *m = s->m;
     uint32_t t = *type;
     int il;
+    const bool iq4 = ft == QZ_IQ4_NL || ft == QZ_IQ4_XS;
     if (role == QZ_OUTPUT || (s->has_tied_embeddings && role == QZ_TOKEN_EMBD)) {
         if (s->output_type != UINT32_MAX) t = s->output_type;
+        else if (ft == QZ_MXFP4_MOE) t = GGML_TYPE_Q8_0;
         else if (m->falcon || tn->ne[0] % ggml_type_geom(t)->blck != 0) t = GGML_TYPE_Q8_0;
         else if (t != GGML_TYPE_Q8_0) t = GGML_TYPE_Q6_K;
+    } else if (ft == QZ_MXFP4_MOE) {
+        // expert tensors (3-D) MXFP4, everything else Q8_0; bailingmoe3's MLA projections are
+        // 3-D too, so there only the FFN roles count
+        bool expert_role = role == QZ_FFN_UP || role == QZ_FFN_GATE || role == QZ_FFN_DOWN;
+        t = tn->ne[2] > 1 && (!m->bailingmoe3 || expert_role) ? GGML_TYPE_MXFP4 : GGML_TYPE_Q8_0;
     } else if (role == QZ_TOKEN_EMBD) {
         if (s->token_embd_type != UINT32_MAX) t = s->token_embd_type;
     } else if (qz_role_is_attn_v(role)) {
         if (ft == QZ_Q2_K) t = m->n_gqa >= 4 ? GGML_TYPE_Q4_K : GGML_TYPE_Q3_K;
         else if (ft == QZ_Q3_K_M) t = s->i_attention_wv < 2 ? GGML_TYPE_Q5_K : GGML_TYPE_Q4_K;
         else if (ft == QZ_Q3_K_L) t = GGML_TYPE_Q5_K;
+        else if (iq4 && m->n_gqa >= 4) t = GGML_TYPE_Q5_K;
         else if ((ft == QZ_Q4_K_M || ft == QZ_Q5_K_M) && qz_more_bits(s->i_attention_wv, s->n_attention_wv))
             t = GGML_TYPE_Q6_K;
         else if (ft == QZ_Q4_K_S && s->i_attention_wv < 4) t = GGML_TYPE_Q5_K;
@@ -251,13 +264,14 @@ static frink_status qz_mix_type(struct qz_state *s, const struct gguf_tensor *tn
         else if (ft == QZ_Q4_K_M) {
             if (m->falcon) t = il < n / 16 ? GGML_TYPE_Q6_K : qz_more_bits(il, n) ? GGML_TYPE_Q5_K : GGML_TYPE_Q4_K;
             else if (qz_more_bits(il, n)) t = GGML_TYPE_Q6_K;
-        } else if (ft == QZ_Q5_K_M && qz_more_bits(il, n)) t = GGML_TYPE_Q6_K;
+        } else if (il < n / 8 && iq4) t = GGML_TYPE_Q5_K; // (without an importance matrix)
+        else if (ft == QZ_Q5_K_M && qz_more_bits(il, n)) t = GGML_TYPE_Q6_K;
         else if (ft == QZ_Q4_K_S && !m->falcon && il < n / 8) t = GGML_TYPE_Q5_K;
         ++s->i_ffn_down;
     } else if (role == QZ_ATTN_OUTPUT) {
         if (!m->falcon) {
             if (m->n_expert == 8) {
-                if (ft == QZ_Q2_K || ft == QZ_Q3_K_S || ft == QZ_Q3_K_M || ft == QZ_Q4_K_S || ft == QZ_Q4_K_M)
+                if (ft == QZ_Q2_K || ft == QZ_Q3_K_S || ft == QZ_Q3_K_M || ft == QZ_Q4_K_S || ft == QZ_Q4_K_M || iq4)
                     t = GGML_TYPE_Q5_K;
             } else {
                 if (ft == QZ_Q2_K) t = GGML_TYPE_Q3_K;
@@ -291,6 +305,7 @@ static uint32_t qz_fallback(struct qz_state *s, const struct gguf_tensor *tn, ui
     case GGML_TYPE_Q4_K: r = GGML_TYPE_Q5_0; break;
     case GGML_TYPE_Q5_K: r = GGML_TYPE_Q5_1; break;
     case GGML_TYPE_Q6_K: r = GGML_TYPE_Q8_0; break;
+    case GGML_TYPE_IQ4_XS: r = GGML_TYPE_IQ4_NL; break;
     default: break; // 32-element types: F16 below
     }
     if (ncols % ggml_type_geom(r)->blck != 0) r = GGML_TYPE_F16;
