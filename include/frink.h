@@ -706,7 +706,7 @@ FRINK_API frink_status frink_tool_call_grammar(const char *format, const char *t
 // A GGUF file's weights into a quantized GGUF: the file llama.cpp's llama_model_quantize writes
 // for the same input and options, byte for byte (tensor order, the ftype's per-tensor type mix,
 // metadata, padding). Inputs: F32, F16 or BF16 weights (already quantized ones only with
-// allow_requantize). Without an importance matrix.
+// allow_requantize); optionally an importance matrix.
 
 // What frink_quantize reports (to frink_quantize_params.progress): before each tensor (index
 // 0..n_tensors-1, tensor and the types set), and once at the end (index == n_tensors, tensor
@@ -728,6 +728,9 @@ typedef struct frink_quantize_params {
     bool allow_requantize;            // accept already-quantized input weights (dequantized first)
     const char *output_tensor_type;   // NULL: the mix's; else a tensor type name ("Q8_0", "F16")
     const char *token_embedding_type; // NULL: the mix's; else a tensor type name
+    const char *imatrix_path;         // NULL: none; else a GGUF importance matrix (llama-imatrix's
+                                      // format), used as llama-quantize --imatrix uses it, and
+                                      // noted in the output's quantize.imatrix.* keys as it notes it
     void (*progress)(void *ud, const frink_quantize_progress *p); // NULL: no reports
     void *progress_ud;                // handed to progress
 } frink_quantize_params;
@@ -735,7 +738,8 @@ typedef struct frink_quantize_params {
 // Reads in_path and writes out_path (to a temporary file beside it, renamed over out_path when
 // complete: a failure leaves no partial out_path and out_path's old contents untouched).
 // Fails, naming the reason: a bad parameter or an unknown ftype or tensor type
-// (FRINK_ERR_ARG); an ftype or tensor type frink does not write, already-quantized input
+// (FRINK_ERR_ARG); an imatrix that does not parse or fit the model (FRINK_ERR_FORMAT, or
+// gguf's status); an ftype or tensor type frink does not write, already-quantized input
 // without allow_requantize, an input type it cannot convert (FRINK_ERR_UNSUPPORTED); an input
 // that does not parse (gguf's status: FRINK_ERR_IO, FRINK_ERR_FORMAT); out_path not writable
 // (FRINK_ERR_IO); FRINK_ERR_NOMEM. Thread-safe: calls share nothing (each has its own

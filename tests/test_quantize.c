@@ -112,6 +112,8 @@ int main(void) {
         {"qwen3moe-moe", "Q4_K_M", "db3e70d3ba24f3d2be705868f8a11ba7ae27468644f1687d5df727155354e9cc"},
         {"llama-dense", "Q8_0", "be1c062c9c42d90788b51c10c2c4c92bf3f23c853c527d7acdb5f731f43f5b71"},
         {"falcon-dense", "Q3_K_M", "66de3bb4faeb3ad280946871346d4f69eb74f6eeac9612ad01148fc10ae58dae"},
+        {"qwen3moe-moe", "Q4_K_M --imatrix tests/data/imatrix/qwen3moe-moe.imatrix.gguf",
+         "75fa8e92625084941b979e80200d5be2c5cecb41df1a6ef1a4159e563ff4645f"},
     };
     for (size_t i = 0; i < sizeof pins / sizeof *pins; i++) {
         snprintf(out, sizeof out, "%s/pin.gguf", dir);
@@ -179,6 +181,23 @@ int main(void) {
             CHECK(same_as_oracle(in, "Q4_0", 2, "--allow-requantize", "--allow-requantize"), "requantize Q4_K_M -> Q4_0");
             CHECK(same_as_oracle(in, "Q6_K", 18, "--allow-requantize", "--allow-requantize"), "requantize Q4_K_M -> Q6_K");
         }
+        // Importance matrices (tests/data/imatrix, written by scripts/make-imatrix.py), where the
+        // oracle reads them (an oracle without --imatrix takes a missing file without a word).
+        snprintf(cmd, sizeof cmd, "%s quantize tests/data/archs/llama-dense.gguf %s/o.gguf 7 --imatrix %s/none >/dev/null 2>&1",
+                 oracle, dir, dir);
+        if (sh(cmd) == 0) {
+            printf("  skipped: --imatrix against the reference (%s does not read importance matrices)\n", oracle);
+        } else {
+            static const char *const ifx[] = {"llama-dense", "qwen3moe-moe", "gemma3-dense"};
+            for (size_t f = 0; f < sizeof ifx / sizeof *ifx; f++) {
+                char opt[256];
+                snprintf(in, sizeof in, "tests/data/archs/%s.gguf", ifx[f]);
+                snprintf(opt, sizeof opt, "--imatrix tests/data/imatrix/%s.imatrix.gguf", ifx[f]);
+                for (size_t i = 0; i < sizeof ftypes / sizeof *ftypes; i++)
+                    if (ftypes[i].n != 0 && ftypes[i].n != 1 && ftypes[i].n != 32)
+                        CHECK(same_as_oracle(in, ftypes[i].name, ftypes[i].n, opt, opt), "%s %s %s", ifx[f], ftypes[i].name, opt);
+            }
+        }
     }
 
     // 4. Errors: one line naming the problem; 2 for usage, 1 at run time; OUT as it was.
@@ -192,8 +211,12 @@ int main(void) {
           "an ftype frink does not write is refused by name: %s", err);
     snprintf(cmd, sizeof cmd, "tests/data/archs/llama-dense.gguf %s Q4_K_M --output-tensor-type iq3_s", out);
     CHECK(frink(cmd, err, sizeof err) == 2 && strstr(err, "IQ3_S"), "a tensor type frink does not write: %s", err);
-    snprintf(cmd, sizeof cmd, "tests/data/archs/llama-dense.gguf %s Q4_K_M --imatrix x.gguf", out);
-    CHECK(frink(cmd, err, sizeof err) == 2 && strstr(err, "--imatrix"), "--imatrix is refused by name: %s", err);
+    snprintf(cmd, sizeof cmd, "tests/data/archs/llama-dense.gguf %s Q4_K_M --dry-run", out);
+    CHECK(frink(cmd, err, sizeof err) == 2 && strstr(err, "--dry-run"), "--dry-run is refused by name: %s", err);
+    snprintf(cmd, sizeof cmd, "tests/data/archs/llama-dense.gguf %s Q4_K_M --imatrix tests/data/archs/llama-dense.gguf", out);
+    CHECK(frink(cmd, err, sizeof err) == 1 && strstr(err, "imatrix"), "a GGUF that is no imatrix: exit 1: %s", err);
+    snprintf(cmd, sizeof cmd, "tests/data/archs/deepseek2-moe.gguf %s Q4_K_M --imatrix tests/data/imatrix/llama-dense.imatrix.gguf", out);
+    CHECK(frink(cmd, err, sizeof err) == 1 && strstr(err, "imatrix size"), "another model's imatrix: exit 1: %s", err);
     CHECK(frink("tests/data/archs/llama-dense.gguf", err, sizeof err) == 2 && strstr(err, "usage"), "missing args: %s", err);
     CHECK(frink("a b Q4_0 --bogus", err, sizeof err) == 2 && strstr(err, "--bogus"), "unknown flag: %s", err);
     snprintf(in, sizeof in, "%s/corrupt.gguf", dir);

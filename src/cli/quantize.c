@@ -13,8 +13,8 @@
 #include "cli/cli.h"
 
 static void quantize_usage(FILE *f) {
-    fputs("usage: frink quantize IN.gguf OUT.gguf TYPE [--pure] [--output-tensor-type T] [--token-embedding-type T]\n"
-          "                      [--leave-output-tensor] [--allow-requantize] [-t THREADS]\n"
+    fputs("usage: frink quantize IN.gguf OUT.gguf TYPE [--imatrix FILE] [--pure] [--output-tensor-type T]\n"
+          "                      [--token-embedding-type T] [--leave-output-tensor] [--allow-requantize] [-t THREADS]\n"
           "  writes OUT.gguf with IN.gguf's weights quantized to TYPE: the same bytes as llama.cpp's\n"
           "  llama-quantize IN OUT TYPE with the same flags (its per-tensor type mix, tensor order, metadata).\n"
           "  Input weights: F32, F16 or BF16. OUT is written to a temporary file and renamed when complete.\n"
@@ -23,7 +23,10 @@ static void quantize_usage(FILE *f) {
     for (int i = 0; frink_quantize_ftype_name(i); i++) fprintf(f, " %s", frink_quantize_ftype_name(i));
     fputs("\n"
           "  not implemented (refused by name): Q2_K_S, the 1-3-bit IQ types (IQ2_XS, IQ3_S, ...), TQ1_0, TQ2_0,\n"
-          "  NVFP4, Q1_0, Q2_0, --imatrix\n"
+          "  NVFP4, Q1_0, Q2_0; --include-weights, --exclude-weights, --tensor-type, --prune-layers, --keep-split,\n"
+          "  --override-kv, --dry-run\n"
+          "  --imatrix FILE           an importance matrix (llama-imatrix's GGUF format) weighting the fits, as\n"
+          "                           llama-quantize --imatrix uses it (and notes it in quantize.imatrix.*)\n"
           "  --pure                   every weight in TYPE's own tensor type (no mix); rows that do not\n"
           "                           divide into its blocks still fall back to a smaller block\n"
           "  --output-tensor-type T   output.weight as tensor type T (f32, f16, bf16, q4_0, q4_1, q5_0, q5_1,\n"
@@ -65,13 +68,14 @@ int cmd_quantize(int argc, char **argv) {
         else if (!strcmp(a, "--leave-output-tensor")) qp.leave_output_tensor = true;
         else if (!strcmp(a, "--allow-requantize")) qp.allow_requantize = true;
         else if (!strcmp(a, "--output-tensor-type") || !strcmp(a, "--token-embedding-type") || !strcmp(a, "-t") ||
-                 !strcmp(a, "--threads")) {
+                 !strcmp(a, "--threads") || !strcmp(a, "--imatrix")) {
             if (!v) return cli_die("%s needs a value (see `frink quantize --help`)", a);
             if (!strcmp(a, "--output-tensor-type")) qp.output_tensor_type = v;
+            else if (!strcmp(a, "--imatrix")) qp.imatrix_path = v;
             else if (!strcmp(a, "--token-embedding-type")) qp.token_embedding_type = v;
             else if (!cli_int(a, v, 1, 1024, &threads)) return 2;
             i++;
-        } else if (!strcmp(a, "--imatrix") || !strcmp(a, "--include-weights") || !strcmp(a, "--exclude-weights") ||
+        } else if (!strcmp(a, "--include-weights") || !strcmp(a, "--exclude-weights") ||
                    !strcmp(a, "--tensor-type") || !strcmp(a, "--prune-layers") || !strcmp(a, "--keep-split") ||
                    !strcmp(a, "--override-kv") || !strcmp(a, "--dry-run")) {
             return cli_die("%s is not implemented by frink quantize", a);

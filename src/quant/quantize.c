@@ -493,13 +493,13 @@ static void qz_q5_K(const float *x, block_q5_K *y, int64_t k) {
 }
 
 // Q6_K: 16 sub-blocks of 16, 6-bit levels (low nibble in ql, 2 high bits in qh), 8-bit scales.
-static void qz_q6_K(const float *x, block_q6_K *y, int64_t k) {
+static void qz_q6_K_qw(const float *x, block_q6_K *y, int64_t k, const float *qw) {
     int8_t L[QK_K];
     float scales[QK_K / 16];
     for (int64_t i = 0; i < k / QK_K; i++, x += QK_K) {
         float max_scale = 0, max_abs_scale = 0;
         for (int ib = 0; ib < QK_K / 16; ++ib) {
-            const float scale = qz_make_qx(16, 32, x + 16 * ib, L + 16 * ib, 1, NULL);
+            const float scale = qz_make_qx(16, 32, x + 16 * ib, L + 16 * ib, 1, qw ? qw + QK_K * i + 16 * ib : NULL);
             scales[ib] = scale;
             if (fabsf(scale) > max_abs_scale) { max_abs_scale = fabsf(scale); max_scale = scale; }
         }
@@ -533,6 +533,8 @@ static void qz_q6_K(const float *x, block_q6_K *y, int64_t k) {
 }
 
 
+static void qz_q6_K(const float *x, block_q6_K *y, int64_t k) { qz_q6_K_qw(x, y, k, NULL); }
+
 // ---- non-linear 4-bit grids ----------------------------------------------------------------------
 
 // The index of the grid value nearest x (n ascending values; ties to the upper one unless the
@@ -554,7 +556,8 @@ static inline int qz_best_index(int n, const int8_t *val, float x) {
 // 8 block scales as 6-bit multiples of the super-block's d = -max_scale/32 and re-picks every
 // level against the stored scale; IQ4_NL (one block) stores its scale in f16 and re-picks
 // against it. The reference's quantize_iq4_nl / quantize_iq4_xs (ntry 7).
-static void qz_iq4_block(int super, const float *x, ggml_half *dh, uint8_t *q4, uint16_t *scales_h, uint8_t *scales_l) {
+static void qz_iq4_block(int super, const float *x, const float *qw, ggml_half *dh, uint8_t *q4, uint16_t *scales_h,
+                         uint8_t *scales_l) {
     const int bs = 32, ntry = 7;
     const int8_t *values = kvalues_iq4nl;
     uint8_t L[QK_K];
@@ -562,14 +565,16 @@ static void qz_iq4_block(int super, const float *x, ggml_half *dh, uint8_t *q4, 
     float sigma2 = 0;
     for (int j = 0; j < super; ++j) sigma2 += x[j] * x[j];
     sigma2 *= 2.f / super;
-    (void)sigma2; // (weights it only with an importance matrix)
     memset(q4, 0, (size_t)super / 2);
     *dh = fp32_to_fp16(0.f);
     float max_scale = 0, amax_scale = 0;
     for (int ib = 0; ib < super / bs; ++ib) {
         const float *xb = x + ib * bs;
         uint8_t *Lb = L + ib * bs;
-        for (int j = 0; j < bs; ++j) weight[j] = xb[j] * xb[j];
+        if (qw)
+            for (int j = 0; j < bs; ++j) weight[j] = qw[ib * bs + j] * sqrtf(sigma2 + xb[j] * xb[j]);
+        else
+            for (int j = 0; j < bs; ++j) weight[j] = xb[j] * xb[j];
         float amax = 0, max = 0;
         for (int j = 0; j < bs; ++j) {
             float ax = fabsf(xb[j]);
@@ -635,14 +640,17 @@ static void qz_iq4_block(int super, const float *x, ggml_half *dh, uint8_t *q4, 
         for (int j = 0; j < 16; ++j) q4[16 * i + j] = (uint8_t)(L[32 * i + j] | (L[32 * i + 16 + j] << 4));
 }
 
-static void qz_iq4_nl(const float *x, block_iq4_nl *y, int64_t k) {
-    for (int64_t i = 0; i < k / QK4_NL; i++) qz_iq4_block(QK4_NL, x + QK4_NL * i, &y[i].d, y[i].qs, NULL, NULL);
+static void qz_iq4_nl_qw(const float *x, block_iq4_nl *y, int64_t k, const float *qw) {
+    for (int64_t i = 0; i < k / QK4_NL; i++)
+        qz_iq4_block(QK4_NL, x + QK4_NL * i, qw ? qw + QK4_NL * i : NULL, &y[i].d, y[i].qs, NULL, NULL);
 }
+static void qz_iq4_nl(const float *x, block_iq4_nl *y, int64_t k) { qz_iq4_nl_qw(x, y, k, NULL); }
 
-static void qz_iq4_xs(const float *x, block_iq4_xs *y, int64_t k) {
+static void qz_iq4_xs_qw(const float *x, block_iq4_xs *y, int64_t k, const float *qw) {
     for (int64_t i = 0; i < k / QK_K; i++)
-        qz_iq4_block(QK_K, x + QK_K * i, &y[i].d, y[i].qs, &y[i].scales_h, y[i].scales_l);
+        qz_iq4_block(QK_K, x + QK_K * i, qw ? qw + QK_K * i : NULL, &y[i].d, y[i].qs, &y[i].scales_h, y[i].scales_l);
 }
+static void qz_iq4_xs(const float *x, block_iq4_xs *y, int64_t k) { qz_iq4_xs_qw(x, y, k, NULL); }
 
 // MXFP4: 32 values on the FP4 (E2M1) grid times a power of two e chosen from the block's
 // largest magnitude (floor(log2 amax) - 2); each value the nearest grid point (first on ties).
@@ -671,18 +679,398 @@ static void qz_mxfp4(const float *x, block_mxfp4 *y, int64_t k) {
     }
 }
 
+
+// ---- with an importance matrix ------------------------------------------------------------------
+// The reference's quantize_*_impl paths, taken when an importance matrix gives each column a
+// weight qw (for a row: its n_per_row values). Each row on its own, so still thread-independent.
+
+// As qz_make_qkx2 with the weighted squared error, rmin/rdelta around nmax, and a weight of
+// x^2 where none is given (the reference's make_qkx3_quants).
+static float qz_make_qkx3(int n, int nmax, const float *x, const float *weights, uint8_t *L, float *the_min,
+                          uint8_t *Laux, float rmin, float rdelta, int nstep) {
+    float min = x[0], max = x[0];
+    float sum_w = weights ? weights[0] : x[0] * x[0];
+    float sum_x = sum_w * x[0];
+    for (int i = 1; i < n; ++i) {
+        if (x[i] < min) min = x[i];
+        if (x[i] > max) max = x[i];
+        float w = weights ? weights[i] : x[i] * x[i];
+        sum_w += w;
+        sum_x += w * x[i];
+    }
+    if (min > 0) min = 0;
+    if (max <= min) {
+        memset(L, 0, (size_t)n);
+        *the_min = -min;
+        return 0.f;
+    }
+    float iscale = nmax / (max - min);
+    float scale = 1 / iscale;
+    float best_mad = 0;
+    for (int i = 0; i < n; ++i) {
+        int l = qz_nearest_int(iscale * (x[i] - min));
+        L[i] = (uint8_t)QZ_MAX(0, QZ_MIN(nmax, l));
+        float diff = scale * L[i] + min - x[i];
+        diff = diff * diff;
+        float w = weights ? weights[i] : x[i] * x[i];
+        best_mad += w * diff;
+    }
+    if (nstep < 1) {
+        *the_min = -min;
+        return scale;
+    }
+    for (int is = 0; is <= nstep; ++is) {
+        iscale = (rmin + rdelta * is + nmax) / (max - min);
+        float sum_l = 0, sum_l2 = 0, sum_xl = 0;
+        for (int i = 0; i < n; ++i) {
+            int l = qz_nearest_int(iscale * (x[i] - min));
+            l = QZ_MAX(0, QZ_MIN(nmax, l));
+            Laux[i] = (uint8_t)l;
+            float w = weights ? weights[i] : x[i] * x[i];
+            sum_l += w * l;
+            sum_l2 += w * l * l;
+            sum_xl += w * l * x[i];
+        }
+        float D = sum_w * sum_l2 - sum_l * sum_l;
+        if (D > 0) {
+            float this_scale = (sum_w * sum_xl - sum_x * sum_l) / D;
+            float this_min = (sum_l2 * sum_x - sum_l * sum_xl) / D;
+            if (this_min > 0) {
+                this_min = 0;
+                this_scale = sum_xl / sum_l2;
+            }
+            float mad = 0;
+            for (int i = 0; i < n; ++i) {
+                float diff = this_scale * Laux[i] + this_min - x[i];
+                diff = diff * diff;
+                float w = weights ? weights[i] : x[i] * x[i];
+                mad += w * diff;
+            }
+            if (mad < best_mad) {
+                for (int i = 0; i < n; ++i) L[i] = Laux[i];
+                best_mad = mad;
+                scale = this_scale;
+                min = this_min;
+            }
+        }
+    }
+    *the_min = -min;
+    return scale;
+}
+
+// Non-negative levels [0, nmax] for non-negative x (the sub-block scales of the K-quants):
+// 9 inverse scales tried by weighted error, then up to 5 passes moving single levels.
+static float qz_make_qp(int n, int nmax, const float *x, uint8_t *L, const float *qw) {
+    float max = 0;
+    for (int i = 0; i < n; ++i) max = QZ_MAX(max, x[i]);
+    if (max < QZ_GROUP_EPS) {
+        for (int i = 0; i < n; ++i) L[i] = 0;
+        return 0.f;
+    }
+    float iscale = nmax / max;
+    for (int i = 0; i < n; ++i) L[i] = (uint8_t)qz_nearest_int(iscale * x[i]);
+    float scale = 1 / iscale;
+    float best_mse = 0;
+    for (int i = 0; i < n; ++i) {
+        float diff = x[i] - scale * L[i];
+        best_mse += qw[i] * diff * diff;
+    }
+    for (int is = -4; is <= 4; ++is) {
+        if (is == 0) continue;
+        float iscale_is = (0.1f * is + nmax) / max;
+        float scale_is = 1 / iscale_is;
+        float mse = 0;
+        for (int i = 0; i < n; ++i) {
+            int l = QZ_MIN(nmax, qz_nearest_int(iscale_is * x[i]));
+            float diff = x[i] - scale_is * l;
+            mse += qw[i] * diff * diff;
+        }
+        if (mse < best_mse) {
+            best_mse = mse;
+            iscale = iscale_is;
+        }
+    }
+    float sumlx = 0, suml2 = 0;
+    for (int i = 0; i < n; ++i) {
+        int l = QZ_MIN(nmax, qz_nearest_int(iscale * x[i]));
+        L[i] = (uint8_t)l;
+        sumlx += qw[i] * x[i] * l;
+        suml2 += qw[i] * l * l;
+    }
+    for (int itry = 0; itry < 5; ++itry) {
+        int n_changed = 0;
+        for (int i = 0; i < n; ++i) {
+            float w = qw[i];
+            float slx = sumlx - w * x[i] * L[i];
+            float sl2 = suml2 - w * L[i] * L[i];
+            if (slx > 0 && sl2 > 0) {
+                int new_l = QZ_MIN(nmax, qz_nearest_int(x[i] * sl2 / slx));
+                if (new_l != L[i]) {
+                    slx += w * x[i] * new_l;
+                    sl2 += w * new_l * new_l;
+                    if (slx * slx * suml2 > sumlx * sumlx * sl2) {
+                        L[i] = (uint8_t)new_l;
+                        sumlx = slx;
+                        suml2 = sl2;
+                        ++n_changed;
+                    }
+                }
+            }
+        }
+        if (!n_changed) break;
+    }
+    return suml2 > 0.0f ? sumlx / suml2 : 0.0f;
+}
+
+static float qz_row_sigma2(const float *x, int64_t n) {
+    float sum_x2 = 0;
+    for (int64_t j = 0; j < n; ++j) sum_x2 += x[j] * x[j];
+    return sum_x2 / n;
+}
+
+static void qz_q4_0_w(const float *x, block_q4_0 *y, int64_t n, const float *qw) {
+    float weight[QK4_0];
+    int8_t L[QK4_0];
+    const float sigma2 = qz_row_sigma2(x, n);
+    for (int64_t ib = 0; ib < n / QK4_0; ++ib) {
+        const float *xb = x + QK4_0 * ib, *q = qw + QK4_0 * ib;
+        for (int j = 0; j < QK4_0; ++j) weight[j] = q[j] * sqrtf(sigma2 + xb[j] * xb[j]);
+        y[ib].d = fp32_to_fp16(qz_make_qx(QK4_0, 8, xb, L, 1, weight));
+        for (int j = 0; j < 16; ++j) y[ib].qs[j] = (uint8_t)(L[j] | (L[j + 16] << 4));
+    }
+}
+
+static void qz_q4_1_w(const float *x, block_q4_1 *y, int64_t n, const float *qw) {
+    float weight[QK4_1], min;
+    uint8_t L[QK4_1], Laux[QK4_1];
+    const float sigma2 = qz_row_sigma2(x, n);
+    for (int64_t ib = 0; ib < n / QK4_1; ++ib) {
+        const float *xb = x + QK4_1 * ib, *q = qw + QK4_1 * ib;
+        for (int j = 0; j < QK4_1; ++j) weight[j] = q[j] * sqrtf(sigma2 + xb[j] * xb[j]);
+        float d = qz_make_qkx3(QK4_1, 15, xb, weight, L, &min, Laux, -0.9f, 0.05f, 36);
+        y[ib].d = fp32_to_fp16(d);
+        y[ib].m = fp32_to_fp16(-min);
+        for (int j = 0; j < 16; ++j) y[ib].qs[j] = (uint8_t)(L[j] | (L[j + 16] << 4));
+    }
+}
+
+// The 5th bits of a 32-level block into qh (bit j: quant j), the low nibbles into qs.
+static void qz_pack5(const uint8_t *L, uint8_t *qs, uint8_t qh4[4]) {
+    uint32_t qh = 0;
+    for (int j = 0; j < 16; ++j) {
+        const uint8_t xi0 = L[j], xi1 = L[j + 16];
+        qs[j] = (uint8_t)((xi0 & 0x0F) | ((xi1 & 0x0F) << 4));
+        qh |= ((xi0 & 0x10u) >> 4) << (j + 0);
+        qh |= ((xi1 & 0x10u) >> 4) << (j + 16);
+    }
+    memcpy(qh4, &qh, 4);
+}
+
+static void qz_q5_0_w(const float *x, block_q5_0 *y, int64_t n, const float *qw) {
+    float weight[QK5_0];
+    int8_t L[QK5_0];
+    const float sigma2 = qz_row_sigma2(x, n);
+    for (int64_t ib = 0; ib < n / QK5_0; ++ib) {
+        const float *xb = x + QK5_0 * ib, *q = qw + QK5_0 * ib;
+        for (int j = 0; j < QK5_0; ++j) weight[j] = q[j] * sqrtf(sigma2 + xb[j] * xb[j]);
+        y[ib].d = fp32_to_fp16(qz_make_qx(QK5_0, 16, xb, L, 1, weight));
+        qz_pack5((const uint8_t *)L, y[ib].qs, y[ib].qh);
+    }
+}
+
+static void qz_q5_1_w(const float *x, block_q5_1 *y, int64_t n, const float *qw) {
+    float weight[QK5_1], min;
+    uint8_t L[QK5_1], Laux[QK5_1];
+    const float sigma2 = qz_row_sigma2(x, n);
+    for (int64_t ib = 0; ib < n / QK5_1; ++ib) {
+        const float *xb = x + QK5_1 * ib, *q = qw + QK5_1 * ib;
+        for (int j = 0; j < QK5_1; ++j) weight[j] = q[j] * sqrtf(sigma2 + xb[j] * xb[j]);
+        float d = qz_make_qkx3(QK5_1, 31, xb, weight, L, &min, Laux, -0.9f, 0.05f, 36);
+        y[ib].d = fp32_to_fp16(d);
+        y[ib].m = fp32_to_fp16(-min);
+        qz_pack5(L, y[ib].qs, y[ib].qh);
+    }
+}
+
+static void qz_q2_K_w(const float *x, block_q2_K *y, int64_t n, const float *qw) {
+    uint8_t L[QK_K], Laux[16], Ls[QK_K / 16], Lm[QK_K / 16];
+    float mins[QK_K / 16], scales[QK_K / 16], sw[QK_K / 16], weight[16];
+    for (int64_t i = 0; i < n / QK_K; i++, x += QK_K) {
+        memset(sw, 0, sizeof sw);
+        float sumx2 = 0;
+        for (int j = 0; j < QK_K; ++j) sumx2 += x[j] * x[j];
+        float sigma2 = sumx2 / QK_K;
+        for (int j = 0; j < QK_K / 16; ++j) {
+            const float *q = qw + QK_K * i + 16 * j;
+            for (int l = 0; l < 16; ++l) weight[l] = q[l] * sqrtf(sigma2 + x[16 * j + l] * x[16 * j + l]);
+            for (int l = 0; l < QK_K / 16; ++l) sw[j] += weight[l];
+            scales[j] = qz_make_qkx3(16, 3, x + 16 * j, weight, L + 16 * j, &mins[j], Laux, -0.9f, 0.05f, 36);
+        }
+        float dm = qz_make_qp(QK_K / 16, 15, scales, Ls, sw);
+        float mm = qz_make_qp(QK_K / 16, 15, mins, Lm, sw);
+        y[i].d = fp32_to_fp16(dm);
+        y[i].dmin = fp32_to_fp16(mm);
+        dm = fp16_to_fp32(y[i].d);
+        mm = fp16_to_fp32(y[i].dmin);
+        for (int j = 0; j < QK_K / 16; ++j) y[i].scales[j] = (uint8_t)(Ls[j] | (Lm[j] << 4));
+        for (int j = 0; j < QK_K / 16; ++j) {
+            const float d = dm * (y[i].scales[j] & 0xF);
+            if (!d) continue;
+            const float m = mm * (y[i].scales[j] >> 4);
+            for (int ii = 0; ii < 16; ++ii) {
+                int l = qz_nearest_int((x[16 * j + ii] + m) / d);
+                L[16 * j + ii] = (uint8_t)QZ_MAX(0, QZ_MIN(3, l));
+            }
+        }
+        for (int j = 0; j < QK_K; j += 128)
+            for (int l = 0; l < 32; ++l)
+                y[i].qs[j / 4 + l] =
+                    (uint8_t)(L[j + l] | (L[j + l + 32] << 2) | (L[j + l + 64] << 4) | (L[j + l + 96] << 6));
+    }
+}
+
+static void qz_q3_K_w(const float *x, block_q3_K *y, int64_t n, const float *qw) {
+    int8_t L[QK_K], Ls[QK_K / 16];
+    float scales[QK_K / 16], weight[16], sw[QK_K / 16];
+    for (int64_t i = 0; i < n / QK_K; i++, x += QK_K) {
+        float sumx2 = 0;
+        for (int j = 0; j < QK_K; ++j) sumx2 += x[j] * x[j];
+        float sigma2 = 2 * sumx2 / QK_K;
+        for (int j = 0; j < QK_K / 16; ++j) {
+            const float *q = qw + QK_K * i + 16 * j;
+            for (int l = 0; l < 16; ++l) weight[l] = q[l] * sqrtf(sigma2 + x[16 * j + l] * x[16 * j + l]);
+            float sumw = 0;
+            for (int l = 0; l < 16; ++l) sumw += weight[l];
+            sw[j] = sumw;
+            scales[j] = qz_make_qx(16, 4, x + 16 * j, L + 16 * j, 1, weight);
+        }
+        memset(y[i].scales, 0, 12);
+        float d_block = qz_make_qx(QK_K / 16, 32, scales, Ls, 1, sw);
+        for (int j = 0; j < QK_K / 16; ++j) {
+            int l = Ls[j];
+            if (j < 8) y[i].scales[j] = (uint8_t)(l & 0xF);
+            else y[i].scales[j - 8] |= (uint8_t)((l & 0xF) << 4);
+            l >>= 4;
+            y[i].scales[j % 4 + 8] |= (uint8_t)(l << (2 * (j / 4)));
+        }
+        y[i].d = fp32_to_fp16(d_block);
+        for (int j = 0; j < QK_K / 16; ++j) {
+            int8_t sc = (int8_t)(j < 8 ? y[i].scales[j] & 0xF : y[i].scales[j - 8] >> 4);
+            sc = (int8_t)((sc | (((y[i].scales[8 + j % 4] >> (2 * (j / 4))) & 3) << 4)) - 32);
+            float d = fp16_to_fp32(y[i].d) * sc;
+            if (!d) continue;
+            for (int ii = 0; ii < 16; ++ii) {
+                int l = qz_nearest_int(x[16 * j + ii] / d);
+                L[16 * j + ii] = (int8_t)(QZ_MAX(-4, QZ_MIN(3, l)) + 4);
+            }
+        }
+        memset(y[i].hmask, 0, QK_K / 8);
+        int m = 0;
+        uint8_t hm = 1;
+        for (int j = 0; j < QK_K; ++j) {
+            if (L[j] > 3) {
+                y[i].hmask[m] |= hm;
+                L[j] -= 4;
+            }
+            if (++m == QK_K / 8) { m = 0; hm <<= 1; }
+        }
+        for (int j = 0; j < QK_K; j += 128)
+            for (int l = 0; l < 32; ++l)
+                y[i].qs[j / 4 + l] =
+                    (uint8_t)(L[j + l] | (L[j + l + 32] << 2) | (L[j + l + 64] << 4) | (L[j + l + 96] << 6));
+    }
+}
+
+// Q4_K / Q5_K with weights: qkx3 fits per sub-block, the 6-bit scales and mins by qz_make_qp.
+static void qz_k45_block_w(const float *x, const float *qw, int nmax, ggml_half *dd, ggml_half *dmin, uint8_t *sc12,
+                           uint8_t L[QK_K]) {
+    uint8_t Laux[32], Ls[QK_K / 32], Lm[QK_K / 32];
+    float weights[32], sw[QK_K / 32], mins[QK_K / 32], scales[QK_K / 32];
+    float sum_x2 = 0;
+    for (int l = 0; l < QK_K; ++l) sum_x2 += x[l] * x[l];
+    float sigma2 = 2 * sum_x2 / QK_K;
+    for (int j = 0; j < QK_K / 32; ++j) {
+        const float *q = qw + 32 * j;
+        for (int l = 0; l < 32; ++l) weights[l] = q[l] * sqrtf(sigma2 + x[32 * j + l] * x[32 * j + l]);
+        float sumw = 0;
+        for (int l = 0; l < 32; ++l) sumw += weights[l];
+        sw[j] = sumw;
+        scales[j] = qz_make_qkx3(32, nmax, x + 32 * j, weights, L + 32 * j, &mins[j], Laux, -0.9f, 0.05f, 36);
+    }
+    float d_block = qz_make_qp(QK_K / 32, 63, scales, Ls, sw);
+    float m_block = qz_make_qp(QK_K / 32, 63, mins, Lm, sw);
+    for (int j = 0; j < QK_K / 32; ++j) qz_pack_k45_scales(sc12, j, QZ_MIN(63, Ls[j]), QZ_MIN(63, Lm[j]));
+    *dd = fp32_to_fp16(d_block);
+    *dmin = fp32_to_fp16(m_block);
+    for (int j = 0; j < QK_K / 32; ++j) {
+        uint8_t sc, m;
+        k45_scale_min(j, sc12, &sc, &m);
+        const float d = fp16_to_fp32(*dd) * sc;
+        if (!d) continue;
+        const float dm = fp16_to_fp32(*dmin) * m;
+        for (int ii = 0; ii < 32; ++ii) {
+            int l = qz_nearest_int((x[32 * j + ii] + dm) / d);
+            L[32 * j + ii] = (uint8_t)QZ_MAX(0, QZ_MIN(nmax, l));
+        }
+    }
+}
+
+static void qz_q4_K_w(const float *x, block_q4_K *y, int64_t n, const float *qw) {
+    uint8_t L[QK_K];
+    for (int64_t i = 0; i < n / QK_K; i++, x += QK_K) {
+        memset(y[i].scales, 0, K_SCALE_SIZE);
+        qz_k45_block_w(x, qw + QK_K * i, 15, &y[i].d, &y[i].dmin, y[i].scales, L);
+        uint8_t *q = y[i].qs;
+        for (int j = 0; j < QK_K; j += 64, q += 32)
+            for (int l = 0; l < 32; ++l) q[l] = (uint8_t)(L[j + l] | (L[j + l + 32] << 4));
+    }
+}
+
+static void qz_q5_K_w(const float *x, block_q5_K *y, int64_t n, const float *qw) {
+    uint8_t L[QK_K];
+    for (int64_t i = 0; i < n / QK_K; i++, x += QK_K) {
+        memset(y[i].scales, 0, K_SCALE_SIZE);
+        qz_k45_block_w(x, qw + QK_K * i, 31, &y[i].d, &y[i].dmin, y[i].scales, L);
+        uint8_t *qh = y[i].qh, *ql = y[i].qs;
+        memset(qh, 0, QK_K / 8);
+        uint8_t m1 = 1, m2 = 2;
+        for (int k = 0; k < QK_K; k += 64, ql += 32) {
+            for (int j = 0; j < 32; ++j) {
+                int l1 = L[k + j], l2 = L[k + j + 32];
+                if (l1 > 15) { l1 -= 16; qh[j] |= m1; }
+                if (l2 > 15) { l2 -= 16; qh[j] |= m2; }
+                ql[j] = (uint8_t)(l1 | (l2 << 4));
+            }
+            m1 = (uint8_t)(m1 << 2);
+            m2 = (uint8_t)(m2 << 2);
+        }
+    }
+}
+
 // ---- the table -----------------------------------------------------------------------------------
 
+// Each type's quantizer of k values (blocks on their own), and its row quantizer with column
+// weights (NULL: the type ignores importance, as Q8_0 and MXFP4 do).
 typedef void (*qz_row_fn)(const float *x, void *y, int64_t k);
+typedef void (*qz_wrow_fn)(const float *x, void *y, int64_t n_per_row, const float *qw);
 static const struct {
     uint32_t type;
     qz_row_fn fn;
+    qz_wrow_fn wfn;
 } qz_table[] = {
-    {GGML_TYPE_Q4_0, (qz_row_fn)qz_q4_0}, {GGML_TYPE_Q4_1, (qz_row_fn)qz_q4_1}, {GGML_TYPE_Q5_0, (qz_row_fn)qz_q5_0},
-    {GGML_TYPE_Q5_1, (qz_row_fn)qz_q5_1}, {GGML_TYPE_Q8_0, (qz_row_fn)qz_q8_0}, {GGML_TYPE_Q2_K, (qz_row_fn)qz_q2_K},
-    {GGML_TYPE_Q3_K, (qz_row_fn)qz_q3_K}, {GGML_TYPE_Q4_K, (qz_row_fn)qz_q4_K}, {GGML_TYPE_Q5_K, (qz_row_fn)qz_q5_K},
-    {GGML_TYPE_Q6_K, (qz_row_fn)qz_q6_K}, {GGML_TYPE_IQ4_NL, (qz_row_fn)qz_iq4_nl},
-    {GGML_TYPE_IQ4_XS, (qz_row_fn)qz_iq4_xs}, {GGML_TYPE_MXFP4, (qz_row_fn)qz_mxfp4},
+    {GGML_TYPE_Q4_0, (qz_row_fn)qz_q4_0, (qz_wrow_fn)qz_q4_0_w},
+    {GGML_TYPE_Q4_1, (qz_row_fn)qz_q4_1, (qz_wrow_fn)qz_q4_1_w},
+    {GGML_TYPE_Q5_0, (qz_row_fn)qz_q5_0, (qz_wrow_fn)qz_q5_0_w},
+    {GGML_TYPE_Q5_1, (qz_row_fn)qz_q5_1, (qz_wrow_fn)qz_q5_1_w},
+    {GGML_TYPE_Q8_0, (qz_row_fn)qz_q8_0, NULL},
+    {GGML_TYPE_Q2_K, (qz_row_fn)qz_q2_K, (qz_wrow_fn)qz_q2_K_w},
+    {GGML_TYPE_Q3_K, (qz_row_fn)qz_q3_K, (qz_wrow_fn)qz_q3_K_w},
+    {GGML_TYPE_Q4_K, (qz_row_fn)qz_q4_K, (qz_wrow_fn)qz_q4_K_w},
+    {GGML_TYPE_Q5_K, (qz_row_fn)qz_q5_K, (qz_wrow_fn)qz_q5_K_w},
+    {GGML_TYPE_Q6_K, (qz_row_fn)qz_q6_K, (qz_wrow_fn)qz_q6_K_qw},
+    {GGML_TYPE_IQ4_NL, (qz_row_fn)qz_iq4_nl, (qz_wrow_fn)qz_iq4_nl_qw},
+    {GGML_TYPE_IQ4_XS, (qz_row_fn)qz_iq4_xs, (qz_wrow_fn)qz_iq4_xs_qw},
+    {GGML_TYPE_MXFP4, (qz_row_fn)qz_mxfp4, NULL},
 };
 
 bool quantize_supported(uint32_t type) {
@@ -692,7 +1080,7 @@ bool quantize_supported(uint32_t type) {
     return false;
 }
 
-size_t quantize_rows(uint32_t type, const float *src, void *dst, int64_t nrows, int64_t n_per_row) {
+size_t quantize_rows(uint32_t type, const float *src, void *dst, int64_t nrows, int64_t n_per_row, const float *qw) {
     const int64_t n = nrows * n_per_row;
     if (type == GGML_TYPE_F32) {
         memcpy(dst, src, (size_t)n * sizeof(float));
@@ -705,8 +1093,12 @@ size_t quantize_rows(uint32_t type, const float *src, void *dst, int64_t nrows, 
     }
     for (size_t i = 0; i < sizeof qz_table / sizeof *qz_table; i++)
         if (qz_table[i].type == type) {
-            qz_table[i].fn(src, dst, n);
-            return (size_t)nrows * ggml_row_size(type, n_per_row);
+            size_t row = ggml_row_size(type, n_per_row);
+            if (qw && qz_table[i].wfn)
+                for (int64_t r = 0; r < nrows; r++)
+                    qz_table[i].wfn(src + r * n_per_row, (uint8_t *)dst + (size_t)r * row, n_per_row, qw);
+            else qz_table[i].fn(src, dst, n);
+            return (size_t)nrows * row;
         }
     return 0;
 }

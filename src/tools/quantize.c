@@ -15,6 +15,7 @@
 // The file is written to a temporary name beside OUT and renamed over it when complete, so a
 // failure never leaves a partial OUT.
 #include <errno.h>
+#include <math.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -202,6 +203,7 @@ struct qz_state {
     int n_ffn_down, i_ffn_down, i_ffn_gate, i_ffn_up;
     int n_fallback;
     uint32_t output_type, token_embd_type; // UINT32_MAX: the mix decides
+    bool has_imatrix;
 };
 
 static bool qz_more_bits(int i, int n) { return i < n / 8 || i >= 7 * n / 8 || (i - n / 8) % 3 == 2; }
@@ -264,9 +266,11 @@ static frink_status qz_mix_type(struct qz_state *s, const struct gguf_tensor *tn
         else if (ft == QZ_Q4_K_M) {
             if (m->falcon) t = il < n / 16 ? GGML_TYPE_Q6_K : qz_more_bits(il, n) ? GGML_TYPE_Q5_K : GGML_TYPE_Q4_K;
             else if (qz_more_bits(il, n)) t = GGML_TYPE_Q6_K;
-        } else if (il < n / 8 && iq4) t = GGML_TYPE_Q5_K; // (without an importance matrix)
+        } else if (il < n / 8 && iq4 && !s->has_imatrix) t = GGML_TYPE_Q5_K;
         else if (ft == QZ_Q5_K_M && qz_more_bits(il, n)) t = GGML_TYPE_Q6_K;
         else if (ft == QZ_Q4_K_S && !m->falcon && il < n / 8) t = GGML_TYPE_Q5_K;
+        else if ((ft == QZ_Q4_0 || ft == QZ_Q5_0) && s->has_imatrix && il < n / 8)
+            t = ft == QZ_Q4_0 ? GGML_TYPE_Q4_1 : GGML_TYPE_Q5_1; // (the first ffn_down layers misbehave)
         ++s->i_ffn_down;
     } else if (role == QZ_ATTN_OUTPUT) {
         if (!m->falcon) {
@@ -327,6 +331,115 @@ static int qz_cmp(const void *a, const void *b, void *file) {
     int lx = qz_layer_of(x->name), ly = qz_layer_of(y->name);
     if (lx != ly) return lx < ly ? -1 : 1;
     return strcmp(x->name, y->name);
+}
+
+// ---- importance matrices ------------------------------------------------------------------------
+// The GGUF imatrix format llama-imatrix writes: per weight NAME, tensors NAME.in_sum2 (F32, the
+// sums of squared activations, ne0 per expert) and NAME.counts (F32, the tokens per expert),
+// and the keys imatrix.datasets, imatrix.chunk_count, imatrix.chunk_size. llama-quantize divides
+// each expert's sums by its (rounded) count, 1 where the count is 0, and notes the file in the
+// output's metadata (qz_header).
+
+struct qz_imatrix_entry {
+    char name[GGUF_MAX_NAME];
+    float *v;   // [n]: n_expert rows of ne0
+    int64_t n;
+};
+
+struct qz_imatrix {
+    struct qz_imatrix_entry *e;
+    int n;
+    uint32_t chunk_count;
+    char dataset[128];  // datasets[0], cut to 127 bytes as the reference does ("" when none)
+    char file[128];     // the path given, cut to 127 bytes
+};
+
+static void qz_imatrix_free(struct qz_imatrix *im) {
+    for (int i = 0; i < im->n; i++) free(im->e[i].v);
+    free(im->e);
+    memset(im, 0, sizeof *im);
+}
+
+static int qz_imatrix_cmp(const void *a, const void *b) {
+    return strcmp(((const struct qz_imatrix_entry *)a)->name, ((const struct qz_imatrix_entry *)b)->name);
+}
+
+static const struct qz_imatrix_entry *qz_imatrix_find(const struct qz_imatrix *im, const char *name) {
+    struct qz_imatrix_entry key;
+    snprintf(key.name, sizeof key.name, "%s", name);
+    return im->n ? bsearch(&key, im->e, (size_t)im->n, sizeof key, qz_imatrix_cmp) : NULL;
+}
+
+static bool qz_suffix(const char *s, const char *suf, size_t *stem) {
+    size_t n = strlen(s), m = strlen(suf);
+    if (n < m || strcmp(s + n - m, suf)) return false;
+    *stem = n - m;
+    return true;
+}
+
+static frink_status qz_imatrix_load(const char *path, struct qz_imatrix *im) {
+    memset(im, 0, sizeof *im);
+    struct gguf_file *f = NULL;
+    frink_status st = gguf_open(path, &f);
+    if (st) return frink_fail_ctx(st, "imatrix %s (a GGUF imatrix; the legacy .dat format is not implemented): ", path);
+    const struct gguf_kv *ds = gguf_find(f, "imatrix.datasets");
+    if (!ds || !gguf_find(f, "imatrix.chunk_count") || !gguf_find(f, "imatrix.chunk_size")) {
+        gguf_close(f);
+        return frink_fail(FRINK_ERR_FORMAT, "imatrix %s: missing imatrix metadata (imatrix.datasets, .chunk_count, .chunk_size)", path);
+    }
+    gguf_get_u32(f, "imatrix.chunk_count", &im->chunk_count);
+    if (ds->type == GGUF_VT_ARRAY && ds->v.arr.type == GGUF_VT_STRING && ds->v.arr.n > 0) {
+        size_t l = ds->v.arr.strs[0].len < 127 ? (size_t)ds->v.arr.strs[0].len : 127;
+        memcpy(im->dataset, ds->v.arr.strs[0].ptr, l);
+        im->dataset[l] = 0;
+    }
+    snprintf(im->file, sizeof im->file, "%.127s", path);
+    im->e = calloc(f->n_tensors + 1, sizeof *im->e);
+    if (!im->e) { gguf_close(f); return frink_fail(FRINK_ERR_NOMEM, "out of memory"); }
+    for (uint64_t i = 0; i < f->n_tensors && !st; i++) {
+        const struct gguf_tensor *sums = &f->tensors[i];
+        size_t stem;
+        if (!qz_suffix(sums->name, ".in_sum2", &stem)) continue;
+        char cname[GGUF_MAX_NAME + 8];
+        snprintf(cname, sizeof cname, "%.*s.counts", (int)stem, sums->name);
+        const struct gguf_tensor *cnt = gguf_find_tensor(f, cname);
+        if (!cnt) { st = frink_fail(FRINK_ERR_FORMAT, "imatrix %s: %s without %s", path, sums->name, cname); break; }
+        if (sums->type != GGML_TYPE_F32 || cnt->type != GGML_TYPE_F32) {
+            st = frink_fail(FRINK_ERR_FORMAT, "imatrix %s: sums and counts for %.*s must be F32", path, (int)stem, sums->name);
+            break;
+        }
+        int64_t nval = (int64_t)(sums->nbytes / 4), ncounts = (int64_t)(cnt->nbytes / 4);
+        if (ncounts < 1 || nval % ncounts) {
+            st = frink_fail(FRINK_ERR_FORMAT, "imatrix %s: %lld sums do not divide into %lld counts for %.*s", path,
+                            (long long)nval, (long long)ncounts, (int)stem, sums->name);
+            break;
+        }
+        struct qz_imatrix_entry *e = &im->e[im->n];
+        snprintf(e->name, sizeof e->name, "%.*s", (int)stem, sums->name);
+        e->n = nval;
+        if (!(e->v = malloc((size_t)nval * sizeof(float) + 1))) { st = frink_fail(FRINK_ERR_NOMEM, "out of memory"); break; }
+        im->n++;
+        const int64_t ne0 = nval / ncounts;
+        for (int64_t j = 0; j < ncounts; j++) {
+            float c;
+            memcpy(&c, (const uint8_t *)cnt->data + 4 * j, 4);
+            const float count = (float)lroundf(c);
+            for (int64_t k = 0; k < ne0; k++) {
+                float v;
+                memcpy(&v, (const uint8_t *)sums->data + 4 * (j * ne0 + k), 4);
+                e->v[j * ne0 + k] = count > 0.0f ? v / count : 1;
+                if (!isfinite(e->v[j * ne0 + k])) {
+                    st = frink_fail(FRINK_ERR_FORMAT, "imatrix %s contains a non-finite value for %s", path, e->name);
+                    break;
+                }
+            }
+            if (st) break;
+        }
+    }
+    gguf_close(f);
+    if (st) { qz_imatrix_free(im); return st; }
+    qsort(im->e, (size_t)im->n, sizeof *im->e, qz_imatrix_cmp);
+    return FRINK_OK;
 }
 
 // ---- writing -------------------------------------------------------------------------------------
@@ -405,7 +518,11 @@ static void qz_put_kv(struct qz_buf *b, const struct gguf_kv *kv) {
     }
 }
 
-static bool qz_key_dropped(struct gguf_str k) {
+static bool qz_key_dropped(struct gguf_str k, const struct qz_imatrix *im) {
+    if (im->n > 0 && (gguf_str_eq(k, "quantize.imatrix.file") || (im->dataset[0] && gguf_str_eq(k, "quantize.imatrix.dataset")) ||
+                      gguf_str_eq(k, "quantize.imatrix.entries_count") ||
+                      (im->chunk_count > 0 && gguf_str_eq(k, "quantize.imatrix.chunks_count"))))
+        return true;
     return gguf_str_eq(k, "general.quantization_version") || gguf_str_eq(k, "general.file_type") ||
            gguf_str_eq(k, "split.no") || gguf_str_eq(k, "split.count") || gguf_str_eq(k, "split.tensors.count");
 }
@@ -418,8 +535,10 @@ struct qz_job {
     int64_t n_per_row, nrows;
     size_t src_row, dst_row;
     uint8_t *dst;
-    float **scratch;       // per thread, QZ_SCRATCH_ROWS(n) rows
+    float **scratch;       // per thread, scratch_rows rows
     int64_t scratch_rows;
+    const float *qw;       // NULL, or ne2 rows of n_per_row importances (one per expert)
+    int64_t rows_per_expert;
 };
 
 // Each thread converts a range of whole rows to f32 a few at a time, then quantizes them.
@@ -451,7 +570,13 @@ static void qz_job_run(void *ctx, int ith, int nth) {
             break;
         default: quant_dequant_row(j->t->type, s, f, n); break;
         }
-        quantize_rows(j->to, f, j->dst + (size_t)r * j->dst_row, nr, j->n_per_row);
+        if (!j->qw) {
+            quantize_rows(j->to, f, j->dst + (size_t)r * j->dst_row, nr, j->n_per_row, NULL);
+            continue;
+        }
+        for (int64_t i = 0; i < nr; i++) // each row with its expert's importances
+            quantize_rows(j->to, f + i * j->n_per_row, j->dst + (size_t)(r + i) * j->dst_row, 1, j->n_per_row,
+                          j->qw + ((r + i) / j->rows_per_expert) * j->n_per_row);
     }
 }
 
@@ -486,19 +611,23 @@ struct qz_plan {
     uint32_t *order;  // tensor indices in output order
     uint32_t *to;     // target type per output position
     uint64_t *size;   // bytes per output position
+    const float **qw; // importance per output position: ne2 rows of ne0, or NULL
 };
 
 static frink_status qz_plan_make(const struct gguf_file *f, const frink_quantize_params *p, int ftype,
-                                 uint32_t default_type, const struct qz_model *m, struct qz_plan *pl) {
+                                 uint32_t default_type, const struct qz_model *m, const struct qz_imatrix *im,
+                                 struct qz_plan *pl) {
     uint64_t n = f->n_tensors;
     pl->order = malloc(n * sizeof *pl->order + 1);
     pl->to = malloc(n * sizeof *pl->to + 1);
     pl->size = malloc(n * sizeof *pl->size + 1);
-    if (!pl->order || !pl->to || !pl->size) return frink_fail(FRINK_ERR_NOMEM, "out of memory");
+    pl->qw = calloc(n + 1, sizeof *pl->qw);
+    if (!pl->order || !pl->to || !pl->size || !pl->qw) return frink_fail(FRINK_ERR_NOMEM, "out of memory");
     for (uint64_t i = 0; i < n; i++) pl->order[i] = (uint32_t)i;
     qsort_r(pl->order, n, sizeof *pl->order, qz_cmp, (void *)f);
 
-    struct qz_state s = {.m = m, .ftype = ftype, .has_tied_embeddings = true, .n_ffn_down = m->n_layer};
+    struct qz_state s = {.m = m, .ftype = ftype, .has_tied_embeddings = true, .n_ffn_down = m->n_layer,
+                         .has_imatrix = im->n > 0};
     frink_status st = qz_resolve_type("--output-tensor-type", p->output_tensor_type, &s.output_type);
     if (!st) st = qz_resolve_type("--token-embedding-type", p->token_embedding_type, &s.token_embd_type);
     if (st) return st;
@@ -543,6 +672,13 @@ static frink_status qz_plan_make(const struct gguf_file *f, const frink_quantize
                                   ggml_type_name(t->type));
             }
         }
+        if (to != t->type && im->n > 0) {
+            const struct qz_imatrix_entry *e = qz_imatrix_find(im, t->name);
+            if (e && e->n == t->ne[0] * t->ne[2]) pl->qw[k] = e->v;
+            else if (e && qz_role_of(t->name) != QZ_TOKEN_EMBD)
+                return frink_fail(FRINK_ERR_FORMAT, "imatrix size %lld is different from tensor size %lld for %s",
+                                  (long long)e->n, (long long)(t->ne[0] * t->ne[2]), t->name);
+        }
         pl->to[k] = to;
         int64_t rows = t->ne[1] * t->ne[2] * t->ne[3];
         pl->size[k] = to == t->type ? t->nbytes : (uint64_t)rows * ggml_row_size(to, t->ne[0]);
@@ -554,23 +690,41 @@ static void qz_plan_free(struct qz_plan *pl) {
     free(pl->order);
     free(pl->to);
     free(pl->size);
+    free(pl->qw);
 }
 
-static void qz_header(struct qz_buf *b, const struct gguf_file *f, const struct qz_plan *pl, int ftype) {
+static void qz_header(struct qz_buf *b, const struct gguf_file *f, const struct qz_plan *pl, int ftype,
+                      const struct qz_imatrix *im) {
     uint64_t n_kv = 0;
-    for (uint64_t i = 0; i < f->n_kv; i++) n_kv += !qz_key_dropped(f->kv[i].key);
+    for (uint64_t i = 0; i < f->n_kv; i++) n_kv += !qz_key_dropped(f->kv[i].key, im);
+    // What llama-quantize notes of an importance matrix, after the file type.
+    struct gguf_kv imkv[4];
+    int n_im = 0;
+    if (im->n > 0) {
+        imkv[n_im++] = (struct gguf_kv){.key = {"quantize.imatrix.file", 21}, .type = GGUF_VT_STRING,
+                                        .v.str = {im->file, strlen(im->file)}};
+        if (im->dataset[0])
+            imkv[n_im++] = (struct gguf_kv){.key = {"quantize.imatrix.dataset", 24}, .type = GGUF_VT_STRING,
+                                            .v.str = {im->dataset, strlen(im->dataset)}};
+        imkv[n_im++] = (struct gguf_kv){.key = {"quantize.imatrix.entries_count", 30}, .type = GGUF_VT_UINT32,
+                                        .v.u64 = (uint64_t)im->n};
+        if (im->chunk_count > 0)
+            imkv[n_im++] = (struct gguf_kv){.key = {"quantize.imatrix.chunks_count", 29}, .type = GGUF_VT_UINT32,
+                                            .v.u64 = im->chunk_count};
+    }
     qz_put(b, "GGUF", 4);
     qz_put_u32(b, 3);
     qz_put_u64(b, f->n_tensors);
-    qz_put_u64(b, n_kv + 2);
+    qz_put_u64(b, n_kv + 2 + (uint64_t)n_im);
     for (uint64_t i = 0; i < f->n_kv; i++)
-        if (!qz_key_dropped(f->kv[i].key)) qz_put_kv(b, &f->kv[i]);
+        if (!qz_key_dropped(f->kv[i].key, im)) qz_put_kv(b, &f->kv[i]);
     struct gguf_kv extra[2] = {
         {.key = {"general.quantization_version", 28}, .type = GGUF_VT_UINT32, .v.u64 = QZ_QNT_VERSION},
         {.key = {"general.file_type", 17}, .type = GGUF_VT_UINT32, .v.u64 = (uint64_t)ftype},
     };
     qz_put_kv(b, &extra[0]);
     qz_put_kv(b, &extra[1]);
+    for (int i = 0; i < n_im; i++) qz_put_kv(b, &imkv[i]);
     uint64_t off = 0;
     for (uint64_t k = 0; k < f->n_tensors; k++) {
         const struct gguf_tensor *t = &f->tensors[pl->order[k]];
@@ -603,6 +757,7 @@ frink_status frink_quantize(const char *in_path, const char *out_path, const fri
     struct gguf_file *f = NULL;
     if ((st = gguf_open(in_path, &f))) return frink_fail_ctx(st, "%s: ", in_path);
     struct qz_model m;
+    struct qz_imatrix im = {0};
     struct qz_plan pl = {0};
     struct qz_buf hdr = {0};
     struct pool *pool = NULL;
@@ -613,8 +768,9 @@ frink_status frink_quantize(const char *in_path, const char *out_path, const fri
     int nth = p->n_threads ? p->n_threads : pool_default_threads();
 
     if ((st = qz_model_read(f, &m))) { frink_fail_ctx(st, "%s: ", in_path); goto done; }
-    if ((st = qz_plan_make(f, p, ftype, default_type, &m, &pl))) goto done;
-    qz_header(&hdr, f, &pl, ftype);
+    if (p->imatrix_path && (st = qz_imatrix_load(p->imatrix_path, &im))) goto done;
+    if ((st = qz_plan_make(f, p, ftype, default_type, &m, &im, &pl))) goto done;
+    qz_header(&hdr, f, &pl, ftype, &im);
     if (hdr.oom) { st = frink_fail(FRINK_ERR_NOMEM, "out of memory"); goto done; }
 
     // The output goes to OUT.XXXXXX beside OUT, renamed over OUT once complete.
@@ -656,7 +812,8 @@ frink_status frink_quantize(const char *in_path, const char *out_path, const fri
         if (pl.to[k] == t->type) {
             if ((st = qz_write_all(fp, t->data, t->nbytes, tmp))) goto done;
         } else {
-            struct qz_job j = {.t = t, .to = pl.to[k], .n_per_row = t->ne[0], .nrows = t->ne[1] * t->ne[2] * t->ne[3]};
+            struct qz_job j = {.t = t, .to = pl.to[k], .n_per_row = t->ne[0], .nrows = t->ne[1] * t->ne[2] * t->ne[3],
+                               .qw = pl.qw[k], .rows_per_expert = t->ne[1]};
             j.src_row = ggml_row_size(t->type, t->ne[0]);
             j.dst_row = ggml_row_size(pl.to[k], t->ne[0]);
             // about 1 MiB of f32 per thread, at least one row
@@ -711,6 +868,7 @@ done:
     if (pool) pool_free(pool);
     free(hdr.d);
     qz_plan_free(&pl);
+    qz_imatrix_free(&im);
     gguf_close(f);
     return st;
 }
