@@ -151,7 +151,9 @@ int main(void) {
         snprintf(cmd, sizeof cmd, "%s quantize tests/data/archs/llama-dense.gguf %s/o.gguf 7 --no-such-option >/dev/null 2>&1",
                  oracle, dir);
         if (sh(cmd) == 0) {
-            printf("  skipped: the options against the reference (%s ignores them; rebuild it: scripts/peer/setup.sh)\n", oracle);
+            printf("  skipped: the options and --imatrix against the reference (%s is an older build that ignores them;\n"
+                   "  scripts/peer/setup.sh builds the current oracle.c into /tmp/frink-peer, ORACLE=/tmp/frink-peer/oracle)\n",
+                   oracle);
         } else {
             static const struct {
                 int n;

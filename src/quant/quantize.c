@@ -8,6 +8,7 @@
 // av_x + |x|) it is because the reference's is, and the files it writes depend on it.
 // Without an importance matrix every one of these formats quantizes each block on its own,
 // so a run split by rows across threads gives the same bytes as one thread.
+#include <assert.h>
 #include <float.h>
 #include <math.h>
 #include <stdbool.h>
@@ -53,34 +54,37 @@ static float qz_make_qx(int n, int nmax, const float *x, int8_t *L, int rmse_typ
         }
         return 1 / iscale;
     }
-    // (only rmse_type 1 is used by the formats here)
+    // (only rmse_type 1 is used by the formats here.) The weight w and w*x of each element are
+    // the same float in every pass, so they are computed once: the sums below are the
+    // reference's sumlx += w*x*l, suml2 += w*l*l term for term, in its order.
+    float w[64], wx[64];
+    assert(n <= 64);
+    for (int i = 0; i < n; ++i) {
+        w[i] = qw ? qw[i] : x[i] * x[i];
+        wx[i] = w[i] * x[i];
+    }
     float sumlx = 0, suml2 = 0;
     for (int i = 0; i < n; ++i) {
         int l = qz_nearest_int(iscale * x[i]);
         l = QZ_MAX(-nmax, QZ_MIN(nmax - 1, l));
         L[i] = (int8_t)(l + nmax);
-        float w = qw ? qw[i] : x[i] * x[i];
-        sumlx += w * x[i] * l;
-        suml2 += w * l * l;
+        sumlx += wx[i] * l;
+        suml2 += w[i] * l * l;
     }
     float scale = suml2 ? sumlx / suml2 : 0.0f;
     float best = scale * sumlx;
     for (int is = -9; is <= 9; ++is) {
         if (is == 0) continue;
         iscale = -(nmax + 0.1f * is) / max;
+        int ls[64];
+        for (int i = 0; i < n; ++i) ls[i] = QZ_MAX(-nmax, QZ_MIN(nmax - 1, qz_nearest_int(iscale * x[i])));
         sumlx = suml2 = 0;
         for (int i = 0; i < n; ++i) {
-            int l = qz_nearest_int(iscale * x[i]);
-            l = QZ_MAX(-nmax, QZ_MIN(nmax - 1, l));
-            float w = qw ? qw[i] : x[i] * x[i];
-            sumlx += w * x[i] * l;
-            suml2 += w * l * l;
+            sumlx += wx[i] * ls[i];
+            suml2 += w[i] * ls[i] * ls[i];
         }
         if (suml2 > 0 && sumlx * sumlx > best * suml2) {
-            for (int i = 0; i < n; ++i) {
-                int l = qz_nearest_int(iscale * x[i]);
-                L[i] = (int8_t)(nmax + QZ_MAX(-nmax, QZ_MIN(nmax - 1, l)));
-            }
+            for (int i = 0; i < n; ++i) L[i] = (int8_t)(nmax + ls[i]);
             scale = sumlx / suml2;
             best = scale * sumlx;
         }
