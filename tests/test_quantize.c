@@ -146,6 +146,18 @@ int main(void) {
                 CHECK(same_as_oracle(in, ftypes[i].name, ftypes[i].n, "", ""), "%s %s: not the reference's bytes",
                       fixtures[f], ftypes[i].name);
         }
+        // BF16 and F32 inputs (frink's own BF16 / F32 files of two fixtures) into three types.
+        static const char *const bfx[] = {"llama-dense", "qwen3moe-moe"};
+        for (size_t f = 0; f < sizeof bfx / sizeof *bfx; f++)
+            for (int k = 0; k < 2; k++) {
+                snprintf(in, sizeof in, "%s/src-%s.gguf", dir, k ? "f32" : "bf16");
+                snprintf(cmd, sizeof cmd, "tests/data/archs/%s.gguf %s %s", bfx[f], in, k ? "F32" : "BF16");
+                CHECK(frink(cmd, err, sizeof err) == 0, "%s to %s: %s", bfx[f], k ? "F32" : "BF16", err);
+                CHECK(same_as_oracle(in, "Q4_K_M", 15, "", ""), "%s from %s: Q4_K_M", bfx[f], k ? "F32" : "BF16");
+                CHECK(same_as_oracle(in, "Q8_0", 7, "", ""), "%s from %s: Q8_0", bfx[f], k ? "F32" : "BF16");
+                CHECK(same_as_oracle(in, "F16", 1, "", ""), "%s from %s: F16", bfx[f], k ? "F32" : "BF16");
+                remove(in);
+            }
         // The options, where the oracle takes them (an older oracle ignores them: it then
         // accepts an unknown option, which a current one refuses).
         snprintf(cmd, sizeof cmd, "%s quantize tests/data/archs/llama-dense.gguf %s/o.gguf 7 --no-such-option >/dev/null 2>&1",
