@@ -751,6 +751,52 @@ FRINK_API frink_constraint frink_grammar_constraint(frink_grammar *g);
 FRINK_API frink_status frink_tool_call_grammar(const char *format, const char *tools_json, size_t len,
                                                const char *name, bool parallel, char **gbnf, char **trigger);
 
+// ---- quantizing model files ---------------------------------------------------------------
+// A GGUF file's weights into a quantized GGUF: the file llama.cpp's llama_model_quantize writes
+// for the same input and options, byte for byte (tensor order, the ftype's per-tensor type mix,
+// metadata, padding). Inputs: F32, F16 or BF16 weights (already quantized ones only with
+// allow_requantize); optionally an importance matrix.
+
+// What frink_quantize reports (to frink_quantize_params.progress): before each tensor (index
+// 0..n_tensors-1, tensor and the types set), and once at the end (index == n_tensors, tensor
+// NULL). Strings are valid during the call only.
+typedef struct frink_quantize_progress {
+    const char *tensor;               // the tensor about to be written
+    const char *from_type, *to_type;  // its type in the input and in the output ("F16", "Q4_K")
+    int index, n_tensors;
+    uint64_t bytes_done, bytes_total; // input tensor bytes written so far, of all
+} frink_quantize_progress;
+
+// Zero-initialize, then set at least ftype.
+typedef struct frink_quantize_params {
+    const char *ftype;                // the file type: a name from frink_quantize_ftype_name()
+                                      // ("Q4_K_M"; case-insensitive)
+    int n_threads;                    // 0: every hardware thread. The output never depends on it.
+    bool pure;                        // every weight the ftype's default type (no mix), as --pure
+    bool leave_output_tensor;         // output.weight kept as it is
+    bool allow_requantize;            // accept already-quantized input weights (dequantized first)
+    const char *output_tensor_type;   // NULL: the mix's; else a tensor type name ("Q8_0", "F16")
+    const char *token_embedding_type; // NULL: the mix's; else a tensor type name
+    const char *imatrix_path;         // NULL: none; else a GGUF importance matrix (llama-imatrix's
+                                      // format), used as llama-quantize --imatrix uses it, and
+                                      // noted in the output's quantize.imatrix.* keys as it notes it
+    void (*progress)(void *ud, const frink_quantize_progress *p); // NULL: no reports
+    void *progress_ud;                // handed to progress
+} frink_quantize_params;
+
+// Reads in_path and writes out_path (to a temporary file beside it, renamed over out_path when
+// complete: a failure leaves no partial out_path and out_path's old contents untouched).
+// Fails, naming the reason: a bad parameter or an unknown ftype or tensor type
+// (FRINK_ERR_ARG); an imatrix that does not parse or fit the model (FRINK_ERR_FORMAT, or
+// gguf's status); an ftype or tensor type frink does not write, already-quantized input
+// without allow_requantize, an input type it cannot convert (FRINK_ERR_UNSUPPORTED); an input
+// that does not parse (gguf's status: FRINK_ERR_IO, FRINK_ERR_FORMAT); out_path not writable
+// (FRINK_ERR_IO); FRINK_ERR_NOMEM. Thread-safe: calls share nothing (each has its own
+// threads). Memory: the input is mapped; one output tensor and 1 MiB per thread are held.
+FRINK_API frink_status frink_quantize(const char *in_path, const char *out_path, const frink_quantize_params *p);
+// The file types frink_quantize writes: name of row i, NULL past the end. Static strings.
+FRINK_API const char *frink_quantize_ftype_name(int i);
+
 // ---- the architecture table ----------------------------------------------------------------
 // (The developer tools, random-weight model files and the measurements behind `frink bench`,
 // are declared in frink_tools.h.)

@@ -63,7 +63,7 @@ int main(void) {
               strstr(out, " host ") && strstr(out, "swa") && strstr(out, "model features: emb_sqrt"),
           "inspect prints each layer's path and features: %.300s", out);
     // Every command answers --help with its flags and an example.
-    static const char *const cmds[] = {"run", "tokenize", "logits", "inspect", "archs", "bench", "gen", "template", "chat", "serve", "embed"};
+    static const char *const cmds[] = {"run", "tokenize", "logits", "inspect", "archs", "bench", "gen", "template", "chat", "serve", "embed", "quantize"};
     for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
         char a[64];
         snprintf(a, sizeof a, "%s --help", cmds[i]);

@@ -9,6 +9,7 @@
 //   chat.c      frink chat             serve.c     frink serve's flags (the server: src/server)
 //   bench.c     frink bench            gen.c       frink gen
 //   embed.c     frink embed            progress.c  the status line of long work
+//   quantize.c  frink quantize
 //   pull.c      pull, ls, rm, -hf      hub.c, hubcache.c, sha256.c  the Hugging Face Hub (hub.h)
 #ifndef FRINK_CLI_H
 #define FRINK_CLI_H
@@ -169,5 +170,6 @@ int cmd_pull(int argc, char **argv);     // pull.c
 int cmd_imatrix(int argc, char **argv);  // imatrix.c
 int cmd_ls(int argc, char **argv);       // pull.c
 int cmd_rm(int argc, char **argv);       // pull.c
+int cmd_quantize(int argc, char **argv); // quantize.c
 
 #endif

@@ -21,6 +21,7 @@ static void usage(FILE *f) {
           "  inspect   -m MODEL\n"
           "  archs     [--json] architectures frink runs, and why the others are refused\n"
           "  gen       --preset NAME -o OUT.gguf [--vocab FILE] [--layers N] [--seed S]: random weights, real shapes\n"
+          "  quantize  IN.gguf OUT.gguf TYPE [--pure] [-t THREADS] ...: quantizes a GGUF as llama-quantize does\n"
           "  serve     -m MODEL [--host H] [--port P] [-np SLOTS] [--api-key K]: OpenAI / Anthropic API server\n"
           "  bench     -m MODEL [-p 128] [-n 32] [-d DEPTH] [-t THREADS] [-r REPS] [--json]; --parallel S; --bandwidth;\n"
           "            --kernels\n"
@@ -44,7 +45,7 @@ static const struct {
 } commands[] = {
     {"run", cmd_run},         {"tokenize", cmd_tokenize}, {"logits", cmd_logits}, {"inspect", cmd_inspect},
     {"archs", cmd_archs},     {"template", cmd_template}, {"chat", cmd_chat},     {"bench", cmd_bench},
-    {"gen", cmd_gen},         {"serve", cmd_serve},       {"embed", cmd_embed},
+    {"gen", cmd_gen},         {"serve", cmd_serve},       {"embed", cmd_embed},       {"quantize", cmd_quantize},
     {"pull", cmd_pull},       {"ls", cmd_ls},             {"rm", cmd_rm},
     {"imatrix", cmd_imatrix},
 };
