@@ -190,6 +190,11 @@ $(B)/bench/spec: bench/spec.c $(B)/libfrink.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(B)/libfrink.a $(LDLIBS)
 
+# Many inputs in one frink_embed call against the reference's batch, for bench/embed.sh (not part of `make`).
+$(B)/bench/embed: bench/embed.c $(B)/libfrink.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(B)/libfrink.a $(LDLIBS)
+
 # The server's suite (tests/server/run.sh: the official OpenAI and Anthropic SDKs, curl, raw HTTP)
 # runs from the test runner like the C tests, against $(B)/frink.
 $(B)/tests/test_server: tests/server/run.sh

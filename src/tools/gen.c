@@ -70,6 +70,8 @@ struct gen_preset {
     const char *pattern;                       // one letter per layer (see enum gen_family)
     float emb_scale, residual_scale, attn_scale, logit_scale; // granite's multipliers (0: none)
     const char *hidden_act;                    // FAM_MODERN: <arch>.hidden_activation (NULL: none, GeGLU)
+    bool qk_norm;                              // FAM_LLAMA: per-head attn_q_norm / attn_k_norm (qwen3)
+    int pooling;                               // FAM_LLAMA: <arch>.pooling_type written (3 last); 0: none
 };
 
 // Shapes from the models' config.json files. Qwen3.5-2B's real vocabulary has
@@ -78,54 +80,64 @@ struct gen_preset {
 // main forward).
 static const struct gen_preset presets[] = {
     {"qwen35-2b", "qwen35", "tests/data/vocab/ggml-vocab-qwen35.gguf", "Qwen3.5-2B shape (dense, hybrid GDN)",
-     FAM_HYBRID, 2048, 24, 8, 2, 256, 6144, 64, 262144, 1e7f, 1e-6f, 16, 16, 128, 128, 4, 4, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL},
+     FAM_HYBRID, 2048, 24, 8, 2, 256, 6144, 64, 262144, 1e7f, 1e-6f, 16, 16, 128, 128, 4, 4, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL, false, 0},
     {"llama-1b", "llama", "tests/data/vocab/ggml-vocab-llama-bpe.gguf", "Llama-3.2-1B shape",
-     FAM_LLAMA, 2048, 16, 32, 8, 64, 8192, 64, 131072, 500000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, true, NULL, 0, 0, 0, 0, NULL},
+     FAM_LLAMA, 2048, 16, 32, 8, 64, 8192, 64, 131072, 500000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, true, NULL, 0, 0, 0, 0, NULL, false, 0},
+    // Qwen3-Embedding-0.6B's config.json: Qwen3's blocks (per-head q/k RMSNorms), tied
+    // embeddings, last-token pooling. Its tokenizer is Qwen2's BPE (pre-tokenizer "qwen2",
+    // 151 669 entries in the real file; the qwen2 vocabulary here has 151 936).
+    {"qwen3-embedding-0.6b", "qwen3", "tests/data/vocab/ggml-vocab-qwen2.gguf", "Qwen3-Embedding-0.6B shape (last pooling)",
+     FAM_LLAMA, 1024, 28, 16, 8, 128, 3072, 128, 32768, 1e6f, 1e-6f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL,
+     true, 3},
     // Tiny hybrids with nv = 2 nk, so the value-head ordering matters (tests). Their vocabulary
     // (NULL) is the embedded model's 512-token Llama tokenizer: the file runs anywhere, where the
     // fixture tests/data/archs/qwen35-dense.gguf (--vocab) has the reference's "test" tokenizer.
     {"qwen35-tiny", "qwen35", NULL, "tiny dense hybrid, nk=2 nv=4",
-     FAM_HYBRID, 64, 4, 2, 1, 32, 128, 8, 4096, 1e7f, 1e-6f, 2, 4, 16, 16, 4, 4, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL},
+     FAM_HYBRID, 64, 4, 2, 1, 32, 128, 8, 4096, 1e7f, 1e-6f, 2, 4, 16, 16, 4, 4, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL, false, 0},
     {"qwen35moe-tiny", "qwen35moe", NULL, "tiny MoE hybrid, tiled value heads",
-     FAM_HYBRID, 64, 4, 2, 1, 32, 128, 8, 4096, 1e7f, 1e-6f, 2, 4, 16, 16, 4, 4, 4, 2, 32, 64, false, NULL, 0, 0, 0, 0, NULL},
+     FAM_HYBRID, 64, 4, 2, 1, 32, 128, 8, 4096, 1e7f, 1e-6f, 2, 4, 16, 16, 4, 4, 4, 2, 32, 64, false, NULL, 0, 0, 0, 0, NULL, false, 0},
     {"qwen3next-tiny", "qwen3next", NULL, "tiny MoE hybrid, grouped value heads",
-     FAM_HYBRID, 64, 4, 2, 1, 32, 128, 8, 4096, 1e7f, 1e-6f, 2, 4, 16, 16, 4, 4, 4, 2, 32, 64, false, NULL, 0, 0, 0, 0, NULL},
+     FAM_HYBRID, 64, 4, 2, 1, 32, 128, 8, 4096, 1e7f, 1e-6f, 2, 4, 16, 16, 4, 4, 4, 2, 32, 64, false, NULL, 0, 0, 0, 0, NULL, false, 0},
     // Granite-4.0-H-350M's config.json: 28 Mamba-2 layers (48 heads of 32, one group, state 128)
     // and attention (12 heads, 4 KV, NoPE) at layers 10, 13, 17, 27, each followed by a SwiGLU
     // FFN of 2048; its multipliers. The real vocabulary has 100 352 entries (GPT-2 style BPE).
     {"granite4-h-350m", "granitehybrid", "tests/data/vocab/ggml-vocab-gpt-2.gguf", "Granite-4.0-H-350M shape (Mamba-2 hybrid)",
      FAM_SSM2, 768, 32, 12, 4, 64, 2048, 64, 32768, 10000.0f, 1e-5f, 1, 48, 128, 32, 4, 0, 0, 0, 0, 0, false,
-     "MMMMMMMMMM*MM*MMM*MMMMMMMMM*MMMM", 12.0f, 0.246f, 0.015625f, 3.0f, NULL},
+     "MMMMMMMMMM*MM*MMM*MMMMMMMMM*MMMM", 12.0f, 0.246f, 0.015625f, 3.0f, NULL, false, 0},
     // Nemotron-H-4B: 52 layers — 24 Mamba-2 (112 heads of 64, 8 groups, state 128), 4 attention
     // (32 heads, 8 KV, 128 wide, NoPE), 24 squared-ReLU FFNs of 12288 — in its published pattern.
     // The real vocabulary has 131 072 entries.
     {"nemotron-h-4b", "nemotron_h", "tests/data/vocab/ggml-vocab-llama-bpe.gguf", "Nemotron-H-4B shape (Mamba-2 hybrid)",
      FAM_SSM2, 3072, 52, 32, 8, 128, 12288, 128, 8192, 10000.0f, 1e-5f, 8, 112, 128, 64, 4, 0, 0, 0, 0, 0, false,
-     "M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-", 0, 0, 0, 0, NULL},
+     "M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-", 0, 0, 0, 0, NULL, false, 0},
     // Tiny BERT encoders on bge-small's real WordPiece vocabulary (30 522 entries): the test
     // fixtures of the encoder family (tests/test_embed.c), CLS pooling as bge's, and a reranker
     // (rank pooling) with its classification head.
     {"bert-tiny", "bert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny BERT encoder (bge vocabulary, CLS pooling)",
-     FAM_BERT, 64, 2, 4, 4, 16, 128, 0, 512, 0, 1e-12f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL},
+     FAM_BERT, 64, 2, 4, 4, 16, 128, 0, 512, 0, 1e-12f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL, false, 0},
+    // bge-small-en-v1.5's config.json: 12 post-norm layers of 384 (12 heads of 32), GELU FFN of
+    // 1536, 512 learned positions, CLS pooling.
+    {"bge-small", "bert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "bge-small-en-v1.5 shape (BERT encoder, CLS pooling)",
+     FAM_BERT, 384, 12, 12, 12, 32, 1536, 0, 512, 0, 1e-12f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL, false, 0},
     {"bert-rank-tiny", "bert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny BERT reranker (bge vocabulary, rank pooling)",
-     FAM_BERT_RANK, 64, 2, 4, 4, 16, 128, 0, 512, 0, 1e-12f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL},
+     FAM_BERT_RANK, 64, 2, 4, 4, 16, 128, 0, 512, 0, 1e-12f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL, false, 0},
     // The rotary encoders on the same vocabulary, each in its family's real layout and pooling
     // (nomic-embed's mean and RoPE base 1000, NeoBERT's CLS with a reranker's head, EuroBERT's
     // grouped KV heads and RoPE base 250 000, ModernBERT's global RoPE base 160 000 and 10 000 on
     // its sliding layers, with a window of 8 here, so that the longer inputs see its edges).
     {"nomic-bert-tiny", "nomic-bert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny nomic-bert encoder (bge vocabulary, mean pooling)",
-     FAM_NOMIC, 64, 2, 4, 4, 16, 128, 0, 2048, 1000.0f, 1e-12f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL},
+     FAM_NOMIC, 64, 2, 4, 4, 16, 128, 0, 2048, 1000.0f, 1e-12f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL, false, 0},
     {"neo-bert-tiny", "neo-bert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny NeoBERT encoder, rank head (bge vocabulary, CLS pooling)",
-     FAM_NEOBERT, 64, 2, 4, 4, 16, 96, 0, 4096, 10000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL},
+     FAM_NEOBERT, 64, 2, 4, 4, 16, 96, 0, 4096, 10000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL, false, 0},
     {"eurobert-tiny", "eurobert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny EuroBERT encoder (bge vocabulary, mean pooling)",
-     FAM_EUROBERT, 64, 2, 4, 2, 16, 128, 0, 8192, 250000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL},
+     FAM_EUROBERT, 64, 2, 4, 2, 16, 128, 0, 8192, 250000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL, false, 0},
     {"modern-bert-tiny", "modern-bert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny ModernBERT encoder, rank head (bge vocabulary, mean pooling)",
-     FAM_MODERN, 64, 3, 4, 4, 16, 96, 0, 8192, 160000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL},
+     FAM_MODERN, 64, 3, 4, 4, 16, 96, 0, 8192, 160000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL, false, 0},
     // (as Granite Embedding R2: SwiGLU by hidden_activation "silu")
     {"modern-bert-swiglu-tiny", "modern-bert", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny ModernBERT encoder, SwiGLU, rank head (bge vocabulary, mean)",
-     FAM_MODERN, 64, 3, 4, 4, 16, 96, 0, 8192, 160000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, "silu"},
+     FAM_MODERN, 64, 3, 4, 4, 16, 96, 0, 8192, 160000.0f, 1e-5f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, "silu", false, 0},
     {"jina-bert-v2-tiny", "jina-bert-v2", "tests/data/vocab/ggml-vocab-bert-bge.gguf", "tiny Jina BERT v2 encoder, ALiBi, rank head (bge vocabulary, mean)",
-     FAM_JINA2, 64, 3, 4, 4, 16, 128, 0, 8192, 0, 1e-12f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL},
+     FAM_JINA2, 64, 3, 4, 4, 16, 128, 0, 8192, 0, 1e-12f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, NULL, 0, 0, 0, 0, NULL, false, 0},
 };
 
 // ---- deterministic random numbers ------------------------------------------------------
@@ -446,6 +458,10 @@ static bool plan_build(struct gen_plan *pl) {
             CHK(MAT(D, (int64_t)H * d, 1, "blk.%d.attn_q.weight", il));
             CHK(MAT(D, (int64_t)Hkv * d, 1, "blk.%d.attn_k.weight", il));
             CHK(MAT(D, (int64_t)Hkv * d, 1, "blk.%d.attn_v.weight", il));
+            if (p->qk_norm) {
+                CHK(NORM(d, "blk.%d.attn_q_norm.weight", il));
+                CHK(NORM(d, "blk.%d.attn_k_norm.weight", il));
+            }
             CHK(MAT((int64_t)H * d, D, 1, "blk.%d.attn_output.weight", il));
             CHK(NORM(D, "blk.%d.ffn_norm.weight", il));
         } else if (gdn) {
@@ -740,6 +756,7 @@ static void write_metadata(struct gen_meta *m, const struct gen_plan *pl, const 
     kv_f32(m, "rope.freq_base", p->rope_base);
     kv_u32(m, "rope.dimension_count", (uint32_t)p->n_rot);
     if (p->fam == FAM_LLAMA) kv_u32(m, "vocab_size", (uint32_t)pl->n_vocab);
+    if (p->pooling) kv_u32(m, "pooling_type", (uint32_t)p->pooling);
     if (p->fam == FAM_SSM2) write_metadata_ssm2(m, pl);
     if (p->fam == FAM_HYBRID) {
         if (strcmp(p->arch, "qwen3next")) {
